@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Options shared by every verb.  main.c parses the whole command line once
+ * (options may come before or after the verb); each verb then refuses the
+ * options that do not apply to it with cli_usage_error().
+ */
+#ifndef CI_CLI_H
+#define CI_CLI_H
+
+#include <stdbool.h>
+
+enum ci_format { CI_FORMAT_TEXT = 0, CI_FORMAT_JSON };
+enum ci_color { CI_COLOR_AUTO = 0, CI_COLOR_ALWAYS, CI_COLOR_NEVER };
+
+struct cli_opts {
+	enum ci_format format;
+	enum ci_color color;
+	bool use_color;        /* resolved from color, isatty and NO_COLOR */
+	bool quiet, verbose;
+
+	/* targets of node / nixl / all */
+	const char *namespace_, *pod, *container, *context, *kubeconfig;
+	const char *kubectl;   /* --kubectl, else $KUBECTL, else "kubectl" on PATH */
+	const char *sysroot, *save_probe, *replay;
+	const char *peer, *deployment, *selector;
+	double timeout_s;      /* --timeout, default 30 */
+	int jobs;              /* --jobs, default 16 */
+
+	/* which options were given, for per-verb validation */
+	unsigned given;
+	char **args;           /* positional arguments after the verb */
+	int n_args;
+};
+
+/* Bits of cli_opts.given. */
+enum {
+	OPT_NAMESPACE = 1u << 0, OPT_POD = 1u << 1, OPT_CONTAINER = 1u << 2,
+	OPT_CONTEXT = 1u << 3, OPT_KUBECONFIG = 1u << 4, OPT_KUBECTL = 1u << 5,
+	OPT_SYSROOT = 1u << 6, OPT_SAVE_PROBE = 1u << 7, OPT_REPLAY = 1u << 8,
+	OPT_PEER = 1u << 9, OPT_DEPLOYMENT = 1u << 10, OPT_SELECTOR = 1u << 11,
+	OPT_TIMEOUT = 1u << 12, OPT_JOBS = 1u << 13,
+};
+
+/* Print "check_interconnect: <verb>: <message>" and a --help hint to stderr;
+ * returns CI_EXIT_USAGE so that callers can `return cli_usage_error(...)`. */
+int cli_usage_error(const char *verb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Print "check_interconnect: <message>" to stderr (no hint). */
+void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Refuse options outside `allowed` (a mask of OPT_*); returns 0 or 64. */
+int cli_allow_only(const char *verb, const struct cli_opts *o, unsigned allowed);
+
+/* Verbs.  Each returns the process exit code. */
+int cmd_env(const struct cli_opts *o);
+int cmd_node(const struct cli_opts *o);
+int cmd_nixl(const struct cli_opts *o);
+int cmd_vars(const struct cli_opts *o);
+int cmd_all(const struct cli_opts *o);
+
+#endif

@@ -1,0 +1,244 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Text renderer: aligned for an 80-column terminal, one line per check (long
+ * details wrap under the id column), then the transport settings seen, the
+ * next commands, and the verdict with the numbered fix-first list.
+ */
+#include <string.h>
+
+#include "render.h"
+
+#define WIDTH 80
+#define STATUS_COL 9  /* "  skipped" */
+#define MAX_ID_COL 30
+
+struct style {
+	bool color;
+	int id_col;
+};
+
+static const char *status_color(enum ci_status st)
+{
+	switch (st) {
+	case CI_OK: return "\033[32m";
+	case CI_WARN: return "\033[33m";
+	case CI_FAIL: return "\033[1;31m";
+	default: return "\033[36m";
+	}
+}
+
+static const char *verdict_color(enum ci_verdict_kind k)
+{
+	switch (k) {
+	case CI_READY: return "\033[1;32m";
+	case CI_DEGRADED: return "\033[1;33m";
+	case CI_BLOCKED: return "\033[1;31m";
+	default: return "\033[1;36m";
+	}
+}
+
+/* Print text word-wrapped starting at column `col`, continuation lines
+ * indented by `indent`.  Words longer than a line are printed whole. */
+static void wrap(FILE *out, const char *text, int col, int indent)
+{
+	bool first = true;
+	for (const char *p = text; *p;) {
+		while (*p == ' ')
+			p++;
+		if (!*p)
+			break;
+		size_t wl = strcspn(p, " ");
+		if (!first && col + 1 + (int)wl > WIDTH) {
+			fprintf(out, "\n%*s", indent, "");
+			col = indent;
+		} else if (!first) {
+			fputc(' ', out);
+			col++;
+		}
+		fwrite(p, 1, wl, out);
+		col += (int)wl;
+		p += wl;
+		first = false;
+	}
+	fputc('\n', out);
+}
+
+static void print_status(FILE *out, enum ci_status st, const struct style *s)
+{
+	const char *name = status_name(st);
+	if (s->color)
+		fprintf(out, "  %s%-7s\033[0m", status_color(st), name);
+	else
+		fprintf(out, "  %-7s", name);
+}
+
+static void print_check(FILE *out, const struct ci_check *c, const struct style *s,
+			const struct cli_opts *o, int base)
+{
+	fprintf(out, "%*s", base, "");
+	print_status(out, c->status, s);
+	fprintf(out, " %-*s", s->id_col, c->id);
+	int col = base + STATUS_COL + 1 + (int)(strlen(c->id) > (size_t)s->id_col ? strlen(c->id) : (size_t)s->id_col);
+	int indent = base + STATUS_COL + 1 + s->id_col + 1;
+	if (indent > 40)
+		indent = base + STATUS_COL + 1;
+	char line[4096];
+	if (c->subject && *c->subject)
+		snprintf(line, sizeof(line), "%s: %s", c->subject, c->detail);
+	else
+		snprintf(line, sizeof(line), "%s", c->detail);
+	if (col + 1 >= WIDTH - 10) {
+		fprintf(out, "\n%*s", indent, "");
+		col = indent;
+	}
+	wrap(out, line, col, indent);
+	if (c->fix && (c->status == CI_FAIL || c->status == CI_WARN || o->verbose)) {
+		fprintf(out, "%*s", indent, "");
+		snprintf(line, sizeof(line), "fix: %s", c->fix);
+		wrap(out, line, indent, indent + 5);
+	}
+	if (o->verbose)
+		for (size_t i = 0; i < c->n_evidence; i++) {
+			fprintf(out, "%*s", indent, "");
+			snprintf(line, sizeof(line), "> %s", c->evidence[i]);
+			wrap(out, line, indent, indent + 2);
+		}
+}
+
+static int id_width(const struct ci_report *r)
+{
+	int w = 12;
+	for (size_t i = 0; i < r->n_checks; i++) {
+		int l = (int)strlen(r->checks[i].id);
+		if (l > w)
+			w = l;
+	}
+	for (size_t i = 0; i < r->n_children; i++) {
+		int l = id_width(&r->children[i]);
+		if (l > w)
+			w = l;
+	}
+	return w > MAX_ID_COL ? MAX_ID_COL : w;
+}
+
+static void print_checks(FILE *out, const struct ci_report *r, const struct style *s,
+			 const struct cli_opts *o, int base)
+{
+	for (size_t i = 0; i < r->n_checks; i++)
+		print_check(out, &r->checks[i], s, o, base);
+}
+
+static void print_facts(FILE *out, const struct ci_report *r, int base)
+{
+	if (!r->n_facts)
+		return;
+	fprintf(out, "\n%*sTransport settings seen:\n", base, "");
+	for (size_t i = 0; i < r->n_facts; i++) {
+		const struct ci_fact *f = &r->facts[i];
+		char line[4096];
+		snprintf(line, sizeof(line), "%s=%s  (%s%s%s)", f->name, f->value, f->subject,
+			 *f->source ? ", " : "", f->source);
+		fprintf(out, "%*s  ", base, "");
+		wrap(out, line, base + 2, base + 6);
+	}
+}
+
+static void print_steps(FILE *out, const struct ci_report *r)
+{
+	if (!r->n_steps)
+		return;
+	fputs("\nNext commands (run them yourself; this tool never does):\n", out);
+	for (size_t i = 0; i < r->n_steps; i++) {
+		char line[4096];
+		snprintf(line, sizeof(line), "%zu. %s", i + 1, r->steps[i].description);
+		fputs("  ", out);
+		wrap(out, line, 2, 5);
+		/* Commands are printed verbatim, never wrapped: they must stay
+		 * copy-pasteable.  Multi-line commands keep their own breaks. */
+		const char *c = r->steps[i].command;
+		while (*c) {
+			size_t n = strcspn(c, "\n");
+			fprintf(out, "     %.*s\n", (int)n, c);
+			c += n + (c[n] == '\n');
+		}
+	}
+}
+
+static const struct ci_check *find_check(const struct ci_report *r, const char *id,
+					 enum ci_status worst)
+{
+	for (size_t i = 0; i < r->n_checks; i++)
+		if (!strcmp(r->checks[i].id, id) && r->checks[i].status == worst)
+			return &r->checks[i];
+	for (size_t i = 0; i < r->n_children; i++) {
+		const struct ci_check *c = find_check(&r->children[i], id, worst);
+		if (c)
+			return c;
+	}
+	return NULL;
+}
+
+static const struct ci_check *worst_check(const struct ci_report *r, const char *id)
+{
+	static const enum ci_status order[] = {CI_FAIL, CI_SKIPPED, CI_WARN, CI_OK};
+	for (size_t i = 0; i < 4; i++) {
+		const struct ci_check *c = find_check(r, id, order[i]);
+		if (c)
+			return c;
+	}
+	return NULL;
+}
+
+static void print_verdict(FILE *out, const struct ci_report *r, const struct ci_verdict *v,
+			  const struct style *s)
+{
+	const char *trusted = v->trusted ? "trusted" : "not trusted";
+	if (s->color)
+		fprintf(out, "verdict: %s%s\033[0m (%s, exit %d)\n", verdict_color(v->kind),
+			verdict_name(v->kind), trusted, verdict_exit_code(v));
+	else
+		fprintf(out, "verdict: %s (%s, exit %d)\n", verdict_name(v->kind), trusted,
+			verdict_exit_code(v));
+	fputs("  ", out);
+	wrap(out, v->summary, 2, 2);
+	if (!v->n_fix_first)
+		return;
+	fputs("fix first:\n", out);
+	for (size_t i = 0; i < v->n_fix_first; i++) {
+		const struct ci_check *c = worst_check(r, v->fix_first[i]);
+		char line[4096];
+		if (c && c->subject && *c->subject)
+			snprintf(line, sizeof(line), "%zu. %s (%s): %s", i + 1, v->fix_first[i],
+				 c->subject, c->fix ? c->fix : c->detail);
+		else if (c)
+			snprintf(line, sizeof(line), "%zu. %s: %s", i + 1, v->fix_first[i],
+				 c->fix ? c->fix : c->detail);
+		else
+			snprintf(line, sizeof(line), "%zu. %s", i + 1, v->fix_first[i]);
+		fputs("  ", out);
+		wrap(out, line, 2, 5);
+	}
+}
+
+void render_text(FILE *out, const struct ci_report *r, const struct ci_verdict *v,
+		 const struct cli_opts *o)
+{
+	struct style s = {.color = o->use_color, .id_col = id_width(r)};
+	if (!o->quiet) {
+		fprintf(out, "check_interconnect %s: %s\n\n", r->command, r->target);
+		print_checks(out, r, &s, o, 0);
+		for (size_t i = 0; i < r->n_children; i++) {
+			const struct ci_report *c = &r->children[i];
+			fprintf(out, "\n%s%s%s\n", c->target, c->child_label ? "  " : "",
+				c->child_label ? c->child_label : "");
+			print_checks(out, c, &s, o, 2);
+			print_facts(out, c, 2);
+		}
+		print_facts(out, r, 0);
+		print_steps(out, r);
+		struct ci_counts n = report_counts(r);
+		fprintf(out, "\n%zu ok, %zu warn, %zu fail, %zu skipped\n", n.ok, n.warn, n.fail,
+			n.skipped);
+	}
+	print_verdict(out, r, v, &s);
+}

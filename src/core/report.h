@@ -1,0 +1,119 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The result model shared by every verb: a report is a list of checks, each
+ * with a stable dotted id and one of four statuses, plus the facts the run
+ * observed (transport variables), the next commands to run, and, for fleet
+ * runs, one child report per pod.  Checks are pure producers of these; the
+ * renderers (render_text.c, render_json.c) are the only consumers.
+ */
+#ifndef CI_REPORT_H
+#define CI_REPORT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+enum ci_status { CI_OK = 0, CI_WARN, CI_FAIL, CI_SKIPPED };
+
+/*
+ * How fundamental a problem is, for ordering fix_first: nothing above works
+ * without the layer below it (fabric before driver before environment before
+ * tuning).  Pod-spec plumbing that denies the pod its NIC counts as fabric.
+ */
+enum ci_layer { CI_LAYER_FABRIC = 0, CI_LAYER_DRIVER, CI_LAYER_ENV, CI_LAYER_TUNING };
+
+struct ci_check {
+	char *id;          /* stable dotted id, e.g. "env.ucx.tls" */
+	enum ci_status status;
+	bool critical;     /* matters for the disaggregated KV transport */
+	enum ci_layer layer;
+	char *subject;     /* deployment/service, device, file...; may be NULL */
+	char *detail;      /* one line */
+	char *fix;         /* one line, may be NULL */
+	char **evidence;   /* e.g. "deploy.yaml:57: UCX_TLS=tcp" */
+	size_t n_evidence, cap_evidence;
+};
+
+/* A transport setting observed in the input (recipe or pod). */
+struct ci_fact {
+	char *name;
+	char *value;       /* already redacted where the name is secret-like */
+	char *subject;     /* service(s) or pod */
+	char *source;      /* file:line, "pod env", ... */
+};
+
+struct ci_step {
+	char *description;
+	char *command;
+};
+
+struct ci_report {
+	char *command;     /* "env", "node", "nixl", "all" */
+	char *target;      /* what was examined, human readable */
+	struct ci_check *checks;
+	size_t n_checks, cap_checks;
+	struct ci_fact *facts;
+	size_t n_facts, cap_facts;
+	struct ci_step *steps;
+	size_t n_steps, cap_steps;
+	struct ci_report *children;   /* per-pod reports in a fleet run */
+	size_t n_children, cap_children;
+	char *child_label;            /* e.g. the pod's role/node, for children */
+};
+
+enum ci_verdict_kind { CI_READY = 0, CI_DEGRADED, CI_BLOCKED, CI_UNKNOWN };
+
+struct ci_verdict {
+	enum ci_verdict_kind kind;
+	bool trusted;
+	char *summary;
+	char **fix_first;  /* unique check ids, most fundamental first */
+	size_t n_fix_first;
+};
+
+struct ci_counts {
+	size_t ok, warn, fail, skipped;
+};
+
+void report_init(struct ci_report *r, const char *command, const char *target);
+void report_release(struct ci_report *r);
+
+/* Add a check; detail is a printf format.  Returns the check so that a fix
+ * and evidence can be attached. */
+struct ci_check *report_add(struct ci_report *r, const char *id, enum ci_status st,
+			    bool critical, enum ci_layer layer, const char *subject,
+			    const char *fmt, ...) __attribute__((format(printf, 7, 8)));
+void check_set_fix(struct ci_check *c, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void check_add_evidence(struct ci_check *c, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+void report_add_fact(struct ci_report *r, const char *name, const char *value,
+		     const char *subject, const char *source);
+void report_add_step(struct ci_report *r, const char *description, const char *command);
+/* Append a child report (takes ownership of *child's contents; *child is
+ * left empty). */
+void report_adopt_child(struct ci_report *r, struct ci_report *child);
+
+/* Counts over this report's checks and, recursively, its children's. */
+struct ci_counts report_counts(const struct ci_report *r);
+
+/* The verdict over this report's checks and, recursively, its children. */
+void verdict_compute(const struct ci_report *r, struct ci_verdict *v);
+void verdict_release(struct ci_verdict *v);
+/* Nagios-style: 0 ready, 1 degraded, 2 blocked, 3 unknown. */
+int verdict_exit_code(const struct ci_verdict *v);
+
+const char *status_name(enum ci_status st);
+const char *verdict_name(enum ci_verdict_kind k);
+const char *layer_name(enum ci_layer l);
+
+/* Process exit codes. */
+enum {
+	CI_EXIT_READY = 0,
+	CI_EXIT_DEGRADED = 1,
+	CI_EXIT_BLOCKED = 2,
+	CI_EXIT_UNKNOWN = 3,
+	CI_EXIT_USAGE = 64,
+};
+
+#endif

@@ -1,0 +1,153 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * One verdict per run.  blocked if anything fails; otherwise unknown if a
+ * critical check could not be made (skipped is inconclusive, never a pass);
+ * otherwise degraded if anything warns; otherwise ready.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "report.h"
+#include "xalloc.h"
+
+struct flat {
+	const struct ci_check **v;
+	size_t n, cap;
+};
+
+static void flatten(const struct ci_report *r, struct flat *f)
+{
+	for (size_t i = 0; i < r->n_checks; i++)
+		*XPUSH(f->v, f->n, f->cap) = &r->checks[i];
+	for (size_t i = 0; i < r->n_children; i++)
+		flatten(&r->children[i], f);
+}
+
+/* Rank for fix_first: failures, then (for unknown) critical skips, then
+ * warnings; within a group the lower layer first, critical first. */
+static int group_of(const struct ci_check *c)
+{
+	switch (c->status) {
+	case CI_FAIL: return 0;
+	case CI_SKIPPED: return c->critical ? 1 : -1;
+	case CI_WARN: return 2;
+	default: return -1;
+	}
+}
+
+static int cmp_rank(const struct ci_check *a, const struct ci_check *b)
+{
+	int d = group_of(a) - group_of(b);
+	if (d)
+		return d;
+	d = (int)a->layer - (int)b->layer;
+	if (d)
+		return d;
+	return (int)b->critical - (int)a->critical;
+}
+
+static bool has_id(char **ids, size_t n, const char *id)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(ids[i], id))
+			return true;
+	return false;
+}
+
+static const char *first_with(const struct flat *f, enum ci_status st, bool need_critical)
+{
+	for (size_t i = 0; i < f->n; i++)
+		if (f->v[i]->status == st && (!need_critical || f->v[i]->critical))
+			return f->v[i]->id;
+	return NULL;
+}
+
+void verdict_compute(const struct ci_report *r, struct ci_verdict *v)
+{
+	memset(v, 0, sizeof(*v));
+	struct flat f = {0};
+	flatten(r, &f);
+
+	size_t fail = 0, warn = 0, crit_skip = 0, ok = 0;
+	for (size_t i = 0; i < f.n; i++) {
+		switch (f.v[i]->status) {
+		case CI_FAIL: fail++; break;
+		case CI_WARN: warn++; break;
+		case CI_SKIPPED: crit_skip += f.v[i]->critical; break;
+		case CI_OK: ok++; break;
+		}
+	}
+	if (fail)
+		v->kind = CI_BLOCKED;
+	else if (crit_skip || f.n == 0)
+		v->kind = CI_UNKNOWN;
+	else if (warn)
+		v->kind = CI_DEGRADED;
+	else
+		v->kind = CI_READY;
+	v->trusted = v->kind == CI_READY;
+
+	/* Stable insertion sort by rank: the input order breaks ties, so the
+	 * order in which a verb ran its checks stays meaningful. */
+	for (size_t i = 1; i < f.n; i++) {
+		const struct ci_check *c = f.v[i];
+		size_t j = i;
+		while (j > 0 && cmp_rank(f.v[j - 1], c) > 0) {
+			f.v[j] = f.v[j - 1];
+			j--;
+		}
+		f.v[j] = c;
+	}
+	size_t cap = 0;
+	for (size_t i = 0; i < f.n; i++) {
+		int g = group_of(f.v[i]);
+		if (g < 0 || (g == 1 && v->kind != CI_UNKNOWN))
+			continue;
+		if (!has_id(v->fix_first, v->n_fix_first, f.v[i]->id))
+			*XPUSH(v->fix_first, v->n_fix_first, cap) = xstrdup(f.v[i]->id);
+	}
+
+	const char *first = v->n_fix_first ? v->fix_first[0] : NULL;
+	switch (v->kind) {
+	case CI_READY:
+		v->summary = xasprintf("The disaggregated transport can be trusted: "
+				       "all %zu checks passed.", ok);
+		break;
+	case CI_BLOCKED:
+		v->summary = xasprintf("Do not trust the transport: %zu check%s failed; fix %s first.",
+				       fail, fail == 1 ? "" : "s", first);
+		break;
+	case CI_UNKNOWN:
+		if (f.n == 0)
+			v->summary = xstrdup("Nothing could be checked, so the transport cannot be trusted yet.");
+		else
+			v->summary = xasprintf("Cannot tell: %zu critical check%s could not be made; "
+					       "start with %s.", crit_skip, crit_skip == 1 ? "" : "s",
+					       first ? first : first_with(&f, CI_SKIPPED, true));
+		break;
+	case CI_DEGRADED:
+		v->summary = xasprintf("Usable but not trusted: %zu warning%s; look at %s first.",
+				       warn, warn == 1 ? "" : "s", first);
+		break;
+	}
+	free(f.v);
+}
+
+void verdict_release(struct ci_verdict *v)
+{
+	for (size_t i = 0; i < v->n_fix_first; i++)
+		free(v->fix_first[i]);
+	free(v->fix_first);
+	free(v->summary);
+	memset(v, 0, sizeof(*v));
+}
+
+int verdict_exit_code(const struct ci_verdict *v)
+{
+	switch (v->kind) {
+	case CI_READY: return CI_EXIT_READY;
+	case CI_DEGRADED: return CI_EXIT_DEGRADED;
+	case CI_BLOCKED: return CI_EXIT_BLOCKED;
+	default: return CI_EXIT_UNKNOWN;
+	}
+}

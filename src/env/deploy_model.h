@@ -1,0 +1,145 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The deployment model the env checks reason about, built from YAML by
+ * manifest.c (a pure function of the bytes) and consumed by env_rules.c.
+ * Every value keeps the file and line it came from.  Strings are owned by
+ * the model; manifest_set_release() frees everything.
+ */
+#ifndef CI_DEPLOY_MODEL_H
+#define CI_DEPLOY_MODEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct src_loc {
+	const char *file;  /* points into manifest_set.files[]; NULL if unknown */
+	int line;          /* 1-based; 0 if unknown */
+};
+
+enum env_origin {
+	ENV_DEPLOYMENT,    /* spec.envs / spec.env: every service */
+	ENV_SERVICE,       /* services.<X>.envs (v1alpha1) */
+	ENV_CONTAINER,     /* the main container's env[] */
+	ENV_INLINE,        /* `export X=...` or `X=... cmd` inside command/args */
+	ENV_CONFIGMAP,     /* through envFrom: configMapRef of a ConfigMap in the input */
+};
+
+struct env_var {
+	char *name;
+	char *value;       /* literal value; NULL when value_from is set */
+	char *value_from;  /* "<secret NAME/KEY>", "<configmap NAME/KEY>", "<field PATH>", ... */
+	enum env_origin origin;
+	struct src_loc loc;
+};
+
+struct env_list {
+	struct env_var *v;
+	size_t n, cap;
+};
+
+enum svc_role { ROLE_UNKNOWN = 0, ROLE_FRONTEND, ROLE_WORKER, ROLE_PREFILL, ROLE_DECODE, ROLE_OTHER };
+
+struct kv {             /* a key with a string value and where it was set */
+	char *key;
+	char *value;
+	struct src_loc loc;
+};
+
+struct kv_list {
+	struct kv *v;
+	size_t n, cap;
+};
+
+struct service {
+	char *name;
+	enum svc_role role;           /* from componentType/subComponentType/type, else
+	                                 from --disaggregation-mode / the name */
+	char *role_source;            /* how the role was decided, for the report */
+	long replicas;                /* 1 when absent */
+	long node_count;              /* multinode.nodeCount, 1 when absent */
+	long gpus;                    /* per pod: resources gpu / nvidia.com/gpu, 0 when absent */
+	char *image;
+	struct src_loc loc;           /* where the service/component starts */
+
+	/* Effective environment of the main container: deployment-wide, then
+	 * service, then container, later wins (the overridden entries are
+	 * dropped), then inline shell assignments from command/args. */
+	struct env_list env;
+	struct kv_list env_from;      /* key: "secret"|"configmap", value: its name */
+
+	char *command_line;           /* command + args joined by spaces */
+	struct src_loc command_loc;
+
+	struct kv_list resources;     /* limits and requests merged: "rdma/ib" -> "1",
+	                                 "vpc.amazonaws.com/efa" -> "16", "gpu" -> "8" */
+	struct kv_list cap_add;       /* securityContext.capabilities.add: key = capability */
+	bool privileged;
+	struct src_loc privileged_loc;
+	bool host_ipc;
+	bool host_network;
+	struct kv_list host_paths;    /* volume name -> hostPath.path */
+	char *shm_size;               /* sharedMemory.size / sharedMemorySize / emptyDir Memory
+	                                 mounted at /dev/shm ("" = present, size unknown) */
+	struct kv_list resource_claims; /* claim name -> template name (ComputeDomain channel) */
+	bool anti_affinity;           /* podAntiAffinity or topologySpreadConstraints on hostname */
+};
+
+struct configmap {
+	char *name;
+	char *text;                   /* all data values concatenated, '\n'-separated */
+	struct src_loc loc;
+};
+
+struct deployment {
+	char *name;
+	char *kind;                   /* DynamoGraphDeployment, Deployment, Pod, ... */
+	char *api_version;
+	char *framework;              /* spec.backendFramework, or NULL */
+	struct src_loc loc;
+	struct env_list env;          /* deployment-wide (already merged into services) */
+	struct service *svcs;
+	size_t n_svcs, cap_svcs;
+	bool has_compute_domain;      /* a ComputeDomain in the same input */
+};
+
+enum diag_severity { DIAG_NOTE = 0, DIAG_WARN, DIAG_ERROR };
+
+/* A problem reading the input: reported as a finding, never fatal to the run. */
+struct diag {
+	enum diag_severity severity;
+	char *file;
+	int line, col;                /* 0 when not applicable */
+	char *message;                /* one line */
+};
+
+struct manifest_set {
+	char **files;                 /* every file read, as given/found */
+	size_t n_files, cap_files;
+	struct deployment *deps;
+	size_t n_deps, cap_deps;
+	struct configmap *cms;
+	size_t n_cms, cap_cms;
+	size_t n_compute_domains;
+	struct diag *diags;
+	size_t n_diags, cap_diags;
+};
+
+void manifest_set_init(struct manifest_set *ms);
+void manifest_set_release(struct manifest_set *ms);
+
+/* Parse one file's bytes (pure: no I/O) into ms.  `name` is used for
+ * locations.  Invalid YAML, alias bombs, excessive nesting... become diags;
+ * the documents before the error are kept. */
+void manifest_parse_bytes(struct manifest_set *ms, const char *name, const char *buf, size_t len);
+
+/* Read a path (a file, or a folder searched recursively for *.yaml/*.yml,
+ * symlink loops and huge files handled) and parse what it finds.  Problems
+ * become diags.  Returns false when the path itself cannot be read. */
+bool manifest_load_path(struct manifest_set *ms, const char *path);
+
+/* Lookups used by the rules. */
+const struct env_var *service_env_get(const struct service *s, const char *name);
+const char *service_resource_get(const struct service *s, const char *key);
+bool service_has_cap(const struct service *s, const char *cap);
+
+#endif

@@ -1,0 +1,239 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * check_interconnect: can the transport under Dynamo's disaggregated serving
+ * be trusted?  This file only parses the command line and dispatches to a
+ * verb; each verb lives in its own directory (env/, node/, nixl/, fleet/).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/cli.h"
+#include "core/report.h"
+
+#ifndef CI_VERSION
+#define CI_VERSION "0.0.0"
+#endif
+
+static const char usage_text[] =
+	"usage: check_interconnect [options] <verb> [args]\n"
+	"\n"
+	"Tells whether the transport under NVIDIA Dynamo's disaggregated serving\n"
+	"(NIXL -> UCX/libfabric -> InfiniBand, RoCE, EFA, NVLink) can be trusted.\n"
+	"Read-only: it never changes the cluster and never prints a secret.\n"
+	"\n"
+	"verbs:\n"
+	"  env <recipe dir|manifest>...   lint Dynamo recipes for the KV transport\n"
+	"  node                           RDMA, GPUDirect, GDRCopy, NVLink, memlock, env\n"
+	"  nixl                           NIXL/UCX readiness and the pair-test commands\n"
+	"  all <recipe dir>               env + node + nixl over a deployment, with drift\n"
+	"  vars                           print the transport variable catalogue\n"
+	"\n"
+	"output:\n"
+	"  --format text|json, --json     output format (default text)\n"
+	"  --color auto|always|never      colour (auto: only on a terminal; NO_COLOR honoured)\n"
+	"  -q, --quiet                    print the verdict only\n"
+	"  -v, --verbose                  print the evidence under each check\n"
+	"\n"
+	"targets (node, nixl, all):\n"
+	"  -n, --namespace NS --pod POD   probe a pod through one `kubectl exec`\n"
+	"  -c, --container C              container in the pod (default: the pod's default)\n"
+	"  --context CTX, --kubeconfig F  passed to kubectl\n"
+	"  --kubectl PATH                 kubectl to run (default $KUBECTL, else PATH)\n"
+	"  --deployment NAME, -l LABELS   every worker pod of a deployment or selector\n"
+	"  --jobs N                       pods probed in parallel (default 16)\n"
+	"  --peer POD                     the other side of the pair test (nixl)\n"
+	"  --sysroot DIR                  read /sys, /proc and /dev under DIR (local probe)\n"
+	"  --save-probe FILE              write the raw probe transcript (secret-free)\n"
+	"  --replay FILE                  analyse a saved transcript offline\n"
+	"  --timeout SEC                  deadline for the whole command (default 30)\n"
+	"\n"
+	"exit codes: 0 ready, 1 degraded, 2 blocked, 3 unknown, 64 usage error\n"
+	"  -h, --help, --version\n";
+
+int cli_usage_error(const char *verb, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	fputs("check_interconnect: ", stderr);
+	if (verb)
+		fprintf(stderr, "%s: ", verb);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputs(" (see 'check_interconnect --help')\n", stderr);
+	return CI_EXIT_USAGE;
+}
+
+void cli_error(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	fputs("check_interconnect: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+static const struct {
+	unsigned bit;
+	const char *name;
+} opt_names[] = {
+	{OPT_NAMESPACE, "--namespace"}, {OPT_POD, "--pod"},
+	{OPT_CONTAINER, "--container"}, {OPT_CONTEXT, "--context"},
+	{OPT_KUBECONFIG, "--kubeconfig"}, {OPT_KUBECTL, "--kubectl"},
+	{OPT_SYSROOT, "--sysroot"}, {OPT_SAVE_PROBE, "--save-probe"},
+	{OPT_REPLAY, "--replay"}, {OPT_PEER, "--peer"},
+	{OPT_DEPLOYMENT, "--deployment"}, {OPT_SELECTOR, "--selector"},
+	{OPT_TIMEOUT, "--timeout"}, {OPT_JOBS, "--jobs"},
+};
+
+int cli_allow_only(const char *verb, const struct cli_opts *o, unsigned allowed)
+{
+	unsigned bad = o->given & ~allowed;
+	for (size_t i = 0; i < sizeof(opt_names) / sizeof(opt_names[0]); i++)
+		if (bad & opt_names[i].bit)
+			return cli_usage_error(verb, "option '%s' does not apply to '%s'",
+					       opt_names[i].name, verb);
+	return 0;
+}
+
+enum {
+	LONG_FORMAT = 256, LONG_JSON, LONG_COLOR, LONG_POD, LONG_CONTEXT, LONG_KUBECONFIG,
+	LONG_KUBECTL, LONG_SYSROOT, LONG_SAVE_PROBE, LONG_REPLAY, LONG_TIMEOUT,
+	LONG_PEER, LONG_DEPLOYMENT, LONG_JOBS, LONG_VERSION,
+};
+
+static const struct option long_opts[] = {
+	{"format", required_argument, NULL, LONG_FORMAT},
+	{"json", no_argument, NULL, LONG_JSON},
+	{"color", required_argument, NULL, LONG_COLOR},
+	{"colour", required_argument, NULL, LONG_COLOR},
+	{"quiet", no_argument, NULL, 'q'},
+	{"verbose", no_argument, NULL, 'v'},
+	{"namespace", required_argument, NULL, 'n'},
+	{"pod", required_argument, NULL, LONG_POD},
+	{"container", required_argument, NULL, 'c'},
+	{"context", required_argument, NULL, LONG_CONTEXT},
+	{"kubeconfig", required_argument, NULL, LONG_KUBECONFIG},
+	{"kubectl", required_argument, NULL, LONG_KUBECTL},
+	{"sysroot", required_argument, NULL, LONG_SYSROOT},
+	{"save-probe", required_argument, NULL, LONG_SAVE_PROBE},
+	{"replay", required_argument, NULL, LONG_REPLAY},
+	{"timeout", required_argument, NULL, LONG_TIMEOUT},
+	{"peer", required_argument, NULL, LONG_PEER},
+	{"deployment", required_argument, NULL, LONG_DEPLOYMENT},
+	{"selector", required_argument, NULL, 'l'},
+	{"jobs", required_argument, NULL, LONG_JOBS},
+	{"help", no_argument, NULL, 'h'},
+	{"version", no_argument, NULL, LONG_VERSION},
+	{NULL, 0, NULL, 0},
+};
+
+static bool parse_double(const char *s, double *out)
+{
+	char *end;
+	errno = 0;
+	double d = strtod(s, &end);
+	if (errno || end == s || *end || !(d > 0) || d > 86400)
+		return false;
+	*out = d;
+	return true;
+}
+
+static const struct {
+	const char *name;
+	int (*fn)(const struct cli_opts *);
+} verbs[] = {
+	{"env", cmd_env}, {"node", cmd_node}, {"nixl", cmd_nixl},
+	{"all", cmd_all}, {"vars", cmd_vars},
+};
+
+int main(int argc, char **argv)
+{
+	struct cli_opts o = {.timeout_s = 30, .jobs = 16};
+	const char *env_kubectl = getenv("KUBECTL");
+	o.kubectl = env_kubectl && *env_kubectl ? env_kubectl : "kubectl";
+	int c;
+
+	opterr = 0; /* we word our own errors */
+	while ((c = getopt_long(argc, argv, ":qvn:c:l:h", long_opts, NULL)) != -1) {
+		switch (c) {
+		case LONG_FORMAT:
+			if (!strcmp(optarg, "text"))
+				o.format = CI_FORMAT_TEXT;
+			else if (!strcmp(optarg, "json"))
+				o.format = CI_FORMAT_JSON;
+			else
+				return cli_usage_error(NULL, "unknown format '%s' (text or json)", optarg);
+			break;
+		case LONG_JSON: o.format = CI_FORMAT_JSON; break;
+		case LONG_COLOR:
+			if (!strcmp(optarg, "auto"))
+				o.color = CI_COLOR_AUTO;
+			else if (!strcmp(optarg, "always"))
+				o.color = CI_COLOR_ALWAYS;
+			else if (!strcmp(optarg, "never"))
+				o.color = CI_COLOR_NEVER;
+			else
+				return cli_usage_error(NULL, "unknown color mode '%s' (auto, always or never)", optarg);
+			break;
+		case 'q': o.quiet = true; break;
+		case 'v': o.verbose = true; break;
+		case 'n': o.namespace_ = optarg; o.given |= OPT_NAMESPACE; break;
+		case LONG_POD: o.pod = optarg; o.given |= OPT_POD; break;
+		case 'c': o.container = optarg; o.given |= OPT_CONTAINER; break;
+		case LONG_CONTEXT: o.context = optarg; o.given |= OPT_CONTEXT; break;
+		case LONG_KUBECONFIG: o.kubeconfig = optarg; o.given |= OPT_KUBECONFIG; break;
+		case LONG_KUBECTL: o.kubectl = optarg; o.given |= OPT_KUBECTL; break;
+		case LONG_SYSROOT: o.sysroot = optarg; o.given |= OPT_SYSROOT; break;
+		case LONG_SAVE_PROBE: o.save_probe = optarg; o.given |= OPT_SAVE_PROBE; break;
+		case LONG_REPLAY: o.replay = optarg; o.given |= OPT_REPLAY; break;
+		case LONG_PEER: o.peer = optarg; o.given |= OPT_PEER; break;
+		case LONG_DEPLOYMENT: o.deployment = optarg; o.given |= OPT_DEPLOYMENT; break;
+		case 'l': o.selector = optarg; o.given |= OPT_SELECTOR; break;
+		case LONG_TIMEOUT:
+			if (!parse_double(optarg, &o.timeout_s))
+				return cli_usage_error(NULL, "invalid --timeout '%s' (seconds, > 0)", optarg);
+			o.given |= OPT_TIMEOUT;
+			break;
+		case LONG_JOBS: {
+			char *end;
+			long j = strtol(optarg, &end, 10);
+			if (*end || end == optarg || j < 1 || j > 256)
+				return cli_usage_error(NULL, "invalid --jobs '%s' (1 to 256)", optarg);
+			o.jobs = (int)j;
+			o.given |= OPT_JOBS;
+			break;
+		}
+		case 'h': fputs(usage_text, stdout); return 0;
+		case LONG_VERSION: printf("check_interconnect %s\n", CI_VERSION); return 0;
+		case ':':
+			return cli_usage_error(NULL, "option '%s' needs a value", argv[optind - 1]);
+		default:
+			if (optopt && optopt < 256)
+				return cli_usage_error(NULL, "unknown option '-%c'", optopt);
+			return cli_usage_error(NULL, "unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (optind >= argc)
+		return cli_usage_error(NULL, "no verb given (env, node, nixl, all or vars)");
+
+	const char *no_color = getenv("NO_COLOR");
+	o.use_color = o.color == CI_COLOR_ALWAYS ||
+		      (o.color == CI_COLOR_AUTO && isatty(STDOUT_FILENO) &&
+		       !(no_color && *no_color));
+	if (o.color == CI_COLOR_AUTO && no_color && *no_color)
+		o.use_color = false;
+
+	const char *verb = argv[optind];
+	o.args = argv + optind + 1;
+	o.n_args = argc - optind - 1;
+	for (size_t i = 0; i < sizeof(verbs) / sizeof(verbs[0]); i++)
+		if (!strcmp(verb, verbs[i].name))
+			return verbs[i].fn(&o);
+	return cli_usage_error(NULL, "unknown verb '%s'", verb);
+}
