@@ -132,7 +132,7 @@ void manifest_set_release(struct manifest_set *ms);
  * the documents before the error are kept. */
 void manifest_parse_bytes(struct manifest_set *ms, const char *name, const char *buf, size_t len);
 
-/* Read a path (a file, or a folder searched recursively for *.yaml/*.yml,
+/* Read a path (a file, or a folder searched recursively for .yaml and .yml files,
  * symlink loops and huge files handled) and parse what it finds.  Problems
  * become diags.  Returns false when the path itself cannot be read. */
 bool manifest_load_path(struct manifest_set *ms, const char *path);
