@@ -1,9 +1,108 @@
-# Thin wrapper over Meson + Ninja.
+# SPDX-License-Identifier: Apache-2.0
+# Thin wrapper over Meson + Ninja.  `make run` and `make test` set up what
+# they need first (tools/deps.sh: apt-get as root, else the command to run).
+#
+#   make / make build   build build/ (with --werror)
+#   make run            build, then `env` on the bundled example recipe
+#   make test           all suites in build/ and in build-asan/ (ASan+UBSan),
+#                       ending with the line "N passed, N failed"
+#   make valgrind       the unit suites under valgrind
+#   make fuzz           libFuzzer targets, FUZZ_SECONDS (10) each, build-fuzz/
+#   make bench          bench/run.sh
+#   make lint           shellcheck over the project's shell scripts
+#   make clean          remove build/, build-asan/, build-fuzz/
+
 BUILD ?= build
-.PHONY: all build run test clean
+ASAN_BUILD ?= build-asan
+FUZZ_BUILD ?= build-fuzz
+EXAMPLE ?= examples/recipes/llama-70b-disagg-ib
+FUZZ_SECONDS ?= 10
+MESON_TEST_ARGS ?=
+
+SANITIZER_ENV = \
+	ASAN_OPTIONS=halt_on_error=1:abort_on_error=1:print_stacktrace=1:detect_leaks=1:print_summary=1 \
+	UBSAN_OPTIONS=halt_on_error=1:abort_on_error=1:print_stacktrace=1:print_summary=1 \
+	LSAN_OPTIONS=print_suppressions=0
+VALGRIND = valgrind --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite \
+	--track-origins=yes --quiet
+SHELL_SCRIPTS = .ci/run scripts/check_interconnect tools/deps.sh fuzz/run.sh \
+	tests/golden/run_golden.sh $(wildcard bench/*.sh) \
+	$(wildcard tests/golden/cases/*/*/bin/*)
+
+.PHONY: all build deps deps-test run test test-build test-asan valgrind fuzz bench lint \
+	clean check
+
 all: build
-build:
+
+deps:
+	@sh tools/deps.sh build
+
+deps-test:
+	@sh tools/deps.sh test
+
+$(BUILD)/build.ninja:
+	meson setup $(BUILD) --werror
+
+build: deps $(BUILD)/build.ninja
+	ninja -C $(BUILD)
+
+# The tool's exit code is the verdict (1 degraded, 2 blocked, 3 unknown), not
+# a failure of `make run`; only a usage error or a crash fails it.
+run: build
+	@rc=0; ./$(BUILD)/check_interconnect env $(EXAMPLE) || rc=$$?; \
+	case $$rc in \
+	0) m="ready: the transport can be trusted";; \
+	1) m="degraded: usable, not trusted";; \
+	2) m="blocked: fix the failures first";; \
+	3) m="unknown: critical checks could not be made";; \
+	64) m="usage error";; \
+	*) m="crashed or killed";; \
+	esac; \
+	echo "(exit $$rc: $$m)"; \
+	[ $$rc -le 3 ]
+
+# Both runs always happen (a failure in the first does not hide the second);
+# stale test logs are removed first so the summary never counts an old run.
+test: deps-test
+	@rc=0; \
+	$(MAKE) --no-print-directory test-build || rc=1; \
+	$(MAKE) --no-print-directory test-asan || rc=1; \
+	python3 tools/test-summary.py $(BUILD) $(ASAN_BUILD) || rc=1; \
+	exit $$rc
+
+check: test
+
+test-build:
+	@rm -f $(BUILD)/meson-logs/testlog.json
 	@test -f $(BUILD)/build.ninja || meson setup $(BUILD) --werror
 	ninja -C $(BUILD)
+	meson test -C $(BUILD) --print-errorlogs $(MESON_TEST_ARGS)
+
+test-asan:
+	@rm -f $(ASAN_BUILD)/meson-logs/testlog.json
+	@test -f $(ASAN_BUILD)/build.ninja || meson setup $(ASAN_BUILD) --werror \
+		-Db_sanitize=address,undefined -Db_lundef=false
+	ninja -C $(ASAN_BUILD)
+	$(SANITIZER_ENV) meson test -C $(ASAN_BUILD) --print-errorlogs $(MESON_TEST_ARGS)
+
+valgrind: deps-test $(BUILD)/build.ninja
+	ninja -C $(BUILD)
+	meson test -C $(BUILD) --suite unit --print-errorlogs --timeout-multiplier 10 \
+		--wrapper '$(VALGRIND)'
+
+$(FUZZ_BUILD)/build.ninja:
+	CC=clang meson setup $(FUZZ_BUILD) -Dfuzzing=true -Dtests=disabled \
+		-Db_sanitize=address,undefined -Db_lundef=false -Dbuildtype=debugoptimized
+
+fuzz: $(FUZZ_BUILD)/build.ninja
+	ninja -C $(FUZZ_BUILD)
+	FUZZ_SECONDS=$(FUZZ_SECONDS) sh fuzz/run.sh $(FUZZ_BUILD)
+
+bench: build
+	sh bench/run.sh $(BUILD)
+
+lint:
+	shellcheck $(SHELL_SCRIPTS)
+
 clean:
-	rm -rf $(BUILD) build-*
+	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD)

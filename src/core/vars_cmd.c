@@ -1,11 +1,36 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* `check_interconnect vars`: the variable catalogue, as text or JSON. */
 #include <jansson.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "cli.h"
 #include "report.h"
 #include "varcat.h"
+
+/* Word-wrap text at 80 columns after a prefix; continuation lines indented
+ * by `indent`, so that the catalogue reads in an 80-column terminal. */
+static void print_wrapped(const char *prefix, const char *text, int indent)
+{
+	int col = printf("%s", prefix);
+	bool first = true;
+	for (const char *p = text; *p;) {
+		while (*p == ' ')
+			p++;
+		if (!*p)
+			break;
+		int wl = (int)strcspn(p, " ");
+		if (!first && col + 1 + wl > 80)
+			col = printf("\n%*s", indent, "") - 1;
+		else if (!first)
+			col += printf(" ");
+		col += printf("%.*s", wl, p);
+		p += wl;
+		first = false;
+	}
+	putchar('\n');
+}
 
 int cmd_vars(const struct cli_opts *o)
 {
@@ -30,11 +55,13 @@ int cmd_vars(const struct cli_opts *o)
 		json_decref(doc);
 		return 0;
 	}
-	printf("%-34s %-9s %-22s %s\n", "VARIABLE", "FAMILY", "CRITICAL ON", "MEANING / RULE");
+	printf("%-32s %-9s %s\n", "VARIABLE", "FAMILY", "CRITICAL WHEN MISSING ON");
 	for (size_t i = 0; i < varcat_len; i++) {
 		const struct var_info *v = &varcat[i];
-		printf("%-34s %-9s %-22s %s\n%68s%s\n", v->name, varcat_family_name(v->family),
-		       fabric_mask_name(v->critical_on, fab, sizeof(fab)), v->meaning, "", v->rule);
+		printf("%-32s %-9s %s\n", v->name, varcat_family_name(v->family),
+		       fabric_mask_name(v->critical_on, fab, sizeof(fab)));
+		print_wrapped("    ", v->meaning, 4);
+		print_wrapped("    rule: ", v->rule, 10);
 	}
 	return 0;
 }

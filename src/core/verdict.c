@@ -79,7 +79,9 @@ void verdict_compute(const struct ci_report *r, struct ci_verdict *v)
 	}
 	if (fail)
 		v->kind = CI_BLOCKED;
-	else if (crit_skip || f.n == 0)
+	else if (crit_skip || ok + warn == 0)
+		/* Nothing made (no checks, or only non-critical skips) is
+		 * nothing proven: never ready on zero passed checks. */
 		v->kind = CI_UNKNOWN;
 	else if (warn)
 		v->kind = CI_DEGRADED;
@@ -118,7 +120,7 @@ void verdict_compute(const struct ci_report *r, struct ci_verdict *v)
 				       fail, fail == 1 ? "" : "s", first);
 		break;
 	case CI_UNKNOWN:
-		if (f.n == 0)
+		if (!crit_skip)
 			v->summary = xstrdup("Nothing could be checked, so the transport cannot be trusted yet.");
 		else
 			v->summary = xasprintf("Cannot tell: %zu critical check%s could not be made; "

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The deployment model the env checks reason about, built from YAML by
- * manifest.c (a pure function of the bytes) and consumed by env_rules.c.
+ * src/manifest (manifest_model.c: a pure function of the bytes; ytree.c: the
+ * capped libyaml event reader; manifest_load.c: the only I/O) and consumed
+ * by the env rules.
  * Every value keeps the file and line it came from.  Strings are owned by
  * the model; manifest_set_release() frees everything.
  */
@@ -20,13 +22,18 @@ enum env_origin {
 	ENV_DEPLOYMENT,    /* spec.envs / spec.env: every service */
 	ENV_SERVICE,       /* services.<X>.envs (v1alpha1) */
 	ENV_CONTAINER,     /* the main container's env[] */
-	ENV_INLINE,        /* `export X=...` or `X=... cmd` inside command/args */
-	ENV_CONFIGMAP,     /* through envFrom: configMapRef of a ConfigMap in the input */
+	ENV_INLINE,        /* `export X=...`, `X=... cmd`, `env X=...` inside command/args
+	                      (only names matching [A-Z_][A-Z0-9_]*) */
+	ENV_CONFIGMAP,     /* through envFrom: configMapRef of a ConfigMap in the same
+	                      file or folder; only names no other source set */
 };
 
 struct env_var {
 	char *name;
-	char *value;       /* literal value; NULL when value_from is set */
+	char *value;       /* literal value as written (numbers/bools as text); NULL
+	                      for YAML null and when value_from is set, except that a
+	                      configMapKeyRef to a ConfigMap in the same file/folder
+	                      also gets the ConfigMap's literal here */
 	char *value_from;  /* "<secret NAME/KEY>", "<configmap NAME/KEY>", "<field PATH>", ... */
 	enum env_origin origin;
 	struct src_loc loc;
@@ -54,7 +61,11 @@ struct service {
 	char *name;
 	enum svc_role role;           /* from componentType/subComponentType/type, else
 	                                 from --disaggregation-mode / the name */
-	char *role_source;            /* how the role was decided, for the report */
+	char *role_source;            /* how the role was decided, for the report:
+	                                 "componentType: worker", "subComponentType: prefill",
+	                                 "type: decode", "--disaggregation-mode prefill",
+	                                 "service name PrefillWorker" (only when the deployment
+	                                 also has the other side), "not declared" */
 	long replicas;                /* 1 when absent */
 	long node_count;              /* multinode.nodeCount, 1 when absent */
 	long gpus;                    /* per pod: resources gpu / nvidia.com/gpu, 0 when absent */
@@ -72,7 +83,8 @@ struct service {
 
 	struct kv_list resources;     /* limits and requests merged: "rdma/ib" -> "1",
 	                                 "vpc.amazonaws.com/efa" -> "16", "gpu" -> "8" */
-	struct kv_list cap_add;       /* securityContext.capabilities.add: key = capability */
+	struct kv_list cap_add;       /* securityContext.capabilities.add: key = capability as
+	                                 written, value = "container" or "pod" */
 	bool privileged;
 	struct src_loc privileged_loc;
 	bool host_ipc;
@@ -82,12 +94,19 @@ struct service {
 	                                 mounted at /dev/shm ("" = present, size unknown) */
 	struct kv_list resource_claims; /* claim name -> template name (ComputeDomain channel) */
 	bool anti_affinity;           /* podAntiAffinity or topologySpreadConstraints on hostname */
+
+	/* Added by the manifest reader (additive): where the scalar fields above
+	 * were set; line 0 when absent (defaulted). */
+	struct src_loc role_loc, replicas_loc, node_count_loc, gpus_loc, image_loc;
+	struct src_loc host_ipc_loc, host_network_loc, shm_loc, anti_affinity_loc;
+	char *container;              /* the main container's name, or NULL (v1alpha1) */
 };
 
 struct configmap {
 	char *name;
 	char *text;                   /* all data values concatenated, '\n'-separated */
 	struct src_loc loc;
+	struct kv_list data;          /* data key -> value, each with its line (additive) */
 };
 
 struct deployment {
@@ -99,7 +118,8 @@ struct deployment {
 	struct env_list env;          /* deployment-wide (already merged into services) */
 	struct service *svcs;
 	size_t n_svcs, cap_svcs;
-	bool has_compute_domain;      /* a ComputeDomain in the same input */
+	bool has_compute_domain;      /* a ComputeDomain in the same file */
+	int doc_index;                /* 0-based document number in its file (additive) */
 };
 
 enum diag_severity { DIAG_NOTE = 0, DIAG_WARN, DIAG_ERROR };
@@ -127,6 +147,15 @@ struct manifest_set {
 void manifest_set_init(struct manifest_set *ms);
 void manifest_set_release(struct manifest_set *ms);
 
+/* Caps: bigger files are skipped with a DIAG_ERROR (a truncated prefix would
+ * only produce a bogus syntax error), deeper nesting or more nodes stop the
+ * file with a DIAG_ERROR, keeping the documents before. */
+#define MANIFEST_MAX_FILE_BYTES (8u << 20)
+#define MANIFEST_MAX_DEPTH 64
+#define MANIFEST_MAX_NODES 200000u          /* per file, as written */
+#define MANIFEST_MAX_EXPANDED 200000u       /* per document, aliases expanded */
+#define MANIFEST_MAX_EXPANDED_BYTES (16u << 20)
+
 /* Parse one file's bytes (pure: no I/O) into ms.  `name` is used for
  * locations.  Invalid YAML, alias bombs, excessive nesting... become diags;
  * the documents before the error are kept. */
@@ -134,10 +163,15 @@ void manifest_parse_bytes(struct manifest_set *ms, const char *name, const char 
 
 /* Read a path (a file, or a folder searched recursively for .yaml and .yml files,
  * symlink loops and huge files handled) and parse what it finds.  Problems
- * become diags.  Returns false when the path itself cannot be read. */
+ * become diags.  Returns false when the path itself cannot be read (a
+ * DIAG_ERROR then says why).  Folders: entries are visited in byte order;
+ * names starting with '.' (.git, .kustomize-matrix.yaml) are skipped: they
+ * are tooling state or generator input, never a manifest that is applied.
+ * A file given explicitly is parsed whatever its name. */
 bool manifest_load_path(struct manifest_set *ms, const char *path);
 
-/* Lookups used by the rules. */
+/* Lookups used by the rules.  service_has_cap ignores case and a CAP_
+ * prefix, and is true for any capability when ALL was added. */
 const struct env_var *service_env_get(const struct service *s, const char *name);
 const char *service_resource_get(const struct service *s, const char *key);
 bool service_has_cap(const struct service *s, const char *cap);

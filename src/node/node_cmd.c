@@ -1,8 +1,63 @@
 /* SPDX-License-Identifier: Apache-2.0 */
+/* `check_interconnect node`: one probe (local, --sysroot, pod or --replay),
+ * then the pure analysis in node_checks.c. */
+#include <stdio.h>
+
 #include "core/cli.h"
+#include "core/render.h"
+#include "core/report.h"
+#include "node/node.h"
+#include "probe/probe.h"
+
+#define NODE_OPTS (OPT_NAMESPACE | OPT_POD | OPT_CONTAINER | OPT_CONTEXT | OPT_KUBECONFIG | \
+		   OPT_KUBECTL | OPT_SYSROOT | OPT_SAVE_PROBE | OPT_REPLAY | OPT_TIMEOUT)
+
+static int validate(const struct cli_opts *o)
+{
+	int rc = cli_allow_only("node", o, NODE_OPTS);
+	if (rc)
+		return rc;
+	if (o->n_args)
+		return cli_usage_error("node", "unexpected argument '%s'", o->args[0]);
+	bool pod = o->given & OPT_POD, ns = o->given & OPT_NAMESPACE;
+	if (pod && !ns)
+		return cli_usage_error("node", "--pod needs --namespace");
+	if (ns && !pod)
+		return cli_usage_error("node", "--namespace needs --pod");
+	if (!pod && (o->given & (OPT_CONTAINER | OPT_CONTEXT | OPT_KUBECONFIG | OPT_KUBECTL)))
+		return cli_usage_error("node", "--container, --context, --kubeconfig and --kubectl "
+				       "need --pod");
+	if (pod && (o->given & OPT_SYSROOT))
+		return cli_usage_error("node", "--sysroot probes the local host; it cannot be used "
+				       "with --pod");
+	if ((o->given & OPT_REPLAY) && (o->given & (OPT_POD | OPT_SYSROOT | OPT_SAVE_PROBE)))
+		return cli_usage_error("node", "--replay analyses a saved transcript; it cannot be "
+				       "used with --pod, --sysroot or --save-probe");
+	return 0;
+}
 
 int cmd_node(const struct cli_opts *o)
 {
-	(void)o;
-	return cli_usage_error("node", "not built yet");
+	int rc = validate(o);
+	if (rc)
+		return rc;
+	struct probe_outcome out;
+	probe_collect(o, NULL, &out);
+	const char *target = out.target ? out.target : "local host";
+	struct ci_report r;
+	report_init(&r, "node", target);
+	if (out.err != PROBE_OK) {
+		/* One line for people, and a check for JSON readers. */
+		const char *msg = out.message ? out.message : probe_error_name(out.err);
+		cli_error("node: %s", msg);
+		report_add(&r, "node.probe", CI_SKIPPED, true, CI_LAYER_FABRIC, target, "%s", msg);
+		report_finish(&r, o);
+		rc = probe_error_exit(out.err);
+	} else {
+		node_analyze(&r, &out.t, target);
+		rc = report_finish(&r, o);
+	}
+	report_release(&r);
+	probe_outcome_release(&out);
+	return rc;
 }

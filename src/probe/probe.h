@@ -27,7 +27,11 @@ enum probe_error {
 	PROBE_EXEC_FAILED,         /* any other kubectl/script failure */
 	PROBE_BAD_TRANSCRIPT,      /* --replay file unreadable or not a transcript */
 	PROBE_IO,                  /* --save-probe could not be written, ... */
+	PROBE_BAD_TARGET,          /* invalid name or incomplete target: nothing ran (exit 64) */
 };
+
+/* Biggest --replay file read (a real transcript is well under 1 MiB). */
+#define PROBE_REPLAY_MAX (16u << 20)
 
 struct probe_outcome {
 	enum probe_error err;
@@ -55,7 +59,8 @@ extern const size_t probe_script_len;
  * name before it reaches kubectl's argv. */
 bool kube_name_valid(const char *name);
 /* Exit code for a probe error: CI_EXIT_UNKNOWN for anything that stopped
- * the look (a probe that could not run proves nothing). */
+ * the look (a probe that could not run proves nothing); CI_EXIT_USAGE for
+ * PROBE_BAD_TARGET (the command line was wrong; nothing ran); 0 for OK. */
 int probe_error_exit(enum probe_error e);
 const char *probe_error_name(enum probe_error e);
 

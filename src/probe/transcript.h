@@ -25,7 +25,9 @@
 
 struct section {
 	char *name;
-	char *body;        /* the body with the '|' prefixes removed, '\n'-joined */
+	char *body;        /* the body lines with the '|' prefixes removed, each
+			    * ending in '\n' (so "" when empty); NUL-terminated,
+			    * but may hold NUL bytes: use len */
 	size_t len;
 	int rc;            /* exit status the script recorded; -1 if none */
 	bool capped;       /* output was cut at the section cap */
@@ -38,13 +40,33 @@ struct transcript {
 	size_t n, cap;
 	bool complete;     /* @@done seen */
 	bool valid;        /* the @@ci-probe header was seen */
+	bool truncated;    /* a cap below was hit: sections or bytes were dropped */
+	size_t dropped;    /* sections refused (cap, duplicate name, bad name) */
 };
+
+/* Caps, so that no input can make the parser grow without bound.  The
+ * transport already caps what it reads (RUN_STDOUT_CAP); these hold for
+ * --replay files and the fuzzer too. */
+#define TRANSCRIPT_MAX_BYTES    (16u << 20)  /* input looked at (whole lines) */
+#define TRANSCRIPT_MAX_SECTIONS 512
+#define TRANSCRIPT_MAX_NAME     128
 
 void transcript_init(struct transcript *t);
 void transcript_release(struct transcript *t);
-/* Pure parser from bytes. */
+/* Pure parser from bytes.  Rules beyond the format above:
+ *  - lines before the header, and everything after @@done, are ignored;
+ *  - a trailing CR is stripped from every line (body lines included);
+ *  - @@begin while a section is open closes that one as cut (rc -1);
+ *  - a section still open at the end keeps its body and gets rc -1;
+ *  - @@end with another name than the open section is ignored;
+ *  - a repeated name keeps the FIRST section (see transcript.c);
+ *  - beyond the caps, sections/lines are dropped and `truncated` is set;
+ *    the section open at the byte cap is marked capped.
+ * May be called once per transcript_init. */
 void transcript_parse(struct transcript *t, const char *buf, size_t len);
 /* The section named `name`, or NULL. */
 const struct section *transcript_get(const struct transcript *t, const char *name);
+/* Is `name` a well-formed section name ([a-z0-9_.:/-]+, <= MAX_NAME)? */
+bool transcript_name_valid(const char *name, size_t len);
 
 #endif

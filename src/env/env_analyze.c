@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* The env analysis: input problems, then every deployment, then the facts. */
+#include <stdio.h>
+#include <string.h>
+
+#include "core/redact.h"
+#include "env_analyze.h"
+
+void env_report_inputs(struct ci_report *r, const struct manifest_set *ms)
+{
+	for (size_t i = 0; i < ms->n_diags; i++) {
+		const struct diag *g = &ms->diags[i];
+		const char *file = g->file ? g->file : "(input)";
+		char where[512];
+		if (g->line && g->col)
+			snprintf(where, sizeof(where), "%s:%d:%d", file, g->line, g->col);
+		else if (g->line)
+			snprintf(where, sizeof(where), "%s:%d", file, g->line);
+		else
+			snprintf(where, sizeof(where), "%s", file);
+		const char *msg = g->message ? g->message : "unreadable";
+		struct ci_check *c;
+		if (g->severity == DIAG_NOTE) {
+			/* informational: nothing was lost */
+			c = report_add(r, "env.input", CI_SKIPPED, false, CI_LAYER_ENV, file, "%s: %s",
+				       where, msg);
+		} else {
+			/* A file we could not read is a hole in the analysis, not a
+			 * transport fault: warn, and the other files still count. */
+			c = report_add(r, "env.input", CI_WARN, false, CI_LAYER_ENV, file,
+				       "%s: %s; this file was not (fully) analysed", where, msg);
+			check_set_fix(c, "fix or remove %s so that every manifest is checked", file);
+		}
+		check_add_evidence(c, "%s: %s", where, msg);
+	}
+}
+
+/* A plain workload matters only if it could use the transport: it holds
+ * GPUs, sets a transport variable or runs an engine or a transfer test.
+ * Benchmark clients (perf.yaml Jobs) do not. */
+bool env_relevant(const struct deployment *d)
+{
+	if (d->kind && !strcmp(d->kind, "DynamoGraphDeployment")) {
+		/* A kustomize patch (overlays/x/patch-dgd.yaml) is a fragment:
+		 * no service has an image or a command.  The rendered manifest
+		 * beside it is what gets applied. */
+		for (size_t i = 0; i < d->n_svcs; i++)
+			if (d->svcs[i].image || d->svcs[i].command_line)
+				return true;
+		return d->n_svcs == 0;
+	}
+	static const char *const cmds[] = {"dynamo.", "nixlbench", "ucx_perftest", "_bw ",
+					   "vllm serve", "sglang.launch_server", "trtllm-serve", NULL};
+	for (size_t i = 0; i < d->n_svcs; i++) {
+		const struct service *s = &d->svcs[i];
+		if (s->gpus > 0)
+			return true;
+		for (size_t k = 0; k < s->env.n; k++)
+			if (s->env.v[k].name && redact_is_transport_name(s->env.v[k].name) &&
+			    strcmp(s->env.v[k].name, "CUDA_VISIBLE_DEVICES"))
+				return true;
+		for (size_t k = 0; s->command_line && cmds[k]; k++)
+			if (strstr(s->command_line, cmds[k]))
+				return true;
+	}
+	return false;
+}
+
+void env_analyze(struct ci_report *r, const struct manifest_set *ms, const char *target)
+{
+	env_report_inputs(r, ms);
+	size_t relevant = 0;
+	for (size_t i = 0; i < ms->n_deps; i++)
+		relevant += env_relevant(&ms->deps[i]);
+	if (!relevant) {
+		struct ci_check *c = report_add(r, "env.deployment", CI_SKIPPED, true, CI_LAYER_ENV, NULL,
+						"no DynamoGraphDeployment or pod workload found in %s",
+						target && *target ? target : "the input");
+		check_set_fix(c, "point env at a recipe folder or a manifest with a "
+				 "DynamoGraphDeployment, Deployment, StatefulSet, Job, Pod or LeaderWorkerSet");
+		for (size_t i = 0; i < ms->n_files && i < 8; i++)
+			check_add_evidence(c, "read %s", ms->files[i]);
+		return;
+	}
+	for (size_t i = 0; i < ms->n_deps; i++) {
+		if (!env_relevant(&ms->deps[i]))
+			continue;
+		struct env_class c;
+		env_classify(ms, &ms->deps[i], &c);
+		env_check_deployment(r, ms, &c);
+		env_class_release(&c);
+	}
+	env_report_facts(r, ms);
+}

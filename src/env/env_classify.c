@@ -1,0 +1,668 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * What a deployment is, before any rule runs: aggregated or disaggregated,
+ * single or multi-node, which engine, which KV backend each worker uses and
+ * which fabric the recipe is written for.  Every decision keeps a one-line
+ * "how" so that the report can say why (a recipe author must be able to
+ * check each conclusion against their YAML).
+ */
+#include <jansson.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "core/xalloc.h"
+#include "env_analyze.h"
+
+static const char *svc_cmd(const struct service *s)
+{
+	return s->command_line ? s->command_line : "";
+}
+
+static bool is_worker(const struct service *s)
+{
+	switch (s->role) {
+	case ROLE_WORKER:
+	case ROLE_PREFILL:
+	case ROLE_DECODE:
+		return true;
+	case ROLE_FRONTEND:
+		return false;
+	default:
+		/* epp, planner... unless it holds GPUs or runs an engine */
+		return s->gpus > 0 || strstr(svc_cmd(s), "dynamo.vllm") ||
+		       strstr(svc_cmd(s), "dynamo.sglang") || strstr(svc_cmd(s), "dynamo.trtllm");
+	}
+}
+
+const char *env_engine_name(enum env_engine e)
+{
+	switch (e) {
+	case ENG_VLLM: return "vLLM";
+	case ENG_SGLANG: return "SGLang";
+	case ENG_TRTLLM: return "TRT-LLM";
+	case ENG_OTHER: return "other";
+	default: return "unknown engine";
+	}
+}
+
+const char *env_mode_name(const struct env_class *c)
+{
+	if (c->workload)
+		return c->mode == MODE_DISAGG ? "transfer workload" : "pod workload";
+	return c->mode == MODE_DISAGG ? "disaggregated" : "aggregated";
+}
+
+static enum env_engine engine_of_text(const char *t)
+{
+	if (!t)
+		return ENG_UNKNOWN;
+	if (strcasestr(t, "sglang"))
+		return ENG_SGLANG;
+	if (strcasestr(t, "trtllm") || strcasestr(t, "tensorrt"))
+		return ENG_TRTLLM;
+	if (strcasestr(t, "vllm"))
+		return ENG_VLLM;
+	return ENG_UNKNOWN;
+}
+
+static void decide_engine(struct env_class *c)
+{
+	const struct deployment *d = c->dep;
+	if (d->framework && (c->engine = engine_of_text(d->framework)) != ENG_UNKNOWN) {
+		snprintf(c->engine_how, sizeof(c->engine_how), "backendFramework: %s", d->framework);
+		return;
+	}
+	static const char *const mods[] = {"dynamo.vllm", "dynamo.sglang", "dynamo.trtllm"};
+	static const enum env_engine engs[] = {ENG_VLLM, ENG_SGLANG, ENG_TRTLLM};
+	for (size_t i = 0; i < d->n_svcs; i++)
+		for (size_t m = 0; m < 3; m++)
+			if (strstr(svc_cmd(&d->svcs[i]), mods[m])) {
+				c->engine = engs[m];
+				snprintf(c->engine_how, sizeof(c->engine_how), "`python3 -m %s` in %s",
+					 mods[m], d->svcs[i].name ? d->svcs[i].name : "a container");
+				return;
+			}
+	for (size_t i = 0; i < d->n_svcs; i++) {
+		const struct service *s = &d->svcs[i];
+		if (s->role == ROLE_FRONTEND)
+			continue;
+		enum env_engine e = engine_of_text(s->image);
+		if (e != ENG_UNKNOWN) {
+			c->engine = e;
+			snprintf(c->engine_how, sizeof(c->engine_how), "image %.100s", s->image);
+			return;
+		}
+	}
+	c->engine = ENG_UNKNOWN;
+	snprintf(c->engine_how, sizeof(c->engine_how), "no backendFramework, engine module or image name");
+}
+
+static const char *disagg_mode_flag(const struct service *s)
+{
+	const char *cmd = svc_cmd(s);
+	const char *p = strstr(cmd, "--disaggregation-mode");
+	if (!p)
+		return NULL;
+	p += strlen("--disaggregation-mode");
+	while (*p == ' ' || *p == '=' || *p == '"' || *p == '\'')
+		p++;
+	if (!strncasecmp(p, "prefill", 7))
+		return "prefill";
+	if (!strncasecmp(p, "decode", 6))
+		return "decode";
+	return NULL;
+}
+
+static void decide_mode(struct env_class *c)
+{
+	const struct deployment *d = c->dep;
+	size_t pre = 0, dec = 0, flagged = 0, declared_dec = 0;
+	const char *pname = NULL, *dname = NULL;
+	const char *pre_how = NULL;
+	for (size_t i = 0; i < d->n_svcs; i++) {
+		const struct service *s = &d->svcs[i];
+		const char *flag = disagg_mode_flag(s);
+		bool old_prefill = strstr(svc_cmd(s), "--is-prefill-worker") != NULL;
+		flagged += flag != NULL || old_prefill;
+		bool p = s->role == ROLE_PREFILL || old_prefill || (flag && !strcmp(flag, "prefill"));
+		bool q = s->role == ROLE_DECODE || (flag && !strcmp(flag, "decode"));
+		declared_dec += s->role == ROLE_DECODE && !flag;
+		if (p) {
+			pre++;
+			pname = pname ? pname : s->name;
+			if (!pre_how)
+				pre_how = flag || old_prefill ? "--disaggregation-mode"
+					  : s->role_source ? s->role_source : "role";
+		}
+		if (q) {
+			dec++;
+			dname = dname ? dname : s->name;
+			if (!pre_how && flag)
+				pre_how = "--disaggregation-mode";
+		}
+	}
+	/* A decode role alone, without a prefill side or the engine flag, is
+	 * an aggregated worker: recipes label their single worker "decode"
+	 * (qwen3-32b/vllm/agg-round-robin) and the engine then serves both
+	 * phases itself. */
+	if (pre || flagged) {
+		c->mode = MODE_DISAGG;
+		snprintf(c->mode_how, sizeof(c->mode_how), "%s%s%s%s%s (%s)",
+			 pre ? "prefill " : "", pre ? (pname ? pname : "?") : "",
+			 pre && dec ? ", " : "", dec ? "decode " : "", dec ? (dname ? dname : "?") : "",
+			 pre_how ? pre_how : "role");
+		/* Separate services are separate pods; only a service that holds
+		 * both roles keeps KV inside one pod. */
+		c->cross_pod = true;
+		return;
+	}
+	for (size_t i = 0; i < d->n_svcs; i++) {
+		const char *m = strstr(svc_cmd(&d->svcs[i]), "--disaggregation-mode encode");
+		if (m) {
+			c->mode = MODE_AGG;
+			snprintf(c->mode_how, sizeof(c->mode_how), "encode worker %s apart "
+				 "(--disaggregation-mode encode): multimodal embeddings cross pods, "
+				 "the KV cache stays in the prefill+decode worker",
+				 d->svcs[i].name ? d->svcs[i].name : "?");
+			return;
+		}
+	}
+	if (declared_dec) {
+		c->mode = MODE_AGG;
+		snprintf(c->mode_how, sizeof(c->mode_how), "decode role on %s but no prefill service "
+			 "and no --disaggregation-mode: the worker serves both phases", dname ? dname : "?");
+		return;
+	}
+	c->mode = MODE_AGG;
+	snprintf(c->mode_how, sizeof(c->mode_how), "no prefill/decode role");
+	if (c->workload) {
+		for (size_t i = 0; i < d->n_svcs; i++) {
+			const struct service *s = &d->svcs[i];
+			const char *cmd = svc_cmd(s);
+			if (strstr(cmd, "nixlbench") || strstr(cmd, "ucx_perftest") ||
+			    strstr(cmd, "ib_write_bw") || strstr(cmd, "ib_read_bw")) {
+				c->mode = MODE_DISAGG;
+				c->cross_pod = true;
+				snprintf(c->mode_how, sizeof(c->mode_how),
+					 "a transfer test runs in %s", s->name ? s->name : "the pod");
+				return;
+			}
+		}
+	}
+}
+
+/* ---- fabric ---- */
+
+struct fab_acc {
+	unsigned mask;
+	char how[4][128];    /* indexed by bit position */
+};
+
+static int fab_bit(unsigned f)
+{
+	return f == FAB_IB ? 0 : f == FAB_ROCE ? 1 : f == FAB_EFA ? 2 : 3;
+}
+
+/* what: e.g. "rdma/ib resource"; who: the service */
+static void fab_add(struct fab_acc *a, unsigned f, const char *what, const char *who)
+{
+	int b = fab_bit(f);
+	if (a->mask & f)
+		return;
+	a->mask |= f;
+	snprintf(a->how[b], sizeof(a->how[b]), "%s on %s", what, who ? who : "a worker");
+}
+
+static void fabric_from_service(struct fab_acc *a, const struct deployment *d,
+				const struct service *s)
+{
+	const char *who = s->name;
+	for (size_t i = 0; i < s->resources.n; i++) {
+		const char *k = s->resources.v[i].key;
+		if (!k)
+			continue;
+		char what[96];
+		snprintf(what, sizeof(what), "%.80s resource", k);
+		if (!strncmp(k, "rdma/", 5))
+			fab_add(a, FAB_IB, what, who);
+		else if (!strcmp(k, "vpc.amazonaws.com/efa"))
+			fab_add(a, FAB_EFA, what, who);
+		else if (!strncmp(k, "networking.gke.io.networks/rdma", 31))
+			fab_add(a, FAB_ROCE, what, who);
+	}
+	for (size_t i = 0; i < s->host_paths.n; i++)
+		if (s->host_paths.v[i].value && !strncmp(s->host_paths.v[i].value, "/dev/infiniband", 15) &&
+		    !(a->mask & (FAB_ROCE | FAB_EFA)))
+			fab_add(a, FAB_IB, "/dev/infiniband hostPath", who);
+	if (s->resource_claims.n) {
+		char what[96];
+		snprintf(what, sizeof(what), "resource claim %.60s",
+			 s->resource_claims.v[0].key ? s->resource_claims.v[0].key : "");
+		fab_add(a, FAB_MNNVL, what, who);
+	} else if (d->has_compute_domain && is_worker(s)) {
+		fab_add(a, FAB_MNNVL, "a ComputeDomain in the file", who);
+	}
+}
+
+static void fabric_hints(struct fab_acc *a, const struct service *s)
+{
+	const char *who = s->name;
+	const struct env_var *v;
+	if ((v = service_env_get(s, "FI_PROVIDER")) && v->value && strcasestr(v->value, "efa"))
+		fab_add(a, FAB_EFA, "FI_PROVIDER=efa", who);
+	if (s->image && strstr(s->image, "-efa"))
+		fab_add(a, FAB_EFA, "an -efa image", who);
+	if ((v = service_env_get(s, "UCX_CUDA_IPC_ENABLE_MNNVL")) && env_truthy(v->value))
+		fab_add(a, FAB_MNNVL, "UCX_CUDA_IPC_ENABLE_MNNVL", who);
+	if ((v = service_env_get(s, "NCCL_MNNVL_ENABLE")) && env_truthy(v->value))
+		fab_add(a, FAB_MNNVL, "NCCL_MNNVL_ENABLE", who);
+	if ((v = service_env_get(s, "MC_FORCE_MNNVL")) && env_truthy(v->value))
+		fab_add(a, FAB_MNNVL, "MC_FORCE_MNNVL", who);
+	if (!(a->mask & (FAB_IB | FAB_ROCE | FAB_EFA))) {
+		if (service_env_get(s, "UCX_IB_GID_INDEX") || service_env_get(s, "NCCL_IB_GID_INDEX") ||
+		    service_env_get(s, "UCX_IB_ROCE_REACHABILITY_MODE"))
+			fab_add(a, FAB_ROCE, "a RoCE GID setting", who);
+		else if (((v = service_env_get(s, "UCX_NET_DEVICES")) && v->value &&
+			  strstr(v->value, "mlx5")) ||
+			 ((v = service_env_get(s, "NCCL_IB_HCA")) && v->value && *v->value))
+			fab_add(a, FAB_IB, v->name, who);
+	}
+}
+
+static void decide_fabric(struct env_class *c)
+{
+	const struct deployment *d = c->dep;
+	struct fab_acc a = {0};
+	/* Resources first: a device request is stronger than a variable. */
+	for (size_t i = 0; i < d->n_svcs; i++)
+		if (is_worker(&d->svcs[i]))
+			fabric_from_service(&a, d, &d->svcs[i]);
+	for (size_t i = 0; i < d->n_svcs; i++)
+		if (is_worker(&d->svcs[i]))
+			fabric_hints(&a, &d->svcs[i]);
+	/* GKE's RDMA networks are RoCE; a generic rdma/ resource beside them
+	 * is the same NICs. */
+	if ((a.mask & FAB_ROCE) && (a.mask & FAB_IB) && strstr(a.how[0], "rdma/"))
+		a.mask &= ~(unsigned)FAB_IB;
+	c->fabric = a.mask;
+	c->fabric_how[0] = '\0';
+	size_t used = 0;
+	for (int b = 0; b < 4; b++) {
+		if (!(a.mask & (1u << b)))
+			continue;
+		int n = snprintf(c->fabric_how + used, sizeof(c->fabric_how) - used, "%s%s: %s",
+				 used ? "; " : "", fabric_name((enum ci_fabric)(1u << b)), a.how[b]);
+		if (n < 0 || (size_t)n >= sizeof(c->fabric_how) - used)
+			break;
+		used += (size_t)n;
+	}
+	if (!used)
+		snprintf(c->fabric_how, sizeof(c->fabric_how),
+			 "no RDMA resource, /dev/infiniband mount, ComputeDomain or fabric variable");
+}
+
+void env_fabric_summary(unsigned fabric, char *buf, size_t len)
+{
+	static const struct { unsigned f; const char *n; } names[] = {
+		{FAB_IB, "InfiniBand"}, {FAB_ROCE, "RoCE"}, {FAB_EFA, "EFA"}, {FAB_MNNVL, "MNNVL"},
+	};
+	size_t used = 0;
+	buf[0] = '\0';
+	for (size_t i = 0; i < 4; i++) {
+		if (!(fabric & names[i].f))
+			continue;
+		int n = snprintf(buf + used, len - used, "%s%s", used ? "+" : "", names[i].n);
+		if (n < 0 || (size_t)n >= len - used)
+			break;
+		used += (size_t)n;
+	}
+	if (!used)
+		snprintf(buf, len, "none visible");
+}
+
+/* ---- KV backend per worker ---- */
+
+static void kv_set(struct worker_kv *k, enum kv_path p, const char *backend, bool assumed,
+		   struct src_loc loc, const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+static void kv_set(struct worker_kv *k, enum kv_path p, const char *backend, bool assumed,
+		   struct src_loc loc, const char *fmt, ...)
+{
+	k->path = p;
+	snprintf(k->nixl_backend, sizeof(k->nixl_backend), "%s", backend ? backend : "");
+	k->assumed = assumed;
+	k->loc = loc;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(k->how, sizeof(k->how), fmt, ap);
+	va_end(ap);
+}
+
+/* NixlConnector somewhere in a kv-transfer-config object (MultiConnector
+ * nests connectors); backends from kv_connector_extra_config.backends. */
+static bool json_find_nixl(json_t *j, char *backends, size_t len, int depth)
+{
+	if (!j || depth > 8)
+		return false;
+	if (json_is_object(j)) {
+		const char *conn = json_string_value(json_object_get(j, "kv_connector"));
+		if (conn && !strcmp(conn, "NixlConnector")) {
+			json_t *extra = json_object_get(j, "kv_connector_extra_config");
+			json_t *be = extra ? json_object_get(extra, "backends") : NULL;
+			backends[0] = '\0';
+			size_t used = 0, i;
+			json_t *it;
+			json_array_foreach(be, i, it) {
+				const char *s = json_string_value(it);
+				if (!s)
+					continue;
+				int n = snprintf(backends + used, len - used, "%s%s", used ? "+" : "", s);
+				if (n < 0 || (size_t)n >= len - used)
+					break;
+				used += (size_t)n;
+			}
+			return true;
+		}
+		const char *k;
+		json_t *v;
+		json_object_foreach(j, k, v)
+			if (json_find_nixl(v, backends, len, depth + 1))
+				return true;
+	} else if (json_is_array(j)) {
+		size_t i;
+		json_t *v;
+		json_array_foreach(j, i, v)
+			if (json_find_nixl(v, backends, len, depth + 1))
+				return true;
+	}
+	return false;
+}
+
+static void kv_vllm(const struct manifest_set *ms, const struct service *s, struct worker_kv *k)
+{
+	char *raw = cmdline_flag_value(svc_cmd(s), "--kv-transfer-config");
+	struct src_loc loc = s->command_loc;
+	if (!raw) {
+		const char *cfg = engine_config_text(ms, s, &loc);
+		const char *at = cfg ? strstr(cfg, "kv-transfer-config") : NULL;
+		if (!at && cfg)
+			at = strstr(cfg, "kv_transfer_config");
+		if (at)
+			raw = cmdline_flag_value(at, at[2] == '-' ? "kv-transfer-config"
+								: "kv_transfer_config");
+	}
+	if (!raw) {
+		kv_set(k, KV_NIXL, "UCX", true, s->command_loc,
+		       "no --kv-transfer-config: assumed NixlConnector with NIXL's default UCX backend");
+		return;
+	}
+	char *val = resolve_env_ref(ms, s, raw, &loc);
+	json_error_t err;
+	json_t *j = json_loads(val, JSON_DISABLE_EOF_CHECK, &err);
+	char be[32] = "";
+	if (j && json_find_nixl(j, be, sizeof(be), 0)) {
+		if (be[0])
+			kv_set(k, KV_NIXL, be, false, loc, "--kv-transfer-config NixlConnector, backends %s", be);
+		else
+			kv_set(k, KV_NIXL, "UCX", false, loc,
+			       "--kv-transfer-config NixlConnector, no backends named: NIXL's default UCX");
+	} else if (j) {
+		const char *conn = json_string_value(json_object_get(j, "kv_connector"));
+		kv_set(k, KV_OTHER, conn ? conn : "?", false, loc, "--kv-transfer-config kv_connector %s",
+		       conn ? conn : "(none)");
+	} else if (strstr(val, "NixlConnector")) {
+		const char *b = strstr(val, "LIBFABRIC") ? "LIBFABRIC" : "UCX";
+		kv_set(k, KV_NIXL, b, false, loc, "--kv-transfer-config names NixlConnector (%s)", b);
+	} else {
+		kv_set(k, KV_UNKNOWN, NULL, false, loc, "--kv-transfer-config %.60s is not readable JSON",
+		       val);
+	}
+	json_decref(j);
+	free(val);
+	free(raw);
+}
+
+static void kv_sglang(const struct manifest_set *ms, const struct service *s, struct worker_kv *k)
+{
+	char *tb = cmdline_flag_value(svc_cmd(s), "--disaggregation-transfer-backend");
+	char *val = tb ? resolve_env_ref(ms, s, tb, NULL) : NULL;
+	free(tb);
+	struct src_loc cfg_loc = s->command_loc;
+	bool from_cfg = false;
+	if (!val) {
+		/* SGLang's --config FILE holds the same options as keys */
+		const char *cfg = engine_config_text(ms, s, &cfg_loc);
+		int line = 0;
+		val = cfg ? config_key_value(cfg, "disaggregation-transfer-backend", &line) : NULL;
+		if (val) {
+			from_cfg = true;
+			if (cfg_loc.line && line > 0)
+				cfg_loc.line += line;
+		}
+	}
+	const char *src = from_cfg ? "disaggregation-transfer-backend (--config)"
+				   : "--disaggregation-transfer-backend";
+	if (val && !strcasecmp(val, "nixl")) {
+		const struct env_var *v = service_env_get(s, "SGLANG_DISAGGREGATION_NIXL_BACKEND");
+		if (v && v->value && *v->value)
+			kv_set(k, KV_NIXL, v->value, false, v->loc,
+			       "%s nixl, SGLANG_DISAGGREGATION_NIXL_BACKEND=%s", src, v->value);
+		else
+			kv_set(k, KV_NIXL, "UCX", false, cfg_loc,
+			       "%s nixl, NIXL's default UCX backend", src);
+	} else if (val && !strcasecmp(val, "mooncake")) {
+		kv_set(k, KV_MOONCAKE, NULL, false, cfg_loc, "%s mooncake", src);
+	} else if (val && *val) {
+		kv_set(k, KV_OTHER, val, false, cfg_loc, "%s %s", src, val);
+	} else {
+		/* SGLang's ServerArgs default is mooncake and Dynamo's wrapper
+		 * passes it through (ai-dynamo/dynamo#4095 dropped the flag from
+		 * the DeepSeek-R1 recipes precisely to get Mooncake). */
+		kv_set(k, KV_MOONCAKE, NULL, true, s->command_loc,
+		       "no --disaggregation-transfer-backend: assumed mooncake, SGLang's default");
+	}
+	free(val);
+}
+
+const char *engine_config_text(const struct manifest_set *ms, const struct service *s,
+			       struct src_loc *loc)
+{
+	static const char *const flags[] = {"--extra-engine-args", "--config", "--config-file", NULL};
+	for (size_t f = 0; flags[f]; f++) {
+		char *raw = cmdline_flag_value(svc_cmd(s), flags[f]);
+		char *path = raw ? resolve_env_ref(ms, s, raw, NULL) : NULL;
+		free(raw);
+		if (!path)
+			continue;
+		const char *base = strrchr(path, '/');
+		base = base ? base + 1 : path;
+		for (size_t i = 0; i < ms->n_cms; i++)
+			for (size_t k = 0; k < ms->cms[i].data.n; k++) {
+				const struct kv *e = &ms->cms[i].data.v[k];
+				if (e->key && e->value && *base && !strcmp(e->key, base)) {
+					*loc = e->loc;
+					free(path);
+					return e->value;
+				}
+			}
+		free(path);
+	}
+	return NULL;
+}
+
+/* The engine config text of a TRT-LLM worker: its config file; else a
+ * ConfigMap named after the role; else inline text in the command. */
+static const char *trtllm_config(const struct manifest_set *ms, const struct service *s,
+				 struct src_loc *loc)
+{
+	const char *text = engine_config_text(ms, s, loc);
+	if (text)
+		return text;
+	const char *role = s->role == ROLE_PREFILL ? "prefill" : s->role == ROLE_DECODE ? "decode" : NULL;
+	for (size_t i = 0; role && i < ms->n_cms; i++)
+		if (ms->cms[i].name && strstr(ms->cms[i].name, role) && ms->cms[i].text &&
+		    strstr(ms->cms[i].text, "cache_transceiver_config")) {
+			*loc = ms->cms[i].loc;
+			return ms->cms[i].text;
+		}
+	if (strstr(svc_cmd(s), "cache_transceiver_config")) {
+		*loc = s->command_loc;
+		return svc_cmd(s);
+	}
+	return NULL;
+}
+
+static void kv_trtllm(const struct manifest_set *ms, const struct service *s, struct worker_kv *k)
+{
+	struct src_loc loc = s->command_loc;
+	const struct env_var *nb = service_env_get(s, "TRTLLM_NIXL_KVCACHE_BACKEND");
+	const struct env_var *use_nixl = service_env_get(s, "TRTLLM_USE_NIXL_KVCACHE");
+	const struct env_var *use_ucx = service_env_get(s, "TRTLLM_USE_UCX_KVCACHE");
+	const char *nixl_be = nb && nb->value && *nb->value ? nb->value : "UCX";
+	const char *text = trtllm_config(ms, s, &loc);
+	int line = 0;
+	char *be = text ? config_section_value(text, "cache_transceiver_config", "backend", &line) : NULL;
+	if (be && text != svc_cmd(s) && loc.line && line > 0)
+		loc.line += line - 1;
+	if (be && !strcasecmp(be, "NIXL")) {
+		kv_set(k, KV_NIXL, nixl_be, false, loc, "cache_transceiver_config.backend NIXL%s%s",
+		       nb ? ", TRTLLM_NIXL_KVCACHE_BACKEND=" : "", nb ? nixl_be : "");
+	} else if (be && !strcasecmp(be, "UCX")) {
+		kv_set(k, KV_UCX, "UCX", false, loc, "cache_transceiver_config.backend UCX");
+	} else if (be && !strcasecmp(be, "MPI")) {
+		kv_set(k, KV_OTHER, "MPI", false, loc, "cache_transceiver_config.backend MPI");
+	} else if (use_nixl && env_truthy(use_nixl->value)) {
+		kv_set(k, KV_NIXL, nixl_be, false, use_nixl->loc, "TRTLLM_USE_NIXL_KVCACHE=%s",
+		       use_nixl->value);
+	} else if (use_ucx && env_truthy(use_ucx->value)) {
+		kv_set(k, KV_UCX, "UCX", false, use_ucx->loc, "TRTLLM_USE_UCX_KVCACHE=%s",
+		       use_ucx->value);
+	} else {
+		/* DEFAULT lets TRT-LLM pick its transceiver (UCX or NIXL by
+		 * version); both drive UCX unless told otherwise. */
+		if (be)
+			kv_set(k, KV_NIXL, nixl_be, true, loc, "cache_transceiver_config.backend %s: "
+			       "TRT-LLM's default transceiver, assumed UCX underneath", be);
+		else
+			kv_set(k, KV_NIXL, nixl_be, true, loc, "no cache_transceiver_config.backend: "
+			       "assumed TRT-LLM's default transceiver over UCX");
+	}
+	free(be);
+}
+
+static void decide_kv(const struct manifest_set *ms, struct env_class *c, struct env_worker *w)
+{
+	const struct service *s = w->svc;
+	if (c->mode != MODE_DISAGG) {
+		w->kv.path = KV_NONE;
+		return;
+	}
+	enum env_engine e = c->engine;
+	/* A per-service module beats the deployment's framework field. */
+	if (strstr(svc_cmd(s), "dynamo.sglang"))
+		e = ENG_SGLANG;
+	else if (strstr(svc_cmd(s), "dynamo.trtllm"))
+		e = ENG_TRTLLM;
+	else if (strstr(svc_cmd(s), "dynamo.vllm"))
+		e = ENG_VLLM;
+	switch (e) {
+	case ENG_VLLM: kv_vllm(ms, s, &w->kv); break;
+	case ENG_SGLANG: kv_sglang(ms, s, &w->kv); break;
+	case ENG_TRTLLM: kv_trtllm(ms, s, &w->kv); break;
+	default:
+		if (strstr(svc_cmd(s), "nixlbench")) {
+			char *b = cmdline_flag_value(svc_cmd(s), "--backend");
+			kv_set(&w->kv, KV_NIXL, b && *b ? b : "UCX", !(b && *b), s->command_loc,
+			       "nixlbench --backend %s", b && *b ? b : "(default UCX)");
+			free(b);
+		} else if (strstr(svc_cmd(s), "ucx_perftest")) {
+			kv_set(&w->kv, KV_UCX, "UCX", false, s->command_loc, "ucx_perftest");
+		} else {
+			kv_set(&w->kv, KV_UNKNOWN, NULL, false, s->command_loc,
+			       "engine unknown: KV backend not decided");
+		}
+	}
+	w->uses_ucx = (w->kv.path == KV_NIXL && !strcasecmp(w->kv.nixl_backend, "UCX")) ||
+		      w->kv.path == KV_UCX;
+	w->uses_libfabric = w->kv.path == KV_NIXL && strcasestr(w->kv.nixl_backend, "LIBFABRIC");
+}
+
+static char *make_label(const struct manifest_set *ms, const struct deployment *d)
+{
+	const char *name = d->name && *d->name ? d->name : "(unnamed)";
+	size_t same = 0;
+	for (size_t i = 0; i < ms->n_deps; i++)
+		if (ms->deps[i].name && d->name && !strcmp(ms->deps[i].name, d->name))
+			same++;
+	if (same > 1 && d->loc.file) {
+		const char *base = strrchr(d->loc.file, '/');
+		return xasprintf("%s [%s]", name, base ? base + 1 : d->loc.file);
+	}
+	return xstrdup(name);
+}
+
+void env_classify(const struct manifest_set *ms, const struct deployment *d, struct env_class *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->dep = d;
+	c->label = make_label(ms, d);
+	c->workload = !d->kind || strcmp(d->kind, "DynamoGraphDeployment");
+	decide_engine(c);
+	decide_mode(c);
+	decide_fabric(c);
+	c->max_nodes = 1;
+	size_t cap = 0;
+	for (size_t i = 0; i < d->n_svcs; i++) {
+		const struct service *s = &d->svcs[i];
+		if (!is_worker(s) && !(c->workload && s->role != ROLE_FRONTEND))
+			continue;
+		struct env_worker *w = XPUSH(c->w, c->n_w, cap);
+		memset(w, 0, sizeof(*w));
+		w->svc = s;
+		if (s->node_count > c->max_nodes)
+			c->max_nodes = s->node_count;
+		decide_kv(ms, c, w);
+	}
+	c->multinode = c->max_nodes > 1;
+	c->transport_used = c->mode == MODE_DISAGG || c->multinode;
+}
+
+void env_class_release(struct env_class *c)
+{
+	free(c->label);
+	free(c->w);
+	memset(c, 0, sizeof(*c));
+}
+
+void env_kv_word(const struct env_worker *w, char *buf, size_t len)
+{
+	switch (w->kv.path) {
+	case KV_NIXL: snprintf(buf, len, "NIXL/%s", w->kv.nixl_backend); break;
+	case KV_UCX: snprintf(buf, len, "UCX"); break;
+	case KV_MOONCAKE: snprintf(buf, len, "Mooncake"); break;
+	case KV_OTHER: snprintf(buf, len, "%s", w->kv.nixl_backend[0] ? w->kv.nixl_backend : "other"); break;
+	case KV_UNKNOWN: snprintf(buf, len, "unknown"); break;
+	default: snprintf(buf, len, "none"); break;
+	}
+}
+
+void env_backend_summary(const struct env_class *c, char *buf, size_t len)
+{
+	char first[48] = "", cur[48];
+	bool mixed = false;
+	for (size_t i = 0; i < c->n_w; i++) {
+		if (c->w[i].kv.path == KV_NONE)
+			continue;
+		env_kv_word(&c->w[i], cur, sizeof(cur));
+		if (!first[0])
+			snprintf(first, sizeof(first), "%s", cur);
+		else if (strcmp(first, cur))
+			mixed = true;
+	}
+	if (mixed)
+		snprintf(buf, len, "mixed");
+	else
+		snprintf(buf, len, "%s", first[0] ? first : "none");
+}

@@ -1,0 +1,992 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The env checks: pure functions from a classified deployment to report_add
+ * calls.  One check per (deployment, id); per-service findings are grouped
+ * by message so that "prefill and decode both lack X" reads as one line.
+ * docs/checks/env.md explains every id; keep the two in step.
+ *
+ * Severity policy (each warn or fail must be defensible to a recipe author):
+ *  - fail: the recipe as written forces KV or NCCL onto a broken or TCP path
+ *    (UCX_TLS without RDMA, only TCP devices, one worker denied the NIC the
+ *    other has).
+ *  - warn: a slow path, a known failure mode, or something the recipe leaves
+ *    to the image/cluster that the node check must confirm.
+ *  - skipped, not critical: the rule does not apply (aggregated, not UCX).
+ *  - skipped, critical: the rule applies but the recipe cannot tell us.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "core/redact.h"
+#include "core/xalloc.h"
+#include "env_analyze.h"
+
+/* ---- grouping helper ---- */
+
+struct item {
+	enum ci_status st;
+	char *svc;
+	char *msg;
+};
+
+struct acc {
+	struct item *it;
+	size_t n, cap;
+	char **ev;
+	size_t n_ev, cap_ev;
+	char *fix;        /* fix of the worst status seen */
+	enum ci_status fix_st;
+};
+
+static int sev(enum ci_status st)
+{
+	return st == CI_FAIL ? 3 : st == CI_WARN ? 2 : st == CI_OK ? 1 : 0;
+}
+
+static void acc_note(struct acc *a, enum ci_status st, const char *svc, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static void acc_note(struct acc *a, enum ci_status st, const char *svc, const char *fmt, ...)
+{
+	struct item *i = XPUSH(a->it, a->n, a->cap);
+	i->st = st;
+	i->svc = xstrdup(svc ? svc : "(unnamed)");
+	va_list ap;
+	va_start(ap, fmt);
+	i->msg = xvasprintf(fmt, ap);
+	va_end(ap);
+}
+
+static void acc_fix(struct acc *a, enum ci_status st, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void acc_fix(struct acc *a, enum ci_status st, const char *fmt, ...)
+{
+	if (a->fix && sev(st) <= sev(a->fix_st))
+		return;
+	free(a->fix);
+	va_list ap;
+	va_start(ap, fmt);
+	a->fix = xvasprintf(fmt, ap);
+	va_end(ap);
+	a->fix_st = st;
+}
+
+static void acc_ev(struct acc *a, struct src_loc loc, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void acc_ev(struct acc *a, struct src_loc loc, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *body = xvasprintf(fmt, ap);
+	va_end(ap);
+	char *line = loc.file ? (loc.line ? xasprintf("%s:%d: %s", loc.file, loc.line, body)
+					  : xasprintf("%s: %s", loc.file, body))
+			      : xstrdup(body);
+	free(body);
+	for (size_t i = 0; i < a->n_ev; i++)
+		if (!strcmp(a->ev[i], line)) {
+			free(line);
+			return;
+		}
+	if (a->n_ev < 24)
+		*XPUSH(a->ev, a->n_ev, a->cap_ev) = line;
+	else
+		free(line);
+}
+
+/* Emit the grouped check and free the accumulator.  Returns NULL when
+ * nothing was noted. */
+static struct ci_check *acc_emit(struct acc *a, struct ci_report *r, const char *id,
+				 bool critical, enum ci_layer layer, const char *subject)
+{
+	struct ci_check *c = NULL;
+	if (a->n) {
+		enum ci_status worst = a->it[0].st;
+		for (size_t i = 1; i < a->n; i++)
+			if (sev(a->it[i].st) > sev(worst))
+				worst = a->it[i].st;
+		char buf[1536];
+		size_t used = 0;
+		bool *done = xcalloc(a->n, sizeof(bool));
+		for (size_t i = 0; i < a->n; i++) {
+			if (done[i] || a->it[i].st != worst)
+				continue;
+			char svcs[384];
+			size_t su = 0;
+			svcs[0] = '\0';
+			for (size_t j = i; j < a->n; j++) {
+				if (done[j] || a->it[j].st != worst || strcmp(a->it[j].msg, a->it[i].msg))
+					continue;
+				done[j] = true;
+				bool dup = false;
+				for (size_t k = i; k < j; k++)
+					if (a->it[k].st == worst && !strcmp(a->it[k].msg, a->it[i].msg) &&
+					    !strcmp(a->it[k].svc, a->it[j].svc))
+						dup = true;
+				if (dup)
+					continue;
+				int n = snprintf(svcs + su, sizeof(svcs) - su, "%s%s", su ? ", " : "",
+						 a->it[j].svc);
+				if (n > 0 && (size_t)n < sizeof(svcs) - su)
+					su += (size_t)n;
+			}
+			int n = snprintf(buf + used, sizeof(buf) - used, "%s%s: %s", used ? "; " : "",
+					 svcs, a->it[i].msg);
+			if (n < 0 || (size_t)n >= sizeof(buf) - used)
+				break;
+			used += (size_t)n;
+		}
+		free(done);
+		c = report_add(r, id, worst, critical, layer, subject, "%s", buf);
+		if (a->fix && (worst == CI_WARN || worst == CI_FAIL))
+			check_set_fix(c, "%s", a->fix);
+		for (size_t i = 0; i < a->n_ev; i++)
+			check_add_evidence(c, "%s", a->ev[i]);
+	}
+	for (size_t i = 0; i < a->n; i++) {
+		free(a->it[i].svc);
+		free(a->it[i].msg);
+	}
+	free(a->it);
+	for (size_t i = 0; i < a->n_ev; i++)
+		free(a->ev[i]);
+	free(a->ev);
+	free(a->fix);
+	memset(a, 0, sizeof(*a));
+	return c;
+}
+
+/* ---- helpers ---- */
+
+static const char *svc_name(const struct service *s)
+{
+	return s->name ? s->name : "(unnamed)";
+}
+
+static const char *shown(const struct env_var *v)
+{
+	if (!v)
+		return "(not set)";
+	if (v->value_from)
+		return v->value_from;
+	return redact_value(v->name, v->value ? v->value : "");
+}
+
+static void ev_var(struct acc *a, const struct env_var *v)
+{
+	if (v)
+		acc_ev(a, v->loc, "%s=%s", v->name, shown(v));
+}
+
+static bool has_rdma_resource(const struct service *s, const char **which)
+{
+	for (size_t i = 0; i < s->resources.n; i++) {
+		const char *k = s->resources.v[i].key;
+		if (k && (!strncmp(k, "rdma/", 5) || !strcmp(k, "vpc.amazonaws.com/efa") ||
+			  !strncmp(k, "networking.gke.io.networks/rdma", 31))) {
+			if (which)
+				*which = k;
+			return true;
+		}
+	}
+	return false;
+}
+
+static bool has_ib_mount(const struct service *s)
+{
+	for (size_t i = 0; i < s->host_paths.n; i++)
+		if (s->host_paths.v[i].value && !strncmp(s->host_paths.v[i].value, "/dev/infiniband", 15))
+			return true;
+	return false;
+}
+
+static bool is_kv_worker(const struct env_worker *w)
+{
+	return w->kv.path != KV_NONE;
+}
+
+static const char *role_word(const struct service *s)
+{
+	switch (s->role) {
+	case ROLE_PREFILL: return "prefill";
+	case ROLE_DECODE: return "decode";
+	default: return "worker";
+	}
+}
+
+static bool is_role(const struct env_worker *w, enum svc_role role)
+{
+	if (w->svc->role == role)
+		return true;
+	const char *cmd = w->svc->command_line ? w->svc->command_line : "";
+	const char *want = role == ROLE_PREFILL ? "prefill" : "decode";
+	char *m = cmdline_flag_value(cmd, "--disaggregation-mode");
+	bool yes = m && !strcasecmp(m, want);
+	free(m);
+	return yes;
+}
+
+/* ---- env.mode / env.transport / env.fabric ---- */
+
+static void check_mode(struct ci_report *r, const struct env_class *c)
+{
+	char fab[64], be[64];
+	env_fabric_summary(c->fabric, fab, sizeof(fab));
+	env_backend_summary(c, be, sizeof(be));
+	char nodes[64];
+	if (c->multinode)
+		snprintf(nodes, sizeof(nodes), "multi-node (%ld nodes/worker)", c->max_nodes);
+	else
+		snprintf(nodes, sizeof(nodes), "single-node workers");
+	char kv[160] = "";
+	if (c->mode == MODE_DISAGG) {
+		/* the first KV worker's decision, with its assumption */
+		for (size_t i = 0; i < c->n_w; i++)
+			if (is_kv_worker(&c->w[i])) {
+				const struct worker_kv *k = &c->w[i].kv;
+				snprintf(kv, sizeof(kv), ", KV backend %s%s", be,
+					 k->assumed ? " (assumed: see env.backend)" : "");
+				break;
+			}
+	}
+	struct ci_check *ck = report_add(r, "env.mode", CI_OK, false, CI_LAYER_ENV, c->label,
+					 "%s%s, %s, %s%s, fabric: %s", env_mode_name(c),
+					 c->cross_pod ? " (KV crosses pods)" : "", nodes,
+					 env_engine_name(c->engine), kv, fab);
+	const struct deployment *d = c->dep;
+	if (d->loc.file)
+		check_add_evidence(ck, "%s:%d: %s %s", d->loc.file, d->loc.line,
+				   d->kind ? d->kind : "workload", d->name ? d->name : "");
+	check_add_evidence(ck, "mode: %s", c->mode_how);
+	check_add_evidence(ck, "engine: %s", c->engine_how);
+	check_add_evidence(ck, "fabric: %s", c->fabric_how);
+	for (size_t i = 0; i < c->n_w; i++) {
+		const struct service *s = c->w[i].svc;
+		if (s->node_count > 1)
+			check_add_evidence(ck, "%s: multinode.nodeCount %ld", svc_name(s), s->node_count);
+		if (is_kv_worker(&c->w[i]))
+			check_add_evidence(ck, "%s (%s): %s", svc_name(s), role_word(s), c->w[i].kv.how);
+	}
+}
+
+static void check_fabric(struct ci_report *r, const struct env_class *c)
+{
+	char fab[64];
+	env_fabric_summary(c->fabric, fab, sizeof(fab));
+	if (c->fabric) {
+		report_add(r, "env.fabric", CI_OK, true, CI_LAYER_FABRIC, c->label, "%s", c->fabric_how);
+		return;
+	}
+	const char *what = c->mode == MODE_DISAGG
+		? (c->multinode ? "KV between the prefill and decode pods and NCCL between nodes"
+				: "KV between the prefill and decode pods")
+		: "NCCL between the nodes of a worker";
+	struct ci_check *ck = report_add(
+		r, "env.fabric", CI_WARN, true, CI_LAYER_FABRIC, c->label,
+		"the recipe requests no RDMA device, /dev/infiniband mount or ComputeDomain and sets no "
+		"fabric variable: %s use what the cluster injects, else TCP", what);
+	check_set_fix(ck, "request the NIC in the workers' pod spec (rdma/ib, vpc.amazonaws.com/efa, "
+			  "networking.gke.io.networks/rdma-N, a ComputeDomain claim) or confirm the "
+			  "cluster injects it with `check_interconnect node`");
+	check_add_evidence(ck, "fabric: %s", c->fabric_how);
+}
+
+/* ---- env.backend ---- */
+
+static void check_backend(struct ci_report *r, const struct env_class *c)
+{
+	struct acc a = {0};
+	bool unknown = false;
+	for (size_t i = 0; i < c->n_w; i++) {
+		const struct env_worker *w = &c->w[i];
+		if (!is_kv_worker(w))
+			continue;
+		const char *sn = svc_name(w->svc);
+		char word[48];
+		env_kv_word(w, word, sizeof(word));
+		acc_ev(&a, w->kv.loc, "%s: %s", sn, w->kv.how);
+		switch (w->kv.path) {
+		case KV_UNKNOWN:
+			unknown = true;
+			acc_note(&a, CI_SKIPPED, sn, "%s", w->kv.how);
+			break;
+		case KV_MOONCAKE:
+			acc_note(&a, CI_OK, sn, "Mooncake (%s); its RDMA devices come from "
+				 "--disaggregation-ib-device and MC_* variables, so the UCX rules do not apply",
+				 w->kv.how);
+			break;
+		case KV_OTHER:
+			acc_note(&a, CI_OK, sn, "%s (%s): not NIXL, so the UCX/libfabric rules do not apply",
+				 word, w->kv.how);
+			break;
+		default:
+			if (w->uses_ucx && (c->fabric & FAB_EFA)) {
+				acc_note(&a, CI_WARN, sn, "%s on EFA (%s): UCX gives no GPUDirect RDMA on EFA "
+					 "with kernel >= 6.8; NIXL's LIBFABRIC backend is the EFA path",
+					 word, w->kv.how);
+				acc_fix(&a, CI_WARN, "select NIXL's LIBFABRIC backend: vLLM "
+					"kv_connector_extra_config {\"backends\":[\"LIBFABRIC\"]}, SGLang "
+					"SGLANG_DISAGGREGATION_NIXL_BACKEND=LIBFABRIC, TRT-LLM "
+					"TRTLLM_NIXL_KVCACHE_BACKEND=LIBFABRIC");
+			} else if (w->uses_libfabric && c->fabric && !(c->fabric & FAB_EFA)) {
+				char fab[64];
+				env_fabric_summary(c->fabric, fab, sizeof(fab));
+				acc_note(&a, CI_WARN, sn, "%s on %s (%s): NIXL's libfabric backend is the EFA "
+					 "path; UCX is the tested backend on this fabric", word, fab, w->kv.how);
+				acc_fix(&a, CI_WARN, "use NIXL's UCX backend on %s (drop LIBFABRIC from the "
+					"backends)", fab);
+			} else {
+				acc_note(&a, CI_OK, sn, "%s (%s)", word, w->kv.how);
+			}
+		}
+	}
+	struct ci_check *ck = acc_emit(&a, r, "env.backend", true, CI_LAYER_ENV, c->label);
+	if (ck && unknown && ck->status == CI_SKIPPED)
+		check_set_fix(ck, "name the KV backend explicitly (--kv-transfer-config, "
+				  "--disaggregation-transfer-backend or cache_transceiver_config.backend)");
+}
+
+/* ---- env.pair.agree ---- */
+
+/* Variables that legitimately differ between the two sides: logging,
+ * telemetry, debugging, per-pod endpoints, and device names (a per-node
+ * property: heterogeneous prefill/decode hardware names its NICs
+ * differently and still shares the fabric). */
+static bool pair_ignored(const char *n)
+{
+	return strstr(n, "LOG_LEVEL") || strstr(n, "DEBUG") || !strncmp(n, "NIXL_TELEMETRY_", 15) ||
+	       !strncmp(n, "NIXL_SIDE_CHANNEL_", 18) || !strcmp(n, "UCX_NET_DEVICES") ||
+	       !strcmp(n, "UCX_LOG_FILE");
+}
+
+static bool pair_family(const char *n)
+{
+	return !strncmp(n, "UCX_", 4) || !strncmp(n, "NIXL_", 5) || !strncmp(n, "FI_", 3);
+}
+
+static void check_pair(struct ci_report *r, const struct env_class *c)
+{
+	const struct env_worker *pre[16], *dec[16];
+	size_t np = 0, nd = 0;
+	for (size_t i = 0; i < c->n_w; i++) {
+		const struct env_worker *w = &c->w[i];
+		if (!is_kv_worker(w))
+			continue;
+		if (is_role(w, ROLE_PREFILL) && np < 16)
+			pre[np++] = w;
+		else if (is_role(w, ROLE_DECODE) && nd < 16)
+			dec[nd++] = w;
+	}
+	if (!np || !nd)
+		return;
+	struct acc a = {0};
+	size_t compared = 0, diffs = 0;
+	const char *seen[128];
+	size_t n_seen = 0;
+	for (size_t pi = 0; pi < np; pi++)
+		for (size_t di = 0; di < nd; di++) {
+			const struct env_worker *p = pre[pi], *d = dec[di];
+			char wp[48], wd[48];
+			env_kv_word(p, wp, sizeof(wp));
+			env_kv_word(d, wd, sizeof(wd));
+			if (strcmp(wp, wd)) {
+				diffs++;
+				acc_note(&a, CI_WARN, c->label, "KV backend differs: %s on prefill %s vs %s on "
+					 "decode %s", wp, svc_name(p->svc), wd, svc_name(d->svc));
+				acc_ev(&a, p->kv.loc, "%s: %s", svc_name(p->svc), p->kv.how);
+				acc_ev(&a, d->kv.loc, "%s: %s", svc_name(d->svc), d->kv.how);
+			}
+			/* every transport name set on either side */
+			const struct env_list *lists[2] = {&p->svc->env, &d->svc->env};
+			for (int side = 0; side < 2; side++)
+				for (size_t k = 0; k < lists[side]->n; k++) {
+					const char *name = lists[side]->v[k].name;
+					if (!name || !pair_family(name) || pair_ignored(name))
+						continue;
+					bool dup = false;
+					for (size_t s = 0; s < n_seen; s++)
+						if (!strcmp(seen[s], name))
+							dup = true;
+					if (dup)
+						continue;
+					if (n_seen < 128)
+						seen[n_seen++] = name;
+					compared++;
+					const struct env_var *vp = service_env_get(p->svc, name);
+					const struct env_var *vd = service_env_get(d->svc, name);
+					if (!strcmp(shown(vp), shown(vd)))
+						continue;
+					diffs++;
+					acc_note(&a, CI_WARN, c->label, "%s differs: %s on prefill %s vs %s on "
+						 "decode %s", name, shown(vp), svc_name(p->svc), shown(vd),
+						 svc_name(d->svc));
+					ev_var(&a, vp);
+					ev_var(&a, vd);
+				}
+			n_seen = 0; /* per pair */
+		}
+	if (!diffs)
+		acc_note(&a, CI_OK, c->label, "prefill and decode agree on the KV backend and on %zu "
+			 "UCX/NIXL/libfabric variable%s", compared, compared == 1 ? "" : "s");
+	acc_fix(&a, CI_WARN, "set the same UCX/NIXL values and backend on prefill and decode "
+		"(both ends of a NIXL transfer must pick the same transports)");
+	/* the subject already names the deployment: drop the "label: " prefix */
+	for (size_t i = 0; i < a.n; i++) {
+		free(a.it[i].svc);
+		a.it[i].svc = xstrdup("prefill/decode");
+	}
+	acc_emit(&a, r, "env.pair.agree", true, CI_LAYER_ENV, c->label);
+}
+
+/* ---- env.vars: fabric-critical variables missing ---- */
+
+static void append_word(char *buf, size_t len, const char *w)
+{
+	size_t u = strlen(buf);
+	snprintf(buf + u, len - u, "%s%s", u ? ", " : "", w);
+}
+
+/* Names with a check of their own, so env.vars does not warn twice. */
+static bool own_check(const char *n)
+{
+	return !strcmp(n, "UCX_IB_ADDR_TYPE");
+}
+
+static unsigned effective_fabric(const struct env_class *c)
+{
+	/* On MNNVL the KV path is cuda_ipc over NVLink: the NIC variables
+	 * stop being critical there. */
+	return (c->fabric & FAB_MNNVL) ? FAB_MNNVL : c->fabric;
+}
+
+static void check_vars(struct ci_report *r, const struct env_class *c)
+{
+	unsigned eff = effective_fabric(c);
+	char fab[64];
+	env_fabric_summary(c->fabric, fab, sizeof(fab));
+	if (!eff) {
+		struct ci_check *ck = report_add(r, "env.vars", CI_SKIPPED, false, CI_LAYER_ENV, c->label,
+						 "no fabric visible, so no variable is critical (see env.fabric)");
+		(void)ck;
+		return;
+	}
+	struct acc a = {0};
+	size_t applicable = 0;
+	for (size_t i = 0; i < c->n_w; i++) {
+		const struct env_worker *w = &c->w[i];
+		char missing[512] = "", present[512] = "";
+		size_t mu = 0, pu = 0;
+		for (size_t k = 0; k < varcat_len; k++) {
+			const struct var_info *v = &varcat[k];
+			if (!(v->critical_on & eff) || own_check(v->name))
+				continue;
+			bool relevant = (v->family == VF_UCX && w->uses_ucx) ||
+					(v->family == VF_LIBFABRIC && w->uses_libfabric) ||
+					(v->family == VF_NCCL && w->svc->node_count > 1);
+			if (!relevant)
+				continue;
+			applicable++;
+			const struct env_var *e = service_env_get(w->svc, v->name);
+			char *buf = e ? present : missing;
+			size_t *u = e ? &pu : &mu;
+			int n = snprintf(buf + *u, 512 - *u, "%s%s", *u ? ", " : "", v->name);
+			if (n > 0 && (size_t)n < 512 - *u)
+				*u += (size_t)n;
+			if (e)
+				ev_var(&a, e);
+		}
+		/* On IB/RoCE a recipe that pins neither transports nor devices
+		 * is portable, not wrong: UCX picks rc/cuda and the HCAs itself.
+		 * Say so, and leave the effective values to the node check. */
+		char unpinned[128] = "";
+		if (w->uses_ucx && !(c->fabric & FAB_MNNVL) && (c->fabric & (FAB_IB | FAB_ROCE))) {
+			static const char *const pins[] = {"UCX_TLS", "UCX_NET_DEVICES"};
+			applicable++;
+			for (size_t k = 0; k < 2; k++) {
+				const struct env_var *e = service_env_get(w->svc, pins[k]);
+				if (!e) {
+					append_word(unpinned, sizeof(unpinned), pins[k]);
+				} else {
+					append_word(present, sizeof(present), pins[k]);
+					pu = strlen(present);
+					ev_var(&a, e);
+				}
+			}
+		}
+		if (mu) {
+			bool mn_tls = (eff & FAB_MNNVL) && strstr(missing, "UCX_TLS");
+			acc_note(&a, CI_WARN, svc_name(w->svc),
+				 "%s not set in the recipe (%s); the image may set %s%s; "
+				 "`check_interconnect node` reads the pod's real environment",
+				 missing, fab, strchr(missing, ',') ? "them" : "it",
+				 mn_tls ? " (GB200 images that bake UCX_TLS=^cuda_ipc fail with \"failed to "
+					  "select lane\", ai-dynamo/nixl#1110)" : "");
+			acc_fix(&a, CI_WARN, "set %s in the workers' env for %s, or confirm the image's "
+				"values with `check_interconnect node`", missing, fab);
+		} else if (pu || unpinned[0]) {
+			acc_note(&a, CI_OK, svc_name(w->svc), "%s%s%s%s%s", pu ? "set: " : "", present,
+				 pu && unpinned[0] ? "; " : "", unpinned[0] ? "not pinned, UCX picks them "
+				 "itself (the node check reads the effective values): " : "", unpinned);
+		}
+	}
+	if (!applicable) {
+		report_add(r, "env.vars", CI_SKIPPED, false, CI_LAYER_ENV, c->label,
+			   "no variable is critical for this backend on %s", fab);
+		acc_emit(&a, r, "env.vars", true, CI_LAYER_ENV, c->label);
+		return;
+	}
+	acc_emit(&a, r, "env.vars", true, CI_LAYER_ENV, c->label);
+}
+
+/* ---- env.ucx.* ---- */
+
+static bool any_ucx(const struct env_class *c)
+{
+	for (size_t i = 0; i < c->n_w; i++)
+		if (c->w[i].uses_ucx)
+			return true;
+	return false;
+}
+
+static void check_ucx_tls(struct ci_report *r, const struct env_class *c)
+{
+	struct acc a = {0};
+	bool mnnvl = c->fabric & FAB_MNNVL;
+	bool nic = c->fabric & (FAB_IB | FAB_ROCE | FAB_EFA);
+	for (size_t i = 0; i < c->n_w; i++) {
+		const struct env_worker *w = &c->w[i];
+		if (!w->uses_ucx)
+			continue;
+		const char *sn = svc_name(w->svc);
+		const struct env_var *v = service_env_get(w->svc, "UCX_TLS");
+		if (!v || !v->value)
+			continue;
+		ev_var(&a, v);
+		struct tls_info t;
+		ucx_tls_parse(v->value, &t);
+		const struct env_var *mn = service_env_get(w->svc, "UCX_CUDA_IPC_ENABLE_MNNVL");
+		bool mn_off = mn && mn->value && !env_truthy(mn->value);
+		if (t.empty) {
+			acc_note(&a, CI_WARN, sn, "UCX_TLS is empty");
+			acc_fix(&a, CI_WARN, "remove the empty UCX_TLS or list the transports");
+		} else if (mnnvl && t.cuda_ipc) {
+			if (mn_off) {
+				ev_var(&a, mn);
+				acc_note(&a, CI_WARN, sn, "UCX_TLS=%s relies on cuda_ipc but "
+					 "UCX_CUDA_IPC_ENABLE_MNNVL=%s keeps it inside one node", v->value,
+					 mn->value);
+				acc_fix(&a, CI_WARN, "set UCX_CUDA_IPC_ENABLE_MNNVL=y on MNNVL workers");
+			} else {
+				acc_note(&a, CI_OK, sn, "UCX_TLS=%s: cuda_ipc over MNNVL is the fast path",
+					 v->value);
+			}
+		} else if (mnnvl && !t.cuda_ipc) {
+			enum ci_status st = t.rdma && nic ? CI_WARN : CI_FAIL;
+			bool contra = mn && env_truthy(mn->value);
+			if (contra)
+				ev_var(&a, mn);
+			acc_note(&a, st, sn, "UCX_TLS=%s %s cuda_ipc, the MNNVL path%s%s", v->value,
+				 t.exclude ? "excludes" : "omits",
+				 contra ? " (while UCX_CUDA_IPC_ENABLE_MNNVL=y asks for it)" : "",
+				 st == CI_WARN ? ": KV takes the NIC instead of NVLink"
+					       : " (GB200 \"failed to select lane\", ai-dynamo/nixl#1110)");
+			acc_fix(&a, st, "on MNNVL use UCX_TLS=cuda_copy,cuda_ipc,tcp with "
+				"UCX_CUDA_IPC_ENABLE_MNNVL=y (or leave UCX_TLS unset)");
+		} else if (!t.rdma) {
+			acc_note(&a, CI_FAIL, sn, "UCX_TLS=%s leaves no RDMA transport (rc, dc, ud, ib): "
+				 "KV between pods goes over TCP", v->value);
+			acc_fix(&a, CI_FAIL, "include the RDMA transports, e.g. UCX_TLS=rc_x,rc,cuda_copy,cuda_ipc, "
+				"or leave UCX_TLS unset");
+		} else if (!t.cuda) {
+			acc_note(&a, CI_WARN, sn, "UCX_TLS=%s lists no CUDA transport (cuda_copy, "
+				 "cuda_ipc): GPU buffers are staged through host memory", v->value);
+			acc_fix(&a, CI_WARN, "add cuda_copy (and cuda_ipc) to UCX_TLS");
+		} else {
+			acc_note(&a, CI_OK, sn, "UCX_TLS=%s keeps RDMA and CUDA transports", v->value);
+		}
+	}
+	if (!a.n) {
+		report_add(r, "env.ucx.tls", CI_SKIPPED, false, CI_LAYER_ENV, c->label,
+			   "UCX_TLS is not set in the recipe: UCX uses every transport it finds "
+			   "(see env.vars)");
+		return;
+	}
+	acc_emit(&a, r, "env.ucx.tls", true, CI_LAYER_ENV, c->label);
+}
+
+static void check_ucx_net_devices(struct ci_report *r, const struct env_class *c)
+{
+	struct acc a = {0};
+	bool mnnvl = c->fabric & FAB_MNNVL;
+	for (size_t i = 0; i < c->n_w; i++) {
+		const struct env_worker *w = &c->w[i];
+		if (!w->uses_ucx)
+			continue;
+		const char *sn = svc_name(w->svc);
+		const struct env_var *v = service_env_get(w->svc, "UCX_NET_DEVICES");
+		if (!v || !v->value)
+			continue;
+		ev_var(&a, v);
+		char bad[80];
+		unsigned bits = ucx_net_devices_check(v->value, bad, sizeof(bad));
+		if (bits & NETDEV_DYNAMIC) {
+			acc_note(&a, CI_OK, sn, "UCX_NET_DEVICES is computed when the pod starts (%s); "
+				 "`check_interconnect node` reads the real value", v->value);
+		} else if (bits & NETDEV_EMPTY) {
+			acc_note(&a, CI_WARN, sn, "UCX_NET_DEVICES is empty");
+			acc_fix(&a, CI_WARN, "list the RDMA devices (mlx5_0:1,...) or remove the variable");
+		} else if ((bits & NETDEV_TCP_ONLY) && !mnnvl) {
+			acc_note(&a, CI_FAIL, sn, "UCX_NET_DEVICES=%s names only network interfaces, no "
+				 "RDMA device: KV between pods goes over TCP", v->value);
+			acc_fix(&a, CI_FAIL, "list the RDMA devices with their port (mlx5_0:1,...)");
+		} else if (bits & NETDEV_BONDED) {
+			acc_note(&a, CI_WARN, sn, "UCX_NET_DEVICES=%s names a bonded device (%s): bonds "
+				 "report LID 0 and fail NIXL backend creation", v->value, bad);
+			acc_fix(&a, CI_WARN, "list the member devices (mlx5_0:1,...) instead of the bond");
+		} else if (bits & NETDEV_MALFORMED) {
+			acc_note(&a, CI_WARN, sn, "UCX_NET_DEVICES=%s has a malformed entry (%s): "
+				 "expected dev:port such as mlx5_0:1", v->value, bad);
+			acc_fix(&a, CI_WARN, "write each RDMA device as dev:port (mlx5_0:1), comma-separated");
+		} else {
+			acc_note(&a, CI_OK, sn, "UCX_NET_DEVICES=%s is well-formed; `check_interconnect "
+				 "node` checks each device exists", v->value);
+		}
+	}
+	acc_emit(&a, r, "env.ucx.net_devices", true, CI_LAYER_ENV, c->label);
+}
+
+static void check_ucx_addr_type(struct ci_report *r, const struct env_class *c)
+{
+	/* Only the InfiniBand-style plumbing (rdma/ resources, /dev/infiniband):
+	 * GKE RoCE networks, EFA and an MNNVL cuda_ipc path do not need it. */
+	if (!(c->fabric & FAB_IB) || (c->fabric & FAB_MNNVL) || !c->cross_pod)
+		return;
+	struct acc a = {0};
+	for (size_t i = 0; i < c->n_w; i++) {
+		const struct env_worker *w = &c->w[i];
+		if (!w->uses_ucx)
+			continue;
+		const char *sn = svc_name(w->svc);
+		const struct env_var *v = service_env_get(w->svc, "UCX_IB_ADDR_TYPE");
+		if (!v) {
+			acc_note(&a, CI_WARN, sn, "UCX_IB_ADDR_TYPE not set: cross-pod InfiniBand on "
+				 "Kubernetes usually needs eth (or ib_global) addressing; without it "
+				 "transfers fail with NIXL_ERR_REMOTE_DISCONNECT");
+			acc_fix(&a, CI_WARN, "set UCX_IB_ADDR_TYPE=eth (ib_global on routed IB) on prefill "
+				"and decode, or confirm the image sets it with `check_interconnect node`");
+			continue;
+		}
+		ev_var(&a, v);
+		const char *val = v->value ? v->value : "";
+		if (!strcasecmp(val, "eth") || !strcasecmp(val, "ib_global") || !strcasecmp(val, "auto") ||
+		    strchr(val, '$') || v->value_from) {
+			acc_note(&a, CI_OK, sn, "UCX_IB_ADDR_TYPE=%s", shown(v));
+		} else {
+			acc_note(&a, CI_WARN, sn, "UCX_IB_ADDR_TYPE=%s does not give a global address "
+				 "that another pod can reach", val);
+			acc_fix(&a, CI_WARN, "use UCX_IB_ADDR_TYPE=eth (or ib_global)");
+		}
+	}
+	acc_emit(&a, r, "env.ucx.ib_addr_type", true, CI_LAYER_ENV, c->label);
+}
+
+static void check_ucx_rndv(struct ci_report *r, const struct env_class *c)
+{
+	struct acc a = {0};
+	for (size_t i = 0; i < c->n_w; i++) {
+		const struct env_worker *w = &c->w[i];
+		if (!w->uses_ucx)
+			continue;
+		const char *sn = svc_name(w->svc);
+		const struct env_var *th = service_env_get(w->svc, "UCX_RNDV_THRESH");
+		const struct env_var *sc = service_env_get(w->svc, "UCX_RNDV_SCHEME");
+		if (!th && !sc)
+			continue;
+		ev_var(&a, th);
+		ev_var(&a, sc);
+		bool bad = false;
+		if (th && th->value && (!strcasecmp(th->value, "inf") || !strcasecmp(th->value, "infinity"))) {
+			bad = true;
+			acc_note(&a, CI_WARN, sn, "UCX_RNDV_THRESH=%s turns off the rendezvous protocol: "
+				 "no zero-copy GPU RDMA, KV is copied through bounce buffers", th->value);
+			acc_fix(&a, CI_WARN, "remove UCX_RNDV_THRESH=inf (leave the default or set a size)");
+		}
+		if (sc && sc->value && !strcasecmp(sc->value, "get_zcopy") && (c->fabric & FAB_EFA)) {
+			bad = true;
+			acc_note(&a, CI_WARN, sn, "UCX_RNDV_SCHEME=get_zcopy with UCX on EFA crashes on "
+				 "kernel >= 6.8");
+			acc_fix(&a, CI_WARN, "use UCX_RNDV_SCHEME=auto on EFA (or NIXL's LIBFABRIC backend)");
+		}
+		if (!bad)
+			acc_note(&a, CI_OK, sn, "%s%s%s%s%s", th ? "UCX_RNDV_THRESH=" : "",
+				 th ? shown(th) : "", th && sc ? ", " : "", sc ? "UCX_RNDV_SCHEME=" : "",
+				 sc ? shown(sc) : "");
+	}
+	acc_emit(&a, r, "env.ucx.rndv", true, CI_LAYER_ENV, c->label);
+}
+
+/* ---- env.nccl.ib ---- */
+
+static void check_nccl(struct ci_report *r, const struct env_class *c)
+{
+	struct acc a = {0};
+	bool mnnvl = c->fabric & FAB_MNNVL;
+	for (size_t i = 0; i < c->n_w; i++) {
+		const struct service *s = c->w[i].svc;
+		if (s->node_count <= 1)
+			continue;
+		const char *sn = svc_name(s);
+		const struct env_var *dis = service_env_get(s, "NCCL_IB_DISABLE");
+		const struct env_var *net = service_env_get(s, "NCCL_NET");
+		const struct env_var *p2p = service_env_get(s, "NCCL_P2P_DISABLE");
+		bool ib_off = dis && env_truthy(dis->value);
+		bool sock = net && net->value && !strcasecmp(net->value, "Socket");
+		bool p2p_off = p2p && env_truthy(p2p->value);
+		ev_var(&a, dis);
+		ev_var(&a, net);
+		ev_var(&a, p2p);
+		if ((ib_off || sock) && !mnnvl) {
+			acc_note(&a, CI_WARN, sn, "%s%s%s on a worker that spans %ld nodes: NCCL traffic "
+				 "between its nodes goes over TCP sockets%s",
+				 ib_off ? "NCCL_IB_DISABLE=" : "", ib_off ? dis->value : "",
+				 ib_off && sock ? " and NCCL_NET=Socket" : sock ? "NCCL_NET=Socket" : "",
+				 s->node_count, p2p_off ? " (and NCCL_P2P_DISABLE=1 turns off NVLink inside each node)" : "");
+			acc_fix(&a, CI_WARN, "remove NCCL_IB_DISABLE=1 / NCCL_NET=Socket and give the "
+				"pods the RDMA NICs, so that NCCL uses NET/IB between nodes");
+		} else if (p2p_off) {
+			acc_note(&a, CI_WARN, sn, "NCCL_P2P_DISABLE=%s turns off NVLink/PCIe peer access "
+				 "inside each node", p2p->value);
+			acc_fix(&a, CI_WARN, "remove NCCL_P2P_DISABLE");
+		} else if (ib_off || sock) {
+			acc_note(&a, CI_OK, sn, "NCCL's network transport is off, but the nodes share "
+				 "MNNVL (NVLink across nodes)");
+		} else {
+			acc_note(&a, CI_OK, sn, "nothing forces NCCL off RDMA between the %ld nodes",
+				 s->node_count);
+		}
+	}
+	acc_emit(&a, r, "env.nccl.ib", true, CI_LAYER_ENV, c->label);
+}
+
+/* ---- env.pod.* ---- */
+
+static bool transport_worker(const struct env_worker *w)
+{
+	return is_kv_worker(w) || w->svc->node_count > 1;
+}
+
+/* The NIC plumbing matters when the NIC carries the traffic: on MNNVL the
+ * KV path is NVLink, and a NIC fabric guessed from a variable alone (a GID
+ * index) does not make the recipe need an RDMA device. */
+static bool nic_plumbing_applies(const struct env_class *c)
+{
+	if (!(c->fabric & (FAB_IB | FAB_ROCE | FAB_EFA)))
+		return false;
+	if (!(c->fabric & FAB_MNNVL))
+		return true;
+	for (size_t i = 0; i < c->n_w; i++)
+		if (has_rdma_resource(c->w[i].svc, NULL) || has_ib_mount(c->w[i].svc))
+			return true;
+	return false;
+}
+
+static void check_pod_rdma(struct ci_report *r, const struct env_class *c)
+{
+	if (!nic_plumbing_applies(c))
+		return;
+	const char *other = NULL, *other_res = NULL;
+	for (size_t i = 0; i < c->n_w && !other; i++) {
+		const char *res;
+		if (transport_worker(&c->w[i]) && has_rdma_resource(c->w[i].svc, &res)) {
+			other = svc_name(c->w[i].svc);
+			other_res = res;
+		}
+	}
+	struct acc a = {0};
+	for (size_t i = 0; i < c->n_w; i++) {
+		const struct env_worker *w = &c->w[i];
+		if (!transport_worker(w))
+			continue;
+		const struct service *s = w->svc;
+		const char *sn = svc_name(s);
+		const char *res = NULL;
+		if (has_rdma_resource(s, &res)) {
+			acc_note(&a, CI_OK, sn, "requests %s", res);
+			acc_ev(&a, s->loc, "%s: resource %s", sn, res);
+		} else if (has_ib_mount(s)) {
+			acc_note(&a, CI_OK, sn, "mounts /dev/infiniband from the host");
+		} else if (s->privileged) {
+			acc_note(&a, CI_OK, sn, "privileged (sees the host's devices)");
+			acc_ev(&a, s->privileged_loc, "%s: privileged: true", sn);
+		} else if (other) {
+			acc_note(&a, CI_FAIL, sn, "requests no RDMA device while %s requests %s: this "
+				 "worker cannot open the NIC, so its KV falls back to TCP or the NIXL "
+				 "backend fails", other, other_res);
+			acc_fix(&a, CI_FAIL, "give every prefill/decode worker the same RDMA resource (%s)",
+				other_res);
+		} else {
+			acc_note(&a, CI_WARN, sn, "no RDMA resource, /dev/infiniband mount or privileged "
+				 "mode, though the recipe targets an RDMA fabric");
+			acc_fix(&a, CI_WARN, "request the RDMA resource your cluster exposes (rdma/ib, "
+				"rdma/shared_ib, vpc.amazonaws.com/efa...) in the workers");
+		}
+	}
+	acc_emit(&a, r, "env.pod.rdma", true, CI_LAYER_FABRIC, c->label);
+}
+
+static void check_pod_memlock(struct ci_report *r, const struct env_class *c)
+{
+	if (!nic_plumbing_applies(c))
+		return;
+	struct acc a = {0};
+	for (size_t i = 0; i < c->n_w; i++) {
+		const struct env_worker *w = &c->w[i];
+		if (!transport_worker(w))
+			continue;
+		const struct service *s = w->svc;
+		const char *sn = svc_name(s);
+		char *ul = cmdline_ulimit_l(s->command_line);
+		bool ul_ok = ul && (!strcasecmp(ul, "unlimited") || !strcasecmp(ul, "infinity"));
+		if (service_has_cap(s, "IPC_LOCK")) {
+			acc_note(&a, CI_OK, sn, "IPC_LOCK capability");
+		} else if (s->privileged) {
+			acc_note(&a, CI_OK, sn, "privileged");
+		} else if (ul_ok) {
+			acc_note(&a, CI_OK, sn, "`ulimit -l unlimited` in the command");
+			acc_ev(&a, s->command_loc, "%s: ulimit -l %s", sn, ul);
+		} else if (ul) {
+			acc_note(&a, CI_WARN, sn, "`ulimit -l %s` caps locked memory below what RDMA "
+				 "registration of the KV cache needs", ul);
+			acc_ev(&a, s->command_loc, "%s: ulimit -l %s", sn, ul);
+			acc_fix(&a, CI_WARN, "use `ulimit -l unlimited` or add the IPC_LOCK capability");
+		} else {
+			acc_note(&a, CI_WARN, sn, "no IPC_LOCK, privileged or `ulimit -l unlimited`: a "
+				 "container memlock default (64 KiB to 64 MiB) makes ibv_reg_mr fail with "
+				 "ENOMEM or disables UCX's IB transports, unless the node's runtime sets "
+				 "it unlimited");
+			acc_fix(&a, CI_WARN, "add securityContext.capabilities.add: [IPC_LOCK] to the "
+				"workers (or run `ulimit -l unlimited` before the engine)");
+		}
+		free(ul);
+	}
+	acc_emit(&a, r, "env.pod.memlock", true, CI_LAYER_FABRIC, c->label);
+}
+
+static void check_pod_anti_affinity(struct ci_report *r, const struct env_class *c)
+{
+	if (!(c->fabric & FAB_EFA) || c->mode != MODE_DISAGG)
+		return;
+	/* A pod that takes every GPU of a node cannot share it: 8 GPUs on
+	 * p5/p6, 4 on the GB200/GB300 (MNNVL) nodes. */
+	long whole = (c->fabric & FAB_MNNVL) ? 4 : 8;
+	struct acc a = {0};
+	for (size_t i = 0; i < c->n_w; i++) {
+		const struct env_worker *w = &c->w[i];
+		if (!is_kv_worker(w))
+			continue;
+		const struct service *s = w->svc;
+		const char *sn = svc_name(s);
+		if (s->anti_affinity) {
+			acc_note(&a, CI_OK, sn, "pod anti-affinity or a hostname spread constraint");
+			acc_ev(&a, s->anti_affinity_loc, "%s: anti-affinity", sn);
+		} else if (s->gpus >= whole || s->node_count > 1) {
+			acc_note(&a, CI_OK, sn, "takes whole nodes (%ld GPUs%s), so prefill and decode "
+				 "cannot share one", s->gpus, s->node_count > 1 ? ", multi-node" : "");
+		} else {
+			acc_note(&a, CI_WARN, sn, "no anti-affinity: with %ld GPUs per pod, prefill and "
+				 "decode can land on one node, where EFA transfers stall (fi_read EAGAIN)",
+				 s->gpus);
+			acc_fix(&a, CI_WARN, "add a podAntiAffinity (topologyKey kubernetes.io/hostname) "
+				"that keeps prefill and decode pods on different nodes");
+		}
+	}
+	acc_emit(&a, r, "env.pod.anti_affinity", true, CI_LAYER_FABRIC, c->label);
+}
+
+/* Bytes of a Kubernetes quantity ("80Gi", "512Mi", "1G"); -1 if unreadable. */
+static long long quantity_bytes(const char *q)
+{
+	if (!q || !*q)
+		return -1;
+	char *end;
+	double v = strtod(q, &end);
+	if (end == q || v < 0)
+		return -1;
+	static const struct { const char *sfx; double mul; } units[] = {
+		{"Ki", 1024.0}, {"Mi", 1048576.0}, {"Gi", 1073741824.0}, {"Ti", 1099511627776.0},
+		{"k", 1e3}, {"K", 1e3}, {"M", 1e6}, {"G", 1e9}, {"T", 1e12}, {"", 1.0},
+	};
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+		if (!strcmp(end, units[i].sfx))
+			return (long long)(v * units[i].mul);
+	return -1;
+}
+
+static void check_pod_shm(struct ci_report *r, const struct env_class *c)
+{
+	struct acc a = {0};
+	for (size_t i = 0; i < c->n_w; i++) {
+		const struct service *s = c->w[i].svc;
+		if (!transport_worker(&c->w[i]) || s->gpus < 2)
+			continue;
+		const char *sn = svc_name(s);
+		long long b = quantity_bytes(s->shm_size);
+		if (!s->shm_size) {
+			/* The Dynamo operator mounts a /dev/shm of its own on DGD
+			 * workers; only a bare pod keeps the 64 MiB default. */
+			if (c->workload) {
+				acc_note(&a, CI_WARN, sn, "%ld GPUs and no /dev/shm volume: the 64 MiB "
+					 "default is too small for NCCL and UCX shared memory", s->gpus);
+				acc_fix(&a, CI_WARN, "mount an emptyDir {medium: Memory} at /dev/shm");
+			}
+		} else if (b >= 0 && b < (1LL << 30)) {
+			acc_note(&a, CI_WARN, sn, "/dev/shm of %s for %ld GPUs: NCCL and UCX need more",
+				 s->shm_size, s->gpus);
+			acc_ev(&a, s->shm_loc, "%s: shared memory %s", sn, s->shm_size);
+			acc_fix(&a, CI_WARN, "give /dev/shm at least a few GiB (sharedMemory.size)");
+		}
+	}
+	acc_emit(&a, r, "env.pod.shm", false, CI_LAYER_TUNING, c->label);
+}
+
+/* ---- per deployment ---- */
+
+void env_check_deployment(struct ci_report *r, const struct manifest_set *ms,
+			  const struct env_class *c)
+{
+	(void)ms;
+	check_mode(r, c);
+	if (!c->n_w) {
+		report_add(r, "env.transport", CI_SKIPPED, false, CI_LAYER_ENV, c->label,
+			   "no worker service: no KV transfer or NCCL traffic to check");
+		return;
+	}
+	if (!c->transport_used) {
+		report_add(r, "env.transport", CI_SKIPPED, false, CI_LAYER_ENV, c->label,
+			   "aggregated single-node deployment: no KV transfer between pods");
+		return;
+	}
+	if (c->mode != MODE_DISAGG)
+		report_add(r, "env.transport", CI_SKIPPED, false, CI_LAYER_ENV, c->label,
+			   "aggregated deployment: no KV transfer between pods; only the checks for "
+			   "workers that span nodes apply");
+	check_fabric(r, c);
+	if (c->mode == MODE_DISAGG) {
+		check_backend(r, c);
+		check_pair(r, c);
+	}
+	check_vars(r, c);
+	if (c->mode == MODE_DISAGG && any_ucx(c)) {
+		check_ucx_tls(r, c);
+		check_ucx_net_devices(r, c);
+		check_ucx_addr_type(r, c);
+		check_ucx_rndv(r, c);
+	}
+	check_nccl(r, c);
+	check_pod_rdma(r, c);
+	check_pod_memlock(r, c);
+	check_pod_anti_affinity(r, c);
+	check_pod_shm(r, c);
+}

@@ -1,0 +1,205 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The manifest reader's only I/O: find the YAML files under a path and hand
+ * their bytes to manifest_parse_bytes().  Every problem is a diag on that
+ * file and the walk goes on, so one bad file never hides another's findings.
+ */
+#include "manifest/manifest_internal.h"
+
+#include "core/xalloc.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define MAX_DIR_DEPTH 32
+#define MAX_FILES 20000
+
+struct visited {
+	dev_t dev;
+	ino_t ino;
+};
+
+struct walk {
+	struct manifest_set *ms;
+	struct visited *seen;        /* directories entered, for symlink loops */
+	size_t n_seen, cap_seen;
+	size_t n_files;
+	bool too_many;
+	size_t yaml_found;
+};
+
+static void diag_errno(struct manifest_set *ms, enum diag_severity sev, const char *path,
+		       const char *what, int err)
+{
+	ms_diag(ms, sev, path, 0, 0, xasprintf("%s: %s", what, strerror(err)));
+}
+
+/* Read one regular file (O_NONBLOCK so a FIFO named *.yaml cannot hang us)
+ * and parse it.  Files over the cap are not read at all. */
+static bool load_file(struct manifest_set *ms, const char *path, bool explicit_path)
+{
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0) {
+		diag_errno(ms, DIAG_ERROR, path, "cannot read file", errno);
+		return false;
+	}
+	struct stat st;
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		if (explicit_path)
+			ms_diag(ms, DIAG_ERROR, path, 0, 0, xstrdup("not a regular file, skipped"));
+		close(fd);
+		return false;
+	}
+	if (st.st_size > (off_t)MANIFEST_MAX_FILE_BYTES) {
+		ms_add_file(ms, path);
+		ms_diag(ms, DIAG_ERROR, path, 0, 0,
+			xasprintf("file too large (%lld bytes, limit %u MiB), skipped",
+				  (long long)st.st_size, MANIFEST_MAX_FILE_BYTES >> 20));
+		close(fd);
+		return true;
+	}
+	/* Read up to cap + 1 whatever fstat said: the file may be growing. */
+	size_t cap = (size_t)st.st_size + 1, len = 0;
+	char *buf = xmalloc(cap + 1);
+	for (;;) {
+		if (len == cap) {
+			if (cap > MANIFEST_MAX_FILE_BYTES)
+				break;
+			cap = cap * 2 > MANIFEST_MAX_FILE_BYTES + 1 ? MANIFEST_MAX_FILE_BYTES + 1 : cap * 2;
+			buf = xrealloc(buf, cap + 1);
+		}
+		ssize_t r = read(fd, buf + len, cap - len);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			diag_errno(ms, DIAG_ERROR, path, "cannot read file", errno);
+			free(buf);
+			close(fd);
+			return false;
+		}
+		if (r == 0)
+			break;
+		len += (size_t)r;
+	}
+	close(fd);
+	buf[len] = '\0';
+	manifest_parse_bytes(ms, path, buf, len);
+	free(buf);
+	return true;
+}
+
+static bool has_yaml_ext(const char *name)
+{
+	size_t n = strlen(name);
+	return (n > 5 && strcmp(name + n - 5, ".yaml") == 0) ||
+	       (n > 4 && strcmp(name + n - 4, ".yml") == 0);
+}
+
+static int cmp_names(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static bool seen_dir(struct walk *w, const struct stat *st)
+{
+	for (size_t i = 0; i < w->n_seen; i++)
+		if (w->seen[i].dev == st->st_dev && w->seen[i].ino == st->st_ino)
+			return true;
+	struct visited *v = XPUSH(w->seen, w->n_seen, w->cap_seen);
+	v->dev = st->st_dev;
+	v->ino = st->st_ino;
+	return false;
+}
+
+static void walk_dir(struct walk *w, const char *dir, const struct stat *dst, int depth)
+{
+	struct manifest_set *ms = w->ms;
+	if (seen_dir(w, dst)) {
+		ms_diag(ms, DIAG_WARN, dir, 0, 0,
+			xstrdup("folder already visited (symlink loop or second link), skipped"));
+		return;
+	}
+	if (depth > MAX_DIR_DEPTH) {
+		ms_diag(ms, DIAG_WARN, dir, 0, 0, xstrdup("folders nested deeper than 32 levels, skipped"));
+		return;
+	}
+	DIR *d = opendir(dir);
+	if (!d) {
+		diag_errno(ms, DIAG_ERROR, dir, "cannot read folder", errno);
+		return;
+	}
+	/* Sorted, so output and diags are the same on every filesystem. */
+	char **names = NULL;
+	size_t n = 0, cap = 0;
+	struct dirent *de;
+	while ((de = readdir(d)) != NULL) {
+		/* Dot-entries are tooling state (.git) or generator input
+		 * (.kustomize-matrix.yaml), never an applied manifest. */
+		if (de->d_name[0] == '.')
+			continue;
+		*XPUSH(names, n, cap) = xstrdup(de->d_name);
+	}
+	closedir(d);
+	if (n)
+		qsort(names, n, sizeof(*names), cmp_names);
+
+	size_t dlen = strlen(dir);
+	bool slash = dlen && dir[dlen - 1] == '/';
+	for (size_t i = 0; i < n; i++) {
+		char *path = xasprintf("%s%s%s", dir, slash ? "" : "/", names[i]);
+		struct stat st;
+		if (stat(path, &st) != 0) {
+			/* A dangling link to a .yaml is worth saying; to anything else not. */
+			if (has_yaml_ext(names[i]))
+				diag_errno(ms, DIAG_WARN, path, "cannot read file", errno);
+		} else if (S_ISDIR(st.st_mode)) {
+			walk_dir(w, path, &st, depth + 1);
+		} else if (S_ISREG(st.st_mode) && has_yaml_ext(names[i])) {
+			w->yaml_found++;
+			if (w->n_files >= MAX_FILES) {
+				if (!w->too_many)
+					ms_diag(ms, DIAG_WARN, path, 0, 0,
+						xstrdup("more than 20000 YAML files; the rest skipped"));
+				w->too_many = true;
+			} else {
+				w->n_files++;
+				load_file(ms, path, false);
+			}
+		}
+		free(path);
+		free(names[i]);
+	}
+	free(names);
+}
+
+bool manifest_load_path(struct manifest_set *ms, const char *path)
+{
+	struct stat st;
+	if (!path || stat(path, &st) != 0) {
+		diag_errno(ms, DIAG_ERROR, path ? path : "", "cannot open", path ? errno : EINVAL);
+		return false;
+	}
+	size_t first_dep = ms->n_deps;
+	if (!S_ISDIR(st.st_mode)) {
+		if (!load_file(ms, path, true))
+			return false;
+		manifest_resolve_configmaps(ms, first_dep, false);
+		return true;
+	}
+	if (access(path, R_OK | X_OK) != 0) {
+		diag_errno(ms, DIAG_ERROR, path, "cannot read folder", errno);
+		return false;
+	}
+	struct walk w = {.ms = ms};
+	walk_dir(&w, path, &st, 0);
+	free(w.seen);
+	if (w.yaml_found == 0)
+		ms_diag(ms, DIAG_NOTE, path, 0, 0, xstrdup("no YAML files found (*.yaml, *.yml)"));
+	manifest_resolve_configmaps(ms, first_dep, false);
+	return true;
+}

@@ -1,0 +1,1090 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * YAML documents -> deployment model.  Pure: bytes in, structs out.
+ *
+ * One document becomes at most one deployment (a `kind: List` its items).
+ * The walkers below read only what the env rules need and ignore the rest,
+ * so an unknown field or a wrong type is never an error: it is simply not
+ * there.  Aliases were expanded by the tree with a budget (ytree.c), so no
+ * walk here can blow up.
+ */
+#include "manifest/manifest_internal.h"
+#include "manifest/ytree.h"
+
+#include "core/xalloc.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+struct pctx {
+	struct manifest_set *ms;
+	const char *file;          /* ms->files[] entry */
+	size_t first_dep;
+	bool compute_domain;
+	int docs;                  /* documents with content */
+};
+
+/* Scratch while one service is being built. */
+struct sbuild {
+	struct pctx *pc;
+	struct deployment *dep;
+	struct service *s;
+	const struct ynode *command, *args;   /* of the main container */
+	const struct ynode *v1_component_type, *v1_sub_type, *v2_type;
+	const struct ynode *podspec;          /* for /dev/shm volume lookups */
+};
+
+static struct src_loc at(const struct pctx *pc, const struct ynode *n)
+{
+	struct src_loc l = {pc->file, n ? n->line : 0};
+	return l;
+}
+
+static long parse_long(const char *s, long dflt)
+{
+	if (!s || !*s)
+		return dflt;
+	char *end;
+	errno = 0;
+	long v = strtol(s, &end, 10);
+	if (errno || *end || v < 0)
+		return dflt;
+	return v;
+}
+
+static const struct ynode *ypath(const struct ynode *n, const char *const *keys)
+{
+	for (; n && *keys; keys++)
+		n = ymap_get(n, *keys);
+	return n;
+}
+
+#define YPATH(n, ...) ypath((n), (const char *const[]){__VA_ARGS__, NULL})
+
+static void set_str(char **dst, const char *v)
+{
+	free(*dst);
+	*dst = v ? xstrdup(v) : NULL;
+}
+
+/* ---- environment ---- */
+
+static char *value_from_text(const struct ynode *vf)
+{
+	const struct ynode *r;
+	if ((r = ymap_get(vf, "secretKeyRef")))
+		return xasprintf("<secret %s/%s>", ymap_str(r, "name") ? ymap_str(r, "name") : "?",
+				 ymap_str(r, "key") ? ymap_str(r, "key") : "?");
+	if ((r = ymap_get(vf, "configMapKeyRef")))
+		return xasprintf("<configmap %s/%s>", ymap_str(r, "name") ? ymap_str(r, "name") : "?",
+				 ymap_str(r, "key") ? ymap_str(r, "key") : "?");
+	if ((r = ymap_get(vf, "fieldRef")))
+		return xasprintf("<field %s>", ymap_str(r, "fieldPath") ? ymap_str(r, "fieldPath") : "?");
+	if ((r = ymap_get(vf, "resourceFieldRef")))
+		return xasprintf("<resource %s>", ymap_str(r, "resource") ? ymap_str(r, "resource") : "?");
+	return xstrdup("<valueFrom>");
+}
+
+static void env_apply(struct pctx *pc, struct env_list *l, const struct ynode *seq,
+		      enum env_origin origin)
+{
+	if (!yis_seq(seq))
+		return;
+	for (size_t i = 0; i < seq->n; i++) {
+		const struct ynode *e = seq->u.kids[i];
+		const char *name = ymap_str(e, "name");
+		if (!name)
+			continue;
+		const struct ynode *vf = ymap_get(e, "valueFrom");
+		const struct ynode *vn = ymap_get(e, "value");
+		struct src_loc loc = at(pc, ymap_get(e, "name"));
+		bool ok;
+		if (yis_map(vf)) {
+			/* Never resolved: a secret's value must not enter the model. */
+			char *ref = value_from_text(vf);
+			ok = env_list_set(l, name, NULL, ref, origin, loc);
+			free(ref);
+		} else {
+			/* Absent value is the empty string to Kubernetes; explicit
+			 * null stays NULL as the brief of the model says. */
+			const char *v = vn ? yscalar(vn) : "";
+			ok = env_list_set(l, name, v, NULL, origin, loc);
+		}
+		if (!ok) {
+			ms_diag(pc->ms, DIAG_WARN, pc->file, loc.line, 0,
+				xstrdup("more than 4096 environment entries; the rest ignored"));
+			return;
+		}
+	}
+}
+
+static void env_merge(struct env_list *dst, const struct env_list *src)
+{
+	for (size_t i = 0; i < src->n; i++)
+		env_list_set(dst, src->v[i].name, src->v[i].value, src->v[i].value_from,
+			     src->v[i].origin, src->v[i].loc);
+}
+
+static void env_from_apply(struct pctx *pc, struct service *s, const struct ynode *seq)
+{
+	if (!yis_seq(seq))
+		return;
+	for (size_t i = 0; i < seq->n; i++) {
+		const struct ynode *e = seq->u.kids[i];
+		const struct ynode *r;
+		if ((r = ymap_get(e, "secretRef")) && ymap_str(r, "name"))
+			kv_list_add(&s->env_from, "secret", ymap_str(r, "name"), at(pc, r));
+		else if ((r = ymap_get(e, "configMapRef")) && ymap_str(r, "name"))
+			kv_list_add(&s->env_from, "configmap", ymap_str(r, "name"), at(pc, r));
+	}
+}
+
+struct inline_ctx {
+	struct service *s;
+	const char *file;
+};
+
+static void on_inline(void *vctx, const char *name, const char *value, int line)
+{
+	struct inline_ctx *ic = vctx;
+	struct src_loc loc = {ic->file, line};
+	env_list_set(&ic->s->env, name, value, NULL, ENV_INLINE, loc);
+}
+
+/* argv form `command: [env, A=b, python3]`: the env program applies them. */
+static void argv_env_prefix(struct inline_ctx *ic, const struct ynode *seq)
+{
+	if (!yis_seq(seq) || seq->n == 0 || !yscalar(seq->u.kids[0]) ||
+	    !shell_is_env_word(yscalar(seq->u.kids[0])))
+		return;
+	for (size_t i = 1; i < seq->n; i++) {
+		const char *w = yscalar(seq->u.kids[i]);
+		size_t nlen;
+		if (!w)
+			break;
+		if (w[0] == '-')
+			continue;
+		if (!shell_split_assignment(w, &nlen))
+			break;
+		if (shell_env_name_ok(w, nlen)) {
+			char *name = xstrndup(w, nlen);
+			on_inline(ic, name, w + nlen + 1, seq->u.kids[i]->line);
+			free(name);
+		}
+	}
+}
+
+static bool is_shell(const char *w)
+{
+	static const char *const sh[] = {"sh", "bash", "dash", "zsh", "ash", "ksh", NULL};
+	const char *slash = w ? strrchr(w, '/') : NULL;
+	const char *base = slash ? slash + 1 : w;
+	for (size_t i = 0; base && sh[i]; i++)
+		if (strcmp(base, sh[i]) == 0)
+			return true;
+	return false;
+}
+
+/* -c, -lc, -ec, -xec...: the next word is the script. */
+static bool is_dash_c(const char *w)
+{
+	return w && w[0] == '-' && w[1] != '-' && strchr(w, 'c') != NULL;
+}
+
+static void script(struct inline_ctx *ic, const struct ynode *n)
+{
+	if (yscalar(n))
+		shell_scan_assignments(yscalar(n), n->line, on_inline, ic);
+}
+
+/*
+ * Which strings are shell scripts: the word after `sh -c` when the container
+ * runs a shell; otherwise (entrypoint unknown) any element with a blank in
+ * it, since a single argv word such as `X=2` handed to a program is not an
+ * assignment.  A scalar command/args is a script.
+ */
+static void scan_inline(struct inline_ctx *ic, const struct ynode *cmd, const struct ynode *args)
+{
+	const struct ynode *argv[2] = {cmd, args};
+	const struct ynode *first = NULL;
+	for (int k = 0; k < 2 && !first; k++) {
+		if (yscalar(argv[k]))
+			first = argv[k];
+		else if (yis_seq(argv[k]) && argv[k]->n)
+			first = argv[k]->u.kids[0];
+	}
+	bool shell = first && !yscalar(cmd) && is_shell(yscalar(first));
+	bool want_script = false;
+	for (int k = 0; k < 2; k++) {
+		const struct ynode *n = argv[k];
+		if (yscalar(n)) {
+			script(ic, n);
+			continue;
+		}
+		if (!yis_seq(n))
+			continue;
+		if (n->n && n->u.kids[0] == first && !shell)
+			argv_env_prefix(ic, n);
+		for (size_t i = 0; i < n->n; i++) {
+			const struct ynode *e = n->u.kids[i];
+			const char *w = yscalar(e);
+			if (!w)
+				continue;
+			if (shell) {
+				if (want_script) {
+					script(ic, e);
+					want_script = false;
+					shell = false;   /* later words are $0, $1... */
+					continue;
+				}
+				if (is_dash_c(w))
+					want_script = true;
+			} else if (strpbrk(w, " \t\n")) {
+				script(ic, e);
+			}
+		}
+	}
+}
+
+/* ---- command line ---- */
+
+static void cmd_append(char **buf, size_t *len, size_t *cap, const char *s)
+{
+	size_t n = strlen(s);
+	size_t need = *len + n + 2;
+	if (need > *cap) {
+		*cap = need * 2;
+		*buf = xrealloc(*buf, *cap);
+	}
+	if (*len)
+		(*buf)[(*len)++] = ' ';
+	memcpy(*buf + *len, s, n);
+	*len += n;
+	(*buf)[*len] = '\0';
+}
+
+static void cmd_collect(char **buf, size_t *len, size_t *cap, const struct ynode *n)
+{
+	if (yscalar(n)) {
+		cmd_append(buf, len, cap, yscalar(n));
+	} else if (yis_seq(n)) {
+		for (size_t i = 0; i < n->n; i++)
+			if (yscalar(n->u.kids[i]))
+				cmd_append(buf, len, cap, yscalar(n->u.kids[i]));
+	}
+}
+
+static int first_line(const struct ynode *n)
+{
+	if (!n)
+		return 0;
+	if (yis_seq(n) && n->n)
+		return n->u.kids[0]->line;
+	return n->line;
+}
+
+/* ---- resources, security, volumes ---- */
+
+static void res_put(struct pctx *pc, struct service *s, const char *key, const struct ynode *v)
+{
+	const char *val = yscalar(v);
+	if (val)
+		kv_list_set(&s->resources, key, val, at(pc, v));
+}
+
+struct res_ctx {
+	struct pctx *pc;
+	struct service *s;
+	bool dynamo;       /* v1alpha1 style: `custom:` holds extended resources */
+};
+
+static bool on_res_custom(void *vctx, const struct ynode *k, const struct ynode *v)
+{
+	struct res_ctx *rc = vctx;
+	if (yscalar(k))
+		res_put(rc->pc, rc->s, yscalar(k), v);
+	return true;
+}
+
+static bool on_res(void *vctx, const struct ynode *k, const struct ynode *v)
+{
+	struct res_ctx *rc = vctx;
+	const char *key = yscalar(k);
+	if (!key)
+		return true;
+	if (rc->dynamo && strcmp(key, "custom") == 0 && yis_map(v))
+		ymap_each(v, on_res_custom, rc);
+	else
+		res_put(rc->pc, rc->s, key, v);
+	return true;
+}
+
+/* Requests first, then limits: where both name a resource, limits win. */
+static void resources_apply(struct pctx *pc, struct service *s, const struct ynode *res, bool dynamo)
+{
+	struct res_ctx rc = {pc, s, dynamo};
+	ymap_each(ymap_get(res, "requests"), on_res, &rc);
+	ymap_each(ymap_get(res, "limits"), on_res, &rc);
+}
+
+static void caps_apply(struct pctx *pc, struct service *s, const struct ynode *sc, const char *where)
+{
+	const struct ynode *add = YPATH(sc, "capabilities", "add");
+	if (yscalar(add)) {
+		kv_list_set(&s->cap_add, yscalar(add), where, at(pc, add));
+		return;
+	}
+	if (!yis_seq(add))
+		return;
+	for (size_t i = 0; i < add->n; i++)
+		if (yscalar(add->u.kids[i]))
+			kv_list_set(&s->cap_add, yscalar(add->u.kids[i]), where, at(pc, add->u.kids[i]));
+}
+
+static void security_apply(struct pctx *pc, struct service *s, const struct ynode *sc,
+			   const char *where)
+{
+	if (!yis_map(sc))
+		return;
+	caps_apply(pc, s, sc, where);
+	const struct ynode *p = ymap_get(sc, "privileged");
+	if (p && yscalar(p)) {
+		s->privileged = ytrue(p);
+		s->privileged_loc = at(pc, p);
+	}
+}
+
+static const struct ynode *volume_named(const struct ynode *podspec, const char *name)
+{
+	const struct ynode *vols = ymap_get(podspec, "volumes");
+	if (!yis_seq(vols) || !name)
+		return NULL;
+	for (size_t i = 0; i < vols->n; i++) {
+		const char *vn = ymap_str(vols->u.kids[i], "name");
+		if (vn && strcmp(vn, name) == 0)
+			return vols->u.kids[i];
+	}
+	return NULL;
+}
+
+static void mounts_apply(struct pctx *pc, struct service *s, const struct ynode *podspec,
+			 const struct ynode *mounts)
+{
+	if (!yis_seq(mounts))
+		return;
+	for (size_t i = 0; i < mounts->n; i++) {
+		const struct ynode *m = mounts->u.kids[i];
+		const char *path = ymap_str(m, "mountPath");
+		if (!path || strcmp(path, "/dev/shm") != 0 || s->shm_size)
+			continue;
+		const struct ynode *ed = ymap_get(volume_named(podspec, ymap_str(m, "name")), "emptyDir");
+		const char *medium = ymap_str(ed, "medium");
+		if (medium && strcasecmp(medium, "Memory") == 0) {
+			const char *size = ymap_str(ed, "sizeLimit");
+			s->shm_size = xstrdup(size ? size : "");
+			s->shm_loc = at(pc, m);
+		}
+	}
+}
+
+static void container_apply(struct sbuild *b, const struct ynode *c)
+{
+	struct pctx *pc = b->pc;
+	struct service *s = b->s;
+	if (!yis_map(c))
+		return;
+	const struct ynode *n;
+	if ((n = ymap_get(c, "name")) && yscalar(n))
+		set_str(&s->container, yscalar(n));
+	if ((n = ymap_get(c, "image")) && yscalar(n)) {
+		set_str(&s->image, yscalar(n));
+		s->image_loc = at(pc, n);
+	}
+	env_apply(pc, &s->env, ymap_get(c, "env"), ENV_CONTAINER);
+	env_from_apply(pc, s, ymap_get(c, "envFrom"));
+	if ((n = ymap_get(c, "command")))
+		b->command = n;
+	if ((n = ymap_get(c, "args")))
+		b->args = n;
+	security_apply(pc, s, ymap_get(c, "securityContext"), "container");
+	resources_apply(pc, s, ymap_get(c, "resources"), false);
+	mounts_apply(pc, s, b->podspec, ymap_get(c, "volumeMounts"));
+}
+
+static void claims_apply(struct pctx *pc, struct service *s, const struct ynode *seq)
+{
+	if (!yis_seq(seq))
+		return;
+	for (size_t i = 0; i < seq->n; i++) {
+		const struct ynode *c = seq->u.kids[i];
+		const char *name = ymap_str(c, "name");
+		if (!name)
+			continue;
+		/* Current API names the template at top level; v1alpha2-era
+		 * manifests put it under `source:`. */
+		const char *tmpl = ymap_str(c, "resourceClaimTemplateName");
+		if (!tmpl)
+			tmpl = ymap_str(ymap_get(c, "source"), "resourceClaimTemplateName");
+		if (!tmpl)
+			tmpl = ymap_str(c, "resourceClaimName");
+		if (!tmpl)
+			tmpl = ymap_str(ymap_get(c, "source"), "resourceClaimName");
+		kv_list_set(&s->resource_claims, name, tmpl ? tmpl : "", at(pc, c));
+	}
+}
+
+static void podspec_apply(struct sbuild *b, const struct ynode *ps)
+{
+	struct pctx *pc = b->pc;
+	struct service *s = b->s;
+	if (!yis_map(ps))
+		return;
+	b->podspec = ps;
+	const struct ynode *n;
+	if ((n = ymap_get(ps, "hostIPC")) && yscalar(n)) {
+		s->host_ipc = ytrue(n);
+		s->host_ipc_loc = at(pc, n);
+	}
+	if ((n = ymap_get(ps, "hostNetwork")) && yscalar(n)) {
+		s->host_network = ytrue(n);
+		s->host_network_loc = at(pc, n);
+	}
+	const struct ynode *vols = ymap_get(ps, "volumes");
+	if (yis_seq(vols)) {
+		for (size_t i = 0; i < vols->n; i++) {
+			const struct ynode *v = vols->u.kids[i];
+			const char *path = ymap_str(ymap_get(v, "hostPath"), "path");
+			if (path)
+				kv_list_set(&s->host_paths, ymap_str(v, "name") ? ymap_str(v, "name") : "",
+					    path, at(pc, v));
+		}
+	}
+	claims_apply(pc, s, ymap_get(ps, "resourceClaims"));
+	if ((n = YPATH(ps, "affinity", "podAntiAffinity"))) {
+		s->anti_affinity = true;
+		s->anti_affinity_loc = at(pc, n);
+	}
+	const struct ynode *tsc = ymap_get(ps, "topologySpreadConstraints");
+	if (yis_seq(tsc)) {
+		for (size_t i = 0; i < tsc->n; i++) {
+			const struct ynode *k = ymap_get(tsc->u.kids[i], "topologyKey");
+			if (yscalar(k) && strcmp(yscalar(k), "kubernetes.io/hostname") == 0) {
+				s->anti_affinity = true;
+				s->anti_affinity_loc = at(pc, k);
+			}
+		}
+	}
+	/* Pod-level securityContext has no capabilities in Kubernetes, but
+	 * some hand-written manifests put them there; record what is written. */
+	security_apply(pc, s, ymap_get(ps, "securityContext"), "pod");
+}
+
+static bool is_sidecar_name(const char *name)
+{
+	static const char *const side[] = {"sidecar", "istio-proxy", "envoy", "linkerd-proxy",
+					   "fluent", "log-collector", NULL};
+	for (size_t i = 0; name && side[i]; i++)
+		if (strstr(name, side[i]))
+			return true;
+	return false;
+}
+
+/* The container the operator treats as the worker: `main`, else the first. */
+static const struct ynode *main_container(const struct ynode *ps)
+{
+	const struct ynode *cs = ymap_get(ps, "containers");
+	if (!yis_seq(cs) || cs->n == 0)
+		return NULL;
+	for (size_t i = 0; i < cs->n; i++) {
+		const char *n = ymap_str(cs->u.kids[i], "name");
+		if (n && strcmp(n, "main") == 0)
+			return cs->u.kids[i];
+	}
+	for (size_t i = 0; i < cs->n; i++)
+		if (!is_sidecar_name(ymap_str(cs->u.kids[i], "name")))
+			return cs->u.kids[i];
+	return cs->u.kids[0];
+}
+
+/* ---- roles ---- */
+
+static bool name_has(const char *name, const char *what)
+{
+	return name && strcasestr(name, what) != NULL;
+}
+
+static void role_set(struct service *s, enum svc_role r, char *source, struct src_loc loc)
+{
+	s->role = r;
+	free(s->role_source);
+	s->role_source = source;
+	s->role_loc = loc;
+}
+
+static enum svc_role role_word(const char *w)
+{
+	if (!w)
+		return ROLE_UNKNOWN;
+	if (strcasecmp(w, "frontend") == 0)
+		return ROLE_FRONTEND;
+	if (strcasecmp(w, "worker") == 0)
+		return ROLE_WORKER;
+	if (strcasecmp(w, "prefill") == 0)
+		return ROLE_PREFILL;
+	if (strcasecmp(w, "decode") == 0)
+		return ROLE_DECODE;
+	return ROLE_OTHER;
+}
+
+/* Declared type first; a bare "worker" (or nothing) is refined by what the
+ * engine is told on its command line, then by the service name. */
+static void role_decide(struct sbuild *b, bool allow_name)
+{
+	struct service *s = b->s;
+	struct pctx *pc = b->pc;
+	const struct ynode *ct = b->v2_type ? b->v2_type : b->v1_component_type;
+	const char *ctw = yscalar(ct);
+	const char *key = b->v2_type ? "type" : "componentType";
+	const char *sub = yscalar(b->v1_sub_type);
+
+	if (sub && (role_word(sub) == ROLE_PREFILL || role_word(sub) == ROLE_DECODE)) {
+		role_set(s, role_word(sub), xasprintf("subComponentType: %s", sub), at(pc, b->v1_sub_type));
+		return;
+	}
+	enum svc_role r = role_word(ctw);
+	if (r != ROLE_UNKNOWN && r != ROLE_WORKER) {
+		role_set(s, r, xasprintf("%s: %s", key, ctw), at(pc, ct));
+		return;
+	}
+	char mode[32];
+	if (shell_disagg_mode(s->command_line, mode, sizeof(mode))) {
+		enum svc_role mr = role_word(mode);
+		if (mr == ROLE_PREFILL || mr == ROLE_DECODE) {
+			role_set(s, mr, xasprintf("--disaggregation-mode %s", mode), s->command_loc);
+			return;
+		}
+		if (strcmp(mode, "encode") == 0) {
+			role_set(s, ROLE_OTHER, xstrdup("--disaggregation-mode encode"), s->command_loc);
+			return;
+		}
+	}
+	if (allow_name && (r == ROLE_WORKER || ctw == NULL)) {
+		if (name_has(s->name, "prefill")) {
+			role_set(s, ROLE_PREFILL, xasprintf("service name %s", s->name), s->loc);
+			return;
+		}
+		if (name_has(s->name, "decode")) {
+			role_set(s, ROLE_DECODE, xasprintf("service name %s", s->name), s->loc);
+			return;
+		}
+	}
+	if (r == ROLE_WORKER) {
+		role_set(s, ROLE_WORKER, xasprintf("%s: %s", key, ctw), at(pc, ct));
+		return;
+	}
+	if (allow_name && strcmp(b->dep->kind, "DynamoGraphDeployment") == 0 &&
+	    name_has(s->name, "frontend")) {
+		role_set(s, ROLE_FRONTEND, xasprintf("service name %s", s->name), s->loc);
+		return;
+	}
+	role_set(s, ROLE_UNKNOWN, xstrdup("not declared"), s->loc);
+}
+
+/* ---- services ---- */
+
+static struct service *svc_new(struct pctx *pc, struct deployment *d, const char *name,
+			       const struct ynode *at_node, struct sbuild *b)
+{
+	if (d->n_svcs >= MANIFEST_MAX_SERVICES) {
+		ms_diag(pc->ms, DIAG_WARN, pc->file, at_node ? at_node->line : 0, 0,
+			xasprintf("%s: more than 1024 services; the rest ignored", d->name));
+		return NULL;
+	}
+	struct service *s = XPUSH(d->svcs, d->n_svcs, d->cap_svcs);
+	memset(s, 0, sizeof(*s));
+	s->name = xstrdup(name);
+	s->replicas = 1;
+	s->node_count = 1;
+	s->loc = at(pc, at_node);
+	memset(b, 0, sizeof(*b));
+	b->pc = pc;
+	b->dep = d;
+	b->s = s;
+	/* Deployment-wide first: everything later overrides it. */
+	env_merge(&s->env, &d->env);
+	return s;
+}
+
+static void svc_finish(struct sbuild *b)
+{
+	struct service *s = b->s;
+	struct pctx *pc = b->pc;
+
+	/* command line: command then args, as the container runtime joins them */
+	char *buf = NULL;
+	size_t len = 0, cap = 0;
+	cmd_collect(&buf, &len, &cap, b->command);
+	cmd_collect(&buf, &len, &cap, b->args);
+	s->command_line = buf;
+	if (buf) {
+		s->command_loc.file = pc->file;
+		s->command_loc.line = first_line(b->command ? b->command : b->args);
+	}
+	struct inline_ctx ic = {s, pc->file};
+	scan_inline(&ic, b->command, b->args);
+
+	const struct kv *g = kv_list_find(&s->resources, "gpu");
+	if (!g)
+		g = kv_list_find(&s->resources, "nvidia.com/gpu");
+	if (g) {
+		s->gpus = parse_long(g->value, 0);
+		s->gpus_loc = g->loc;
+	}
+}
+
+static void scalar_long(struct pctx *pc, const struct ynode *n, long *dst, struct src_loc *loc)
+{
+	if (!yscalar(n))
+		return;
+	*dst = parse_long(yscalar(n), *dst);
+	*loc = at(pc, n);
+}
+
+/* What a DGD service declared about its role, kept until every service of
+ * the deployment is built (the name rule needs to see the others). */
+struct role_in {
+	const struct ynode *v1_component_type, *v1_sub_type, *v2_type;
+};
+
+struct dgd_ctx {
+	struct pctx *pc;
+	struct deployment *d;
+	struct role_in *roles;
+	size_t n_roles, cap_roles;
+};
+
+static void role_remember(struct dgd_ctx *dc, const struct sbuild *b)
+{
+	struct role_in *r = XPUSH(dc->roles, dc->n_roles, dc->cap_roles);
+	r->v1_component_type = b->v1_component_type;
+	r->v1_sub_type = b->v1_sub_type;
+	r->v2_type = b->v2_type;
+}
+
+static bool by_name(const struct service *s)
+{
+	return s->role_source && strncmp(s->role_source, "service name", 12) == 0;
+}
+
+/*
+ * A name such as "VllmDecodeWorker" means decode only when the deployment
+ * also has a prefill side: Dynamo's aggregated vLLM examples name their one
+ * worker that way.  So roles are decided for all services first, and a
+ * name-only prefill/decode without its counterpart falls back to what was
+ * declared.
+ */
+static void dgd_roles(struct dgd_ctx *dc)
+{
+	struct deployment *d = dc->d;
+	for (size_t i = 0; i < d->n_svcs && i < dc->n_roles; i++) {
+		struct sbuild b = {.pc = dc->pc, .dep = d, .s = &d->svcs[i],
+				   .v1_component_type = dc->roles[i].v1_component_type,
+				   .v1_sub_type = dc->roles[i].v1_sub_type,
+				   .v2_type = dc->roles[i].v2_type};
+		role_decide(&b, true);
+	}
+	bool prefill = false, decode = false;
+	for (size_t i = 0; i < d->n_svcs; i++) {
+		prefill |= d->svcs[i].role == ROLE_PREFILL;
+		decode |= d->svcs[i].role == ROLE_DECODE;
+	}
+	for (size_t i = 0; i < d->n_svcs && i < dc->n_roles; i++) {
+		struct service *s = &d->svcs[i];
+		if (!by_name(s) || (s->role == ROLE_PREFILL && decode) ||
+		    (s->role == ROLE_DECODE && prefill) ||
+		    (s->role != ROLE_PREFILL && s->role != ROLE_DECODE))
+			continue;
+		struct sbuild b = {.pc = dc->pc, .dep = d, .s = s,
+				   .v1_component_type = dc->roles[i].v1_component_type,
+				   .v1_sub_type = dc->roles[i].v1_sub_type,
+				   .v2_type = dc->roles[i].v2_type};
+		role_decide(&b, false);
+	}
+	free(dc->roles);
+	dc->roles = NULL;
+	dc->n_roles = dc->cap_roles = 0;
+}
+
+/* v1alpha1: spec.services.<Name> */
+static bool on_v1_service(void *vctx, const struct ynode *k, const struct ynode *v)
+{
+	struct dgd_ctx *dc = vctx;
+	struct pctx *pc = dc->pc;
+	struct sbuild b;
+	if (!yscalar(k) || !yis_map(v))
+		return true;
+	struct service *s = svc_new(pc, dc->d, yscalar(k), k, &b);
+	if (!s)
+		return false;
+	b.v1_component_type = ymap_get(v, "componentType");
+	b.v1_sub_type = ymap_get(v, "subComponentType");
+	env_apply(pc, &s->env, ymap_get(v, "envs"), ENV_SERVICE);
+	const char *efs = ymap_str(v, "envFromSecret");
+	if (efs)
+		kv_list_add(&s->env_from, "secret", efs, at(pc, ymap_get(v, "envFromSecret")));
+	scalar_long(pc, ymap_get(v, "replicas"), &s->replicas, &s->replicas_loc);
+	scalar_long(pc, YPATH(v, "multinode", "nodeCount"), &s->node_count, &s->node_count_loc);
+	const struct ynode *shm = ymap_get(v, "sharedMemory");
+	if (yscalar(ymap_get(shm, "size")) && !ytrue(ymap_get(shm, "disabled"))) {
+		s->shm_size = xstrdup(ymap_str(shm, "size"));
+		s->shm_loc = at(pc, ymap_get(shm, "size"));
+	}
+	resources_apply(pc, s, ymap_get(v, "resources"), true);
+	const struct ynode *eps = ymap_get(v, "extraPodSpec");
+	podspec_apply(&b, eps);
+	container_apply(&b, ymap_get(eps, "mainContainer"));
+	svc_finish(&b);
+	role_remember(dc, &b);
+	return true;
+}
+
+/* v1beta1: spec.components[] */
+static void v2_component(struct dgd_ctx *dc, const struct ynode *c)
+{
+	struct pctx *pc = dc->pc;
+	struct sbuild b;
+	const char *name = ymap_str(c, "name");
+	if (!yis_map(c))
+		return;
+	struct service *s = svc_new(pc, dc->d, name ? name : "<unnamed>", c, &b);
+	if (!s)
+		return;
+	b.v2_type = ymap_get(c, "type");
+	env_apply(pc, &s->env, ymap_get(c, "envs"), ENV_SERVICE);
+	env_apply(pc, &s->env, ymap_get(c, "env"), ENV_SERVICE);
+	const char *efs = ymap_str(c, "envFromSecret");
+	if (efs)
+		kv_list_add(&s->env_from, "secret", efs, at(pc, ymap_get(c, "envFromSecret")));
+	scalar_long(pc, ymap_get(c, "replicas"), &s->replicas, &s->replicas_loc);
+	scalar_long(pc, YPATH(c, "multinode", "nodeCount"), &s->node_count, &s->node_count_loc);
+	const struct ynode *shm = ymap_get(c, "sharedMemorySize");
+	if (!yscalar(shm))
+		shm = YPATH(c, "sharedMemory", "size");
+	if (yscalar(shm)) {
+		s->shm_size = xstrdup(yscalar(shm));
+		s->shm_loc = at(pc, shm);
+	}
+	resources_apply(pc, s, ymap_get(c, "resources"), true);
+	const struct ynode *ps = YPATH(c, "podTemplate", "spec");
+	podspec_apply(&b, ps);
+	container_apply(&b, main_container(ps));
+	svc_finish(&b);
+	role_remember(dc, &b);
+}
+
+static struct deployment *dep_new(struct pctx *pc, const struct ynode *root, const char *kind,
+				  int doc_index)
+{
+	struct manifest_set *ms = pc->ms;
+	struct deployment *d = XPUSH(ms->deps, ms->n_deps, ms->cap_deps);
+	memset(d, 0, sizeof(*d));
+	const char *name = YPATH(root, "metadata", "name") ? yscalar(YPATH(root, "metadata", "name")) : NULL;
+	d->name = xstrdup(name ? name : "<unnamed>");
+	d->kind = xstrdup(kind);
+	const char *api = ymap_str(root, "apiVersion");
+	d->api_version = api ? xstrdup(api) : NULL;
+	d->loc = at(pc, root);
+	d->doc_index = doc_index;
+	return d;
+}
+
+static void build_dgd(struct pctx *pc, const struct ynode *root, int doc_index)
+{
+	struct deployment *d = dep_new(pc, root, "DynamoGraphDeployment", doc_index);
+	const struct ynode *spec = ymap_get(root, "spec");
+	const char *fw = ymap_str(spec, "backendFramework");
+	d->framework = fw ? xstrdup(fw) : NULL;
+	env_apply(pc, &d->env, ymap_get(spec, "envs"), ENV_DEPLOYMENT);
+	env_apply(pc, &d->env, ymap_get(spec, "env"), ENV_DEPLOYMENT);
+	struct dgd_ctx dc = {.pc = pc, .d = d};
+	/* Structure decides, not apiVersion: a v1alpha1 file edited by hand to
+	 * v1beta1 (or the reverse) still says what it means. */
+	const struct ynode *svcs = ymap_get(spec, "services");
+	if (yis_map(svcs))
+		ymap_each(svcs, on_v1_service, &dc);
+	const struct ynode *comps = ymap_get(spec, "components");
+	if (yis_seq(comps))
+		for (size_t i = 0; i < comps->n; i++)
+			v2_component(&dc, comps->u.kids[i]);
+	dgd_roles(&dc);
+}
+
+/* Plain pod spec: each container that is not a sidecar is a service. */
+static void pod_services(struct pctx *pc, struct deployment *d, const struct ynode *ps,
+			 const struct ynode *replicas, long node_count, const char *svc_name)
+{
+	const struct ynode *cs = ymap_get(ps, "containers");
+	if (!yis_seq(cs))
+		return;
+	size_t picked = 0;
+	for (int pass = 0; pass < 2 && picked == 0; pass++) {
+		for (size_t i = 0; i < cs->n; i++) {
+			const struct ynode *c = cs->u.kids[i];
+			const char *cn = ymap_str(c, "name");
+			if (!yis_map(c) || (pass == 0 && is_sidecar_name(cn)))
+				continue;
+			if (svc_name && picked)
+				break;     /* LWS: one service per template */
+			struct sbuild b;
+			char *name = svc_name ? xstrdup(svc_name)
+					      : xasprintf("%s/%s", d->name, cn ? cn : "container");
+			struct service *s = svc_new(pc, d, name, c, &b);
+			free(name);
+			if (!s)
+				return;
+			picked++;
+			scalar_long(pc, replicas, &s->replicas, &s->replicas_loc);
+			s->node_count = node_count;
+			podspec_apply(&b, ps);
+			container_apply(&b, c);
+			svc_finish(&b);
+			role_decide(&b, true);
+		}
+	}
+}
+
+static void build_lws(struct pctx *pc, const struct ynode *root, int doc_index)
+{
+	struct deployment *d = dep_new(pc, root, "LeaderWorkerSet", doc_index);
+	const struct ynode *spec = ymap_get(root, "spec");
+	const struct ynode *lwt = ymap_get(spec, "leaderWorkerTemplate");
+	long size = parse_long(ymap_str(lwt, "size"), 1);
+	const struct ynode *leader = YPATH(lwt, "leaderTemplate", "spec");
+	const struct ynode *worker = YPATH(lwt, "workerTemplate", "spec");
+	size_t before = d->n_svcs;
+	if (leader) {
+		char *n = xasprintf("%s/leader", d->name);
+		pod_services(pc, d, leader, ymap_get(spec, "replicas"), size, n);
+		free(n);
+	}
+	if (worker) {
+		char *n = xasprintf("%s/worker", d->name);
+		pod_services(pc, d, worker, ymap_get(spec, "replicas"), size, n);
+		free(n);
+	}
+	for (size_t i = before; i < d->n_svcs; i++)
+		if (YPATH(lwt, "size"))
+			d->svcs[i].node_count_loc = at(pc, YPATH(lwt, "size"));
+}
+
+static void build_configmap(struct pctx *pc, const struct ynode *root)
+{
+	struct manifest_set *ms = pc->ms;
+	struct configmap *cm = XPUSH(ms->cms, ms->n_cms, ms->cap_cms);
+	memset(cm, 0, sizeof(*cm));
+	const char *name = yscalar(YPATH(root, "metadata", "name"));
+	cm->name = xstrdup(name ? name : "<unnamed>");
+	cm->loc = at(pc, root);
+	const struct ynode *data = ymap_get(root, "data");
+	char *buf = NULL;
+	size_t len = 0, cap = 0;
+	if (yis_map(data)) {
+		for (size_t i = 0; i + 1 < data->n; i += 2) {
+			const char *k = yscalar(data->u.kids[i]);
+			const char *v = yscalar(data->u.kids[i + 1]);
+			if (!k || !v)
+				continue;
+			kv_list_set(&cm->data, k, v, at(pc, data->u.kids[i + 1]));
+			size_t n = strlen(v);
+			if (len + n + 2 > cap) {
+				cap = (len + n + 2) * 2;
+				buf = xrealloc(buf, cap);
+			}
+			memcpy(buf + len, v, n);
+			len += n;
+			buf[len++] = '\n';
+			buf[len] = '\0';
+		}
+	}
+	cm->text = buf ? buf : xstrdup("");
+}
+
+static const char *const pod_template_kinds[] = {
+	"Deployment", "StatefulSet", "DaemonSet", "ReplicaSet", "Job", "ReplicationController",
+	"PodTemplate", NULL,
+};
+
+static void build_object(struct pctx *pc, const struct ynode *root, int doc_index, int depth)
+{
+	const char *kind = ymap_str(root, "kind");
+	if (!kind)
+		return;
+	const struct ynode *spec = ymap_get(root, "spec");
+	if (strcmp(kind, "DynamoGraphDeployment") == 0) {
+		build_dgd(pc, root, doc_index);
+	} else if (strcmp(kind, "ComputeDomain") == 0) {
+		pc->ms->n_compute_domains++;
+		pc->compute_domain = true;
+	} else if (strcmp(kind, "ConfigMap") == 0) {
+		build_configmap(pc, root);
+	} else if (strcmp(kind, "LeaderWorkerSet") == 0) {
+		build_lws(pc, root, doc_index);
+	} else if (strcmp(kind, "List") == 0 || strcmp(kind, "DynamoGraphDeploymentList") == 0) {
+		const struct ynode *items = ymap_get(root, "items");
+		if (yis_seq(items) && depth == 0)
+			for (size_t i = 0; i < items->n; i++)
+				build_object(pc, items->u.kids[i], doc_index, depth + 1);
+	} else {
+		const struct ynode *ps = NULL, *replicas = NULL;
+		if (strcmp(kind, "Pod") == 0) {
+			ps = spec;
+		} else if (strcmp(kind, "CronJob") == 0) {
+			ps = YPATH(spec, "jobTemplate", "spec", "template", "spec");
+		} else {
+			for (size_t i = 0; pod_template_kinds[i]; i++)
+				if (strcmp(kind, pod_template_kinds[i]) == 0)
+					ps = YPATH(strcmp(kind, "PodTemplate") == 0 ? root : spec,
+						   "template", "spec");
+			/* Any other kind with a pod template (Argo Rollout, ...). */
+			if (!ps && yis_seq(YPATH(spec, "template", "spec", "containers")))
+				ps = YPATH(spec, "template", "spec");
+			replicas = ymap_get(spec, "replicas");
+			if (strcmp(kind, "Job") == 0)
+				replicas = ymap_get(spec, "parallelism");
+		}
+		if (!yis_map(ps))
+			return;
+		struct deployment *d = dep_new(pc, root, kind, doc_index);
+		pod_services(pc, d, ps, replicas, 1, NULL);
+	}
+}
+
+static void on_doc(void *vctx, const struct ynode *root, int doc_index)
+{
+	struct pctx *pc = vctx;
+	if (yscalar(root) || yis_map(root) || yis_seq(root))
+		pc->docs++;
+	if (yis_map(root))
+		build_object(pc, root, doc_index, 0);
+}
+
+/* ---- envFrom: configMapRef and configMapKeyRef from ConfigMaps in the input ---- */
+
+static size_t dir_len(const char *path)
+{
+	const char *slash = path ? strrchr(path, '/') : NULL;
+	return slash ? (size_t)(slash - path) : 0;
+}
+
+static bool cm_visible(const struct configmap *cm, const char *file, bool same_file)
+{
+	const char *cf = cm->loc.file;
+	if (!cf || !file)
+		return false;
+	if (cf == file || strcmp(cf, file) == 0)
+		return true;
+	if (same_file)
+		return false;
+	size_t a = dir_len(cf), b = dir_len(file);
+	return a == b && strncmp(cf, file, a) == 0;
+}
+
+static const struct configmap *cm_find(const struct manifest_set *ms, const char *name,
+				       const char *file, bool same_file)
+{
+	for (size_t i = 0; i < ms->n_cms; i++)
+		if (strcmp(ms->cms[i].name, name) == 0 && cm_visible(&ms->cms[i], file, same_file))
+			return &ms->cms[i];
+	return NULL;
+}
+
+/*
+ * Kubernetes gives env[] precedence over envFrom, and a shell assignment
+ * runs later still, so a ConfigMap entry is added only where no other
+ * source set the name.  Idempotent: safe to run per file and again per
+ * folder.
+ */
+void manifest_resolve_configmaps(struct manifest_set *ms, size_t first_dep, bool same_file)
+{
+	if (!ms->n_cms)
+		return;
+	for (size_t i = first_dep; i < ms->n_deps; i++) {
+		struct deployment *d = &ms->deps[i];
+		for (size_t j = 0; j < d->n_svcs; j++) {
+			struct service *s = &d->svcs[j];
+			for (size_t k = 0; k < s->env_from.n; k++) {
+				if (strcmp(s->env_from.v[k].key, "configmap") != 0)
+					continue;
+				const struct configmap *cm = cm_find(ms, s->env_from.v[k].value,
+								     d->loc.file, same_file);
+				for (size_t m = 0; cm && m < cm->data.n; m++) {
+					const struct kv *e = &cm->data.v[m];
+					if (shell_env_name_ok(e->key, strlen(e->key)) &&
+					    !env_list_find(&s->env, e->key))
+						env_list_set(&s->env, e->key, e->value, NULL,
+							     ENV_CONFIGMAP, e->loc);
+				}
+			}
+			/* configMapKeyRef: keep the reference, add the literal. */
+			for (size_t k = 0; k < s->env.n; k++) {
+				struct env_var *e = &s->env.v[k];
+				if (e->value || !e->value_from ||
+				    strncmp(e->value_from, "<configmap ", 11) != 0)
+					continue;
+				const char *ref = e->value_from + 11;
+				const char *slash = strrchr(ref, '/');
+				if (!slash)
+					continue;
+				char *cmname = xstrndup(ref, (size_t)(slash - ref));
+				char *key = xstrndup(slash + 1, strlen(slash + 1) - 1);
+				const struct configmap *cm = cm_find(ms, cmname, d->loc.file, same_file);
+				const struct kv *v = cm ? kv_list_find(&cm->data, key) : NULL;
+				if (v)
+					e->value = xstrdup(v->value);
+				free(cmname);
+				free(key);
+			}
+		}
+	}
+}
+
+/* ---- entry ---- */
+
+static bool looks_binary(const char *buf, size_t len)
+{
+	/* UTF-16/32 text has NULs but starts with a BOM that libyaml reads. */
+	if (len >= 2 && (((unsigned char)buf[0] == 0xff && (unsigned char)buf[1] == 0xfe) ||
+			 ((unsigned char)buf[0] == 0xfe && (unsigned char)buf[1] == 0xff)))
+		return false;
+	return memchr(buf, '\0', len) != NULL;
+}
+
+void manifest_parse_bytes(struct manifest_set *ms, const char *name, const char *buf, size_t len)
+{
+	struct pctx pc = {ms, ms_add_file(ms, name ? name : "<input>"), ms->n_deps, false, 0};
+	if (len > MANIFEST_MAX_FILE_BYTES) {
+		ms_diag(ms, DIAG_ERROR, pc.file, 0, 0,
+			xasprintf("file too large (%zu bytes, limit %u MiB), skipped", len,
+				  MANIFEST_MAX_FILE_BYTES >> 20));
+		return;
+	}
+	if (!buf)
+		len = 0;
+	if (len && looks_binary(buf, len)) {
+		ms_diag(ms, DIAG_ERROR, pc.file, 0, 0, xstrdup("not a text/YAML file (binary data), skipped"));
+		return;
+	}
+	struct yerror err;
+	if (!ytree_parse(len ? buf : "", len, on_doc, &pc, &err)) {
+		ms_diag(ms, DIAG_ERROR, pc.file, err.line, err.col, err.message);
+	} else if (pc.docs == 0) {
+		ms_diag(ms, DIAG_NOTE, pc.file, 0, 0, xstrdup("empty file: no YAML documents"));
+	}
+	if (pc.compute_domain)
+		for (size_t i = pc.first_dep; i < ms->n_deps; i++)
+			ms->deps[i].has_compute_domain = true;
+	manifest_resolve_configmaps(ms, pc.first_dep, true);
+}

@@ -1,0 +1,189 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Ownership of the model and the small list primitives the reader uses. */
+#include "manifest/manifest_internal.h"
+
+#include "core/xalloc.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+void manifest_set_init(struct manifest_set *ms)
+{
+	memset(ms, 0, sizeof(*ms));
+}
+
+void ms_diag(struct manifest_set *ms, enum diag_severity sev, const char *file, int line, int col,
+	     char *msg)
+{
+	struct diag *d = XPUSH(ms->diags, ms->n_diags, ms->cap_diags);
+	d->severity = sev;
+	d->file = file ? xstrdup(file) : NULL;
+	d->line = line;
+	d->col = col;
+	d->message = msg;
+}
+
+const char *ms_add_file(struct manifest_set *ms, const char *name)
+{
+	char **slot = XPUSH(ms->files, ms->n_files, ms->cap_files);
+	*slot = xstrdup(name);
+	return *slot;
+}
+
+struct env_var *env_list_find(const struct env_list *l, const char *name)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (strcmp(l->v[i].name, name) == 0)
+			return &l->v[i];
+	return NULL;
+}
+
+bool env_list_set(struct env_list *l, const char *name, const char *value, const char *value_from,
+		  enum env_origin origin, struct src_loc loc)
+{
+	struct env_var *e = env_list_find(l, name);
+	if (e) {
+		free(e->value);
+		free(e->value_from);
+	} else {
+		if (l->n >= MANIFEST_MAX_ENV)
+			return false;
+		e = XPUSH(l->v, l->n, l->cap);
+		e->name = xstrdup(name);
+	}
+	e->value = value ? xstrdup(value) : NULL;
+	e->value_from = value_from ? xstrdup(value_from) : NULL;
+	e->origin = origin;
+	e->loc = loc;
+	return true;
+}
+
+void env_list_release(struct env_list *l)
+{
+	for (size_t i = 0; i < l->n; i++) {
+		free(l->v[i].name);
+		free(l->v[i].value);
+		free(l->v[i].value_from);
+	}
+	free(l->v);
+	memset(l, 0, sizeof(*l));
+}
+
+struct kv *kv_list_find(const struct kv_list *l, const char *key)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (strcmp(l->v[i].key, key) == 0)
+			return &l->v[i];
+	return NULL;
+}
+
+bool kv_list_add(struct kv_list *l, const char *key, const char *value, struct src_loc loc)
+{
+	if (l->n >= MANIFEST_MAX_KV)
+		return false;
+	struct kv *e = XPUSH(l->v, l->n, l->cap);
+	e->key = xstrdup(key);
+	e->value = xstrdup(value ? value : "");
+	e->loc = loc;
+	return true;
+}
+
+bool kv_list_set(struct kv_list *l, const char *key, const char *value, struct src_loc loc)
+{
+	struct kv *e = kv_list_find(l, key);
+	if (!e)
+		return kv_list_add(l, key, value, loc);
+	free(e->value);
+	e->value = xstrdup(value ? value : "");
+	e->loc = loc;
+	return true;
+}
+
+void kv_list_release(struct kv_list *l)
+{
+	for (size_t i = 0; i < l->n; i++) {
+		free(l->v[i].key);
+		free(l->v[i].value);
+	}
+	free(l->v);
+	memset(l, 0, sizeof(*l));
+}
+
+void service_release(struct service *s)
+{
+	free(s->name);
+	free(s->role_source);
+	free(s->image);
+	free(s->container);
+	env_list_release(&s->env);
+	kv_list_release(&s->env_from);
+	free(s->command_line);
+	kv_list_release(&s->resources);
+	kv_list_release(&s->cap_add);
+	kv_list_release(&s->host_paths);
+	free(s->shm_size);
+	kv_list_release(&s->resource_claims);
+}
+
+void manifest_set_release(struct manifest_set *ms)
+{
+	for (size_t i = 0; i < ms->n_deps; i++) {
+		struct deployment *d = &ms->deps[i];
+		free(d->name);
+		free(d->kind);
+		free(d->api_version);
+		free(d->framework);
+		env_list_release(&d->env);
+		for (size_t j = 0; j < d->n_svcs; j++)
+			service_release(&d->svcs[j]);
+		free(d->svcs);
+	}
+	free(ms->deps);
+	for (size_t i = 0; i < ms->n_cms; i++) {
+		free(ms->cms[i].name);
+		free(ms->cms[i].text);
+		kv_list_release(&ms->cms[i].data);
+	}
+	free(ms->cms);
+	for (size_t i = 0; i < ms->n_diags; i++) {
+		free(ms->diags[i].file);
+		free(ms->diags[i].message);
+	}
+	free(ms->diags);
+	for (size_t i = 0; i < ms->n_files; i++)
+		free(ms->files[i]);
+	free(ms->files);
+	memset(ms, 0, sizeof(*ms));
+}
+
+/* ---- lookups for the rules ---- */
+
+const struct env_var *service_env_get(const struct service *s, const char *name)
+{
+	return s && name ? env_list_find(&s->env, name) : NULL;
+}
+
+const char *service_resource_get(const struct service *s, const char *key)
+{
+	const struct kv *e = s && key ? kv_list_find(&s->resources, key) : NULL;
+	return e ? e->value : NULL;
+}
+
+/* "CAP_IPC_LOCK" and "ipc_lock" mean IPC_LOCK to the kernel's parser too. */
+static const char *cap_base(const char *c)
+{
+	return strncasecmp(c, "CAP_", 4) == 0 ? c + 4 : c;
+}
+
+bool service_has_cap(const struct service *s, const char *cap)
+{
+	if (!s || !cap)
+		return false;
+	for (size_t i = 0; i < s->cap_add.n; i++) {
+		const char *c = cap_base(s->cap_add.v[i].key);
+		if (strcasecmp(c, cap_base(cap)) == 0 || strcasecmp(c, "ALL") == 0)
+			return true;
+	}
+	return false;
+}

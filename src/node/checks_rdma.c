@@ -1,0 +1,340 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * RDMA devices, every port, the pod's access to them (uverbs), RoCE GIDs and
+ * EFA.  Everything here reads sysfs facts, never ibstat.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "node/node_checks.h"
+
+#define SUBJ_IB "/sys/class/infiniband"
+
+static const char *dev_kind(const struct node_rdma_dev *d)
+{
+	if (d->efa)
+		return "EFA";
+	for (size_t i = 0; i < d->n_ports; i++) {
+		if (d->ports[i].ll == IB_LL_INFINIBAND)
+			return "InfiniBand";
+		if (d->ports[i].ll == IB_LL_ETHERNET)
+			return "RoCE";
+	}
+	return "unknown link layer";
+}
+
+/* Append to a bounded buffer; silently stops at its end. */
+static void cat(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void cat(char *buf, size_t len, const char *fmt, ...)
+{
+	size_t used = strlen(buf);
+	if (used + 1 >= len)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf + used, len - used, fmt, ap);
+	va_end(ap);
+}
+
+void node_check_rdma_devices(struct ci_report *r, const struct node_facts *f)
+{
+	const char *id = "node.rdma.devices";
+	if (!f->have_sys) {
+		report_add(r, id, CI_SKIPPED, true, CI_LAYER_FABRIC, SUBJ_IB,
+			   "the probe could not read /sys: RDMA devices unknown");
+		return;
+	}
+	if (f->n_devs == 0) {
+		struct ci_check *c;
+		if (!node_has_gpu(f)) {
+			c = report_add(r, id, CI_SKIPPED, true, CI_LAYER_FABRIC, SUBJ_IB,
+				       "neither an RDMA device nor a GPU is visible: this is not a GPU "
+				       "worker, so nothing here can carry KV; nothing to judge");
+			check_set_fix(c, "run `node` on a GPU node, or inside a prefill/decode worker pod "
+					 "(--namespace NS --pod POD)");
+		} else if (node_mnnvl(f)) {
+			c = report_add(r, id, CI_WARN, true, CI_LAYER_FABRIC, SUBJ_IB,
+				       "no RDMA device: KV can only move over multi-node NVLink, inside "
+				       "this NVLink domain; anything beyond it would go over TCP");
+			check_set_fix(c, "give the pod the node's RDMA NICs (RDMA device plugin / "
+					 "rdma/ib resource) if prefill and decode may land outside one NVL domain");
+		} else {
+			c = report_add(r, id, CI_FAIL, true, CI_LAYER_FABRIC, SUBJ_IB,
+				       "no RDMA device (nothing in /sys/class/infiniband): KV between "
+				       "prefill and decode pods would move over TCP");
+			check_set_fix(c, "load the NIC drivers on the node (mlx5_ib / efa) and give the "
+					 "pod RDMA NICs (RDMA device plugin, SR-IOV network or "
+					 "vpc.amazonaws.com/efa)");
+		}
+		return;
+	}
+	size_t n_ib = 0, n_roce = 0, n_efa = 0;
+	for (size_t i = 0; i < f->n_devs; i++) {
+		const char *k = dev_kind(&f->devs[i]);
+		n_ib += !strcmp(k, "InfiniBand");
+		n_roce += !strcmp(k, "RoCE");
+		n_efa += !strcmp(k, "EFA");
+	}
+	char kinds[160] = "";
+	if (n_ib)
+		cat(kinds, sizeof(kinds), "%zu InfiniBand", n_ib);
+	if (n_roce)
+		cat(kinds, sizeof(kinds), "%s%zu RoCE", *kinds ? ", " : "", n_roce);
+	if (n_efa)
+		cat(kinds, sizeof(kinds), "%s%zu EFA", *kinds ? ", " : "", n_efa);
+	if (f->n_devs > n_ib + n_roce + n_efa)
+		cat(kinds, sizeof(kinds), "%s%zu unknown", *kinds ? ", " : "",
+		    f->n_devs - n_ib - n_roce - n_efa);
+	struct ci_check *c = report_add(r, id, CI_OK, true, CI_LAYER_FABRIC, SUBJ_IB,
+					"%zu RDMA device%s: %s", f->n_devs,
+					f->n_devs == 1 ? "" : "s", kinds);
+	for (size_t i = 0; i < f->n_devs; i++) {
+		const struct node_rdma_dev *d = &f->devs[i];
+		check_add_evidence(c, "%s: %s%s%s%s%s, %zu port%s", d->name, dev_kind(d),
+				   d->hca_type ? " " : "", d->hca_type ? d->hca_type : "",
+				   d->fw_ver ? " fw " : "", d->fw_ver ? d->fw_ver : "",
+				   d->n_ports, d->n_ports == 1 ? "" : "s");
+	}
+}
+
+static const char *ucx_net_devices(const struct node_facts *f)
+{
+	return node_env_get(f, "UCX_NET_DEVICES");
+}
+
+/* UCX_NET_DEVICES names `dev` (as "dev:port" or "dev"). */
+static bool ucx_lists_dev(const char *v, const char *dev)
+{
+	size_t n = strlen(dev);
+	for (const char *p = v; p && *p;) {
+		size_t l = strcspn(p, ",");
+		if (l >= n && !strncmp(p, dev, n) && (l == n || p[n] == ':'))
+			return true;
+		p += l;
+		if (*p)
+			p++;
+	}
+	return false;
+}
+
+void node_check_rdma_ports(struct ci_report *r, const struct node_facts *f)
+{
+	const char *id = "node.rdma.ports";
+	if (!f->n_devs) {
+		report_add(r, id, CI_SKIPPED, false, CI_LAYER_FABRIC, SUBJ_IB, "no RDMA device");
+		return;
+	}
+	size_t total = 0, active = 0;
+	char down[512] = "", issues[768] = "", bonds[256] = "", lid0[256] = "";
+	double ib_min = 0, ib_max = 0, eth_min = 0, eth_max = 0;
+	const char *nd = ucx_net_devices(f);
+	for (size_t i = 0; i < f->n_devs; i++) {
+		const struct node_rdma_dev *d = &f->devs[i];
+		if (!d->n_ports)
+			cat(issues, sizeof(issues), "%s%s has no readable port", *issues ? "; " : "",
+			    d->name);
+		for (size_t j = 0; j < d->n_ports; j++) {
+			const struct node_port *p = &d->ports[j];
+			total++;
+			if (!node_port_active(p)) {
+				cat(down, sizeof(down), "%s%s/%u %s (%s)", *down ? ", " : "", d->name,
+				    p->num, ib_port_state_name(p->state), ib_phys_state_name(p->phys));
+				continue;
+			}
+			active++;
+			double g = p->rate.gbps;
+			if (g > 0 && !d->efa) {
+				double *mn = p->ll == IB_LL_ETHERNET ? &eth_min : &ib_min;
+				double *mx = p->ll == IB_LL_ETHERNET ? &eth_max : &ib_max;
+				if (*mn == 0 || g < *mn)
+					*mn = g;
+				if (g > *mx)
+					*mx = g;
+			}
+			if (p->have_lid && p->lid == 0 && d->bond &&
+			    !(nd && *nd && !ucx_lists_dev(nd, d->name)))
+				cat(bonds, sizeof(bonds), "%s%s", *bonds ? ", " : "", d->name);
+			else if (p->have_lid && p->lid == 0 && p->ll == IB_LL_INFINIBAND)
+				cat(lid0, sizeof(lid0), "%s%s/%u", *lid0 ? ", " : "", d->name, p->num);
+		}
+	}
+	struct ci_check *c;
+	if (!total) {
+		c = report_add(r, id, CI_SKIPPED, true, CI_LAYER_FABRIC, SUBJ_IB,
+			       "no port of the %zu RDMA devices could be read", f->n_devs);
+		return;
+	}
+	if (!active) {
+		c = report_add(r, id, CI_FAIL, true, CI_LAYER_FABRIC, SUBJ_IB,
+			       "none of the %zu RDMA ports is active: %s", total, down);
+		check_set_fix(c, "check cables, switch ports and the subnet manager (opensm/UFM) for "
+				 "InfiniBand, the netdev link for RoCE; `ibstat` on the node");
+		return;
+	}
+	if (*down)
+		cat(issues, sizeof(issues), "%sdown: %s", *issues ? "; " : "", down);
+	if (ib_max > ib_min && ib_min > 0)
+		cat(issues, sizeof(issues), "%smixed InfiniBand rates %g..%g Gb/s", *issues ? "; " : "",
+		    ib_min, ib_max);
+	if (eth_max > eth_min && eth_min > 0)
+		cat(issues, sizeof(issues), "%smixed RoCE rates %g..%g Gb/s", *issues ? "; " : "",
+		    eth_min, eth_max);
+	if (*bonds)
+		cat(issues, sizeof(issues), "%sbonded device with LID 0: %s (keep it out of "
+		    "UCX_NET_DEVICES; UCX picks every device when it is unset)", *issues ? "; " : "", bonds);
+	if (*lid0)
+		cat(issues, sizeof(issues), "%sactive InfiniBand port with LID 0 (no subnet manager "
+		    "assigned one): %s", *issues ? "; " : "", lid0);
+	if (*issues) {
+		c = report_add(r, id, CI_WARN, true, CI_LAYER_FABRIC, SUBJ_IB,
+			       "%zu of %zu RDMA ports active; %s", active, total, issues);
+		check_set_fix(c, "bring the named ports up or keep them out of UCX_NET_DEVICES / "
+				 "NCCL_IB_HCA so that no rank picks them");
+	} else {
+		char rates[96] = "";
+		if (ib_max > 0)
+			cat(rates, sizeof(rates), " (InfiniBand %g Gb/s", ib_max);
+		if (eth_max > 0)
+			cat(rates, sizeof(rates), "%sRoCE %g Gb/s", *rates ? ", " : " (", eth_max);
+		if (*rates)
+			c = report_add(r, id, CI_OK, true, CI_LAYER_FABRIC, SUBJ_IB,
+				       "all %zu RDMA ports ACTIVE/LinkUp%s)", total, rates);
+		else
+			c = report_add(r, id, CI_OK, true, CI_LAYER_FABRIC, SUBJ_IB,
+				       "all %zu RDMA ports ACTIVE/LinkUp", total);
+	}
+	for (size_t i = 0; i < f->n_devs; i++) {
+		const struct node_rdma_dev *d = &f->devs[i];
+		for (size_t j = 0; j < d->n_ports; j++) {
+			const struct node_port *p = &d->ports[j];
+			char lid[24] = "";
+			if (p->have_lid)
+				snprintf(lid, sizeof(lid), " lid %u", p->lid);
+			check_add_evidence(c, "%s/%u: %s %s %s %s%s", d->name, p->num,
+					   ib_port_state_name(p->state), ib_phys_state_name(p->phys),
+					   *p->rate_raw ? p->rate_raw : "rate ?",
+					   ib_link_layer_name(p->ll), lid);
+		}
+	}
+}
+
+void node_check_rdma_uverbs(struct ci_report *r, const struct node_facts *f)
+{
+	const char *id = "node.rdma.uverbs";
+	if (!f->n_devs) {
+		report_add(r, id, CI_SKIPPED, false, CI_LAYER_FABRIC, "/dev/infiniband",
+			   "no RDMA device");
+		return;
+	}
+	if (!f->have_dev) {
+		report_add(r, id, CI_SKIPPED, true, CI_LAYER_FABRIC, "/dev/infiniband",
+			   "the probe did not list /dev");
+		return;
+	}
+	if (!f->n_uverbs) {
+		struct ci_check *c = report_add(r, id, CI_FAIL, true, CI_LAYER_FABRIC, "/dev/infiniband",
+			"sysfs shows %zu RDMA device%s but /dev/infiniband has no uverbs: this "
+			"pod cannot open them, so UCX has no RDMA transport (KV over TCP)",
+			f->n_devs, f->n_devs == 1 ? "" : "s");
+		check_set_fix(c, "request the RDMA resource in the pod spec (RDMA device plugin, e.g. "
+				 "rdma/ib: 1, or the SR-IOV network) or mount /dev/infiniband; "
+				 "sysfs alone is not enough");
+		return;
+	}
+	report_add(r, id, CI_OK, true, CI_LAYER_FABRIC, "/dev/infiniband",
+		   "%zu uverbs device%s for %zu RDMA device%s", f->n_uverbs,
+		   f->n_uverbs == 1 ? "" : "s", f->n_devs, f->n_devs == 1 ? "" : "s");
+}
+
+void node_check_roce_gid(struct ci_report *r, const struct node_facts *f)
+{
+	const char *id = "node.roce.gid";
+	size_t n = 0, good = 0, unread = 0;
+	char bad[512] = "", goodl[512] = "";
+	for (size_t i = 0; i < f->n_devs; i++) {
+		const struct node_rdma_dev *d = &f->devs[i];
+		if (d->efa)
+			continue;
+		for (size_t j = 0; j < d->n_ports; j++) {
+			const struct node_port *p = &d->ports[j];
+			if (p->ll != IB_LL_ETHERNET || !node_port_active(p))
+				continue;
+			n++;
+			if (p->roce_v2_index >= 0) {
+				good++;
+				cat(goodl, sizeof(goodl), "%s%s/%u index %d", *goodl ? ", " : "",
+				    d->name, p->num, p->roce_v2_index);
+			} else if (!p->have_gid_types) {
+				unread++;
+			} else {
+				cat(bad, sizeof(bad), "%s%s/%u", *bad ? ", " : "", d->name, p->num);
+			}
+		}
+	}
+	if (!n) {
+		report_add(r, id, CI_SKIPPED, false, CI_LAYER_FABRIC, SUBJ_IB, "no active RoCE port");
+		return;
+	}
+	struct ci_check *c;
+	if (*bad) {
+		c = report_add(r, id, CI_FAIL, true, CI_LAYER_FABRIC, SUBJ_IB,
+			       "RoCE port%s without a RoCE v2 GID: %s (ibv_create_ah fails with "
+			       "\"No such device\")", strchr(bad, ',') ? "s" : "", bad);
+		check_set_fix(c, "give the RoCE netdev an IP address (GIDs follow its addresses) and "
+				 "leave UCX_IB_GID_INDEX / NCCL_IB_GID_INDEX unset or on a RoCE v2 index");
+	} else if (unread == n) {
+		report_add(r, id, CI_SKIPPED, true, CI_LAYER_FABRIC, SUBJ_IB,
+			   "the GID types of the %zu RoCE port%s could not be read", n, n == 1 ? "" : "s");
+	} else if (unread) {
+		c = report_add(r, id, CI_WARN, true, CI_LAYER_FABRIC, SUBJ_IB,
+			       "%zu RoCE port%s with a RoCE v2 GID, %zu unreadable", good,
+			       good == 1 ? "" : "s", unread);
+		check_add_evidence(c, "%s", goodl);
+	} else {
+		c = report_add(r, id, CI_OK, true, CI_LAYER_FABRIC, SUBJ_IB,
+			       "every active RoCE port has a RoCE v2 GID (%zu)", good);
+		check_add_evidence(c, "%s", goodl);
+	}
+}
+
+void node_check_efa(struct ci_report *r, const struct node_facts *f)
+{
+	const char *id = "node.efa";
+	size_t n_efa = node_count_efa_devs(f);
+	const struct tool_out *t = &f->fi_t;
+	struct ci_check *c;
+	if (t->state != TOOL_OK) {
+		if (n_efa)
+			report_add(r, id, CI_SKIPPED, false, CI_LAYER_FABRIC, "fi_info -p efa",
+				   "sysfs shows %zu EFA device%s, but the libfabric provider cannot be "
+				   "checked: %s", n_efa, n_efa == 1 ? "" : "s", t->why);
+		else
+			report_add(r, id, CI_SKIPPED, false, CI_LAYER_FABRIC, "fi_info -p efa",
+				   "not an EFA node (no EFA device in sysfs; %s)", t->why);
+		return;
+	}
+	if (fi_info_has_provider(&f->fi, "efa")) {
+		size_t n = 0;
+		for (size_t i = 0; i < f->fi.n; i++)
+			n += f->fi.v[i].provider && !strcmp(f->fi.v[i].provider, "efa");
+		c = report_add(r, id, CI_OK, n_efa > 0, CI_LAYER_FABRIC, "fi_info -p efa",
+			       "libfabric's efa provider is usable (%zu endpoint%s)", n, n == 1 ? "" : "s");
+		for (size_t i = 0; i < f->fi.n && i < 8; i++)
+			if (f->fi.v[i].domain)
+				check_add_evidence(c, "efa domain %s (%s)", f->fi.v[i].domain,
+						   f->fi.v[i].type ? f->fi.v[i].type : "?");
+		return;
+	}
+	if (n_efa) {
+		c = report_add(r, id, CI_FAIL, true, CI_LAYER_FABRIC, "fi_info -p efa",
+			       "sysfs shows %zu EFA device%s but libfabric finds no efa provider%s",
+			       n_efa, n_efa == 1 ? "" : "s", f->fi.no_data ? " (fi_getinfo -61)" : "");
+		check_set_fix(c, "use an image with the EFA-enabled libfabric (aws-efa-installer) and "
+				 "request vpc.amazonaws.com/efa in the pod spec");
+		return;
+	}
+	report_add(r, id, CI_SKIPPED, false, CI_LAYER_FABRIC, "fi_info -p efa",
+		   "not an EFA node: libfabric has no efa provider%s",
+		   f->fi.no_data ? " (fi_getinfo -61)" : "");
+}

@@ -1,0 +1,13 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Pieces of node_facts_read(), one file per group of sections. */
+#ifndef CI_NODE_FACTS_INTERNAL_H
+#define CI_NODE_FACTS_INTERNAL_H
+
+#include "node/node_facts.h"
+
+void node_read_sys(struct node_facts *f, const struct section *s);
+void node_read_dev(struct node_facts *f, const struct section *s);
+/* A module seen loaded (in /proc/modules or as /sys/module/NAME). */
+void node_note_module(struct node_facts *f, const char *name);
+
+#endif

@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The node verb as a library: from a probe transcript to checks and facts,
+ * so that `all` and the fleet fan-out can judge a pod the same way.
+ */
+#ifndef CI_NODE_H
+#define CI_NODE_H
+
+#include "core/report.h"
+#include "probe/transcript.h"
+
+/* Read the facts of `t` and add every node check and the pod's transport
+ * variables (as facts, with `subject`) to r.  Pure. */
+void node_analyze(struct ci_report *r, const struct transcript *t, const char *subject);
+
+#endif

@@ -1,0 +1,167 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * What a probe transcript says about one host or pod, read once by
+ * node_facts_read() (pure: transcript in, struct out) and then judged by the
+ * checks in node_checks.h.  Every reading remembers whether it could be made
+ * at all, so that a missing tool becomes `skipped` and never a false pass.
+ */
+#ifndef CI_NODE_FACTS_H
+#define CI_NODE_FACTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "parse/fi_info.h"
+#include "parse/smi_nvlink.h"
+#include "parse/smi_query.h"
+#include "parse/smi_topo.h"
+#include "parse/sysfs_ib.h"
+#include "probe/transcript.h"
+
+/* Caps on what one transcript may make us hold. */
+#define NODE_MAX_DEVS   64
+#define NODE_MAX_PORTS  8
+#define NODE_MAX_GIDS   8
+#define NODE_MAX_IFS    256
+#define NODE_MAX_ENV    256
+
+/* How a tool's output came back. */
+enum tool_state {
+	TOOL_ABSENT = 0,   /* no section (older transcript, or not run here) */
+	TOOL_MISSING,      /* not on PATH / file not there */
+	TOOL_TIMEOUT,      /* stopped by `timeout` */
+	TOOL_FAILED,       /* ran, exit status != 0 or unparsable output */
+	TOOL_OK,
+};
+
+struct tool_out {
+	enum tool_state state;
+	int rc;
+	char why[160];     /* one line: why it cannot be used (for `skipped`) */
+};
+
+struct node_port {
+	unsigned num;
+	enum ib_port_state state;
+	enum ib_phys_state phys;
+	enum ib_link_layer ll;
+	struct ib_rate rate;
+	char rate_raw[48];
+	bool have_lid;
+	uint32_t lid;
+	bool have_gid_types;    /* some gid_attrs/types entry was readable */
+	int roce_v2_index;      /* first index with a RoCE v2 type and a set GID; -1 */
+	unsigned n_gids;        /* non-zero GIDs among the first NODE_MAX_GIDS */
+	/* raw GID table readings, combined into the two fields above */
+	enum ib_gid_type gid_type[NODE_MAX_GIDS];
+	bool gid_set[NODE_MAX_GIDS];
+};
+
+struct node_rdma_dev {
+	char *name;
+	char *fw_ver, *hca_type, *board_id;
+	int node_type;          /* -1 when unknown */
+	bool efa;               /* an AWS EFA device (efa_*, rdmap*) */
+	bool bond;              /* a bonded device (mlx5_bond_*) */
+	struct node_port ports[NODE_MAX_PORTS];
+	size_t n_ports;
+	char *netdevs[8];
+	size_t n_netdevs;
+};
+
+struct node_netif {
+	char *name;
+	char *operstate;        /* "up", "down", "unknown"; NULL when unread */
+	int type;               /* ARPHRD: 1 ether, 32 infiniband, 772 loopback; -1 */
+};
+
+struct node_env_var {
+	char *name, *value;     /* value already redacted by the probe */
+	const char *source;     /* "pid 1 environment", "exec shell environment" */
+};
+
+struct node_facts {
+	bool valid;             /* a probe transcript was read */
+	bool complete;          /* it ended with @@done */
+	bool sysroot;           /* probed under --sysroot */
+	char *kernel;           /* osrelease; NULL when unknown */
+	int kernel_major, kernel_minor;   /* -1 when unknown */
+
+	/* RDMA (sysfs) */
+	bool have_sys;
+	struct node_rdma_dev devs[NODE_MAX_DEVS];
+	size_t n_devs;
+	struct node_netif ifs[NODE_MAX_IFS];
+	size_t n_ifs;
+	bool memory_peers;      /* /sys/kernel/mm/memory_peers exists */
+
+	/* device nodes */
+	bool have_dev;
+	size_t n_uverbs;
+	bool dev_gdrdrv;
+	size_t n_dev_gpus;      /* /dev/nvidia<N> */
+	size_t n_imex_channels;
+
+	/* kernel modules and the NVIDIA driver */
+	bool have_modules;
+	bool mod_nvidia_peermem, mod_nv_peer_mem, mod_efa_peermem, mod_gdrdrv, mod_nvidia,
+	     mod_ib_uverbs, mod_efa;
+	bool have_nv_version;
+	bool open_module;       /* "Open Kernel Module" in /proc/driver/nvidia/version */
+	char *nv_version_line;  /* first line of /proc/driver/nvidia/version */
+
+	/* GPUs (nvidia-smi) */
+	struct tool_out smi_query_t, smi_topo_t, smi_nvlink_t, smi_q_t;
+	size_t n_gpus;          /* from --query-gpu, else topo, else /dev/nvidia<N> */
+	bool gpus_known;        /* n_gpus comes from nvidia-smi */
+	char *gpu_name;         /* first GPU's name */
+	char *driver_version;
+	struct smi_topo topo;   /* valid when smi_topo_t.state == TOOL_OK */
+	struct smi_nvlink nvlink;
+	struct smi_query q;
+
+	/* limits, capabilities, /dev/shm */
+	bool have_memlock;
+	uint64_t memlock_soft, memlock_hard;   /* bytes or UINT64_MAX (unlimited) */
+	bool have_memlock_hard;
+	char memlock_source[48];
+	bool have_caps;
+	uint64_t cap_eff;
+	bool have_shm;          /* /dev/shm is mounted (mounts or df) */
+	bool shm_size_known;
+	uint64_t shm_bytes;
+	char shm_how[96];
+
+	/* EFA */
+	struct tool_out fi_t;
+	struct fi_info fi;
+
+	/* the transport environment, as filtered inside the pod */
+	bool have_env;
+	struct node_env_var env[NODE_MAX_ENV];
+	size_t n_env;
+};
+
+void node_facts_init(struct node_facts *f);
+void node_facts_release(struct node_facts *f);
+/* Read every fact from a parsed transcript.  Pure. */
+void node_facts_read(struct node_facts *f, const struct transcript *t);
+
+/* Lookups used by the checks. */
+const struct node_rdma_dev *node_find_dev(const struct node_facts *f, const char *name);
+const struct node_netif *node_find_if(const struct node_facts *f, const char *name);
+const char *node_env_get(const struct node_facts *f, const char *name);
+bool node_port_active(const struct node_port *p);
+/* Any device that is not EFA (InfiniBand or RoCE). */
+size_t node_count_verbs_devs(const struct node_facts *f);
+size_t node_count_efa_devs(const struct node_facts *f);
+/* GPUs visible one way or another. */
+bool node_has_gpu(const struct node_facts *f);
+/* The MNNVL fabric (GB200/GB300 NVL): some GPU reports a ClusterUUID. */
+bool node_mnnvl(const struct node_facts *f);
+
+/* Fill a tool_out from a section (NULL: absent).  Exposed for the tests. */
+void node_tool_state(const struct section *s, const char *tool, struct tool_out *out);
+
+#endif

@@ -1,0 +1,252 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+#include "parse/smi_nvlink.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/xalloc.h"
+#include "parse/lines.h"
+
+#define MAX_LINKS 64
+
+/*
+ * "GPU 0: NVIDIA H100 80GB HBM3 (UUID: GPU-...)" -> index, name, uuid.
+ * Only the first "GPU <n>:" on the line counts.
+ */
+static bool gpu_header(const char *s, int *idx, char **name, char **uuid)
+{
+	const char *p, *u, *e;
+	long v = 0;
+
+	if (!str_starts(s, "GPU "))
+		return false;
+	p = s + 4;
+	if (!isdigit((unsigned char)*p))
+		return false;
+	while (isdigit((unsigned char)*p) && v < 100000)
+		v = v * 10 + (*p++ - '0');
+	if (*p != ':')
+		return false;
+	p = str_skip_ws(p + 1);
+	*idx = (int)v;
+	u = strstr(p, "(UUID:");
+	if (u) {
+		const char *us = str_skip_ws(u + 6);
+		e = strchr(us, ')');
+		if (!e)
+			e = us + strlen(us);
+		*uuid = e > us ? xstrndup(us, (size_t)(e - us)) : NULL;
+		e = u;
+	} else {
+		*uuid = NULL;
+		e = p + strlen(p);
+	}
+	while (e > p && isspace((unsigned char)e[-1]))
+		e--;
+	*name = e > p ? xstrndup(p, (size_t)(e - p)) : NULL;
+	return true;
+}
+
+/* Find "Link <n>:" anywhere in the line (a health check may quote it after
+ * its own prefix); returns the text after the colon, or NULL. */
+static const char *link_item(const char *s, unsigned *num, char sep)
+{
+	const char *p = s;
+
+	while ((p = strstr(p, "Link ")) != NULL) {
+		const char *q = p + 5;
+		unsigned long v = 0;
+		if (isdigit((unsigned char)*q)) {
+			while (isdigit((unsigned char)*q) && v < 100000)
+				v = v * 10 + (unsigned long)(*q++ - '0');
+			if (*q == sep) {
+				*num = (unsigned)v;
+				return q + 1;
+			}
+		}
+		p += 5;
+	}
+	return NULL;
+}
+
+static struct smi_nvlink_gpu *new_gpu(struct smi_nvlink *n, int idx)
+{
+	struct smi_nvlink_gpu *g = XPUSH(n->gpus, n->ngpus, n->cap);
+
+	memset(g, 0, sizeof(*g));
+	g->index = idx;
+	return g;
+}
+
+int smi_nvlink_parse(const char *buf, size_t len, struct smi_nvlink *out)
+{
+	struct lines it;
+	char *l;
+	struct smi_nvlink_gpu *g = NULL;
+	bool any = false;
+
+	memset(out, 0, sizeof(*out));
+	if (lines_blank_input(buf, len)) {
+		out->empty = true;
+		return 0;
+	}
+	lines_init(&it, buf, len);
+	while ((l = lines_next(&it))) {
+		const char *s = str_skip_ws(l), *v;
+		char *name, *uuid;
+		unsigned num;
+		int idx;
+		struct smi_nvlink_link *lk;
+
+		if (gpu_header(s, &idx, &name, &uuid)) {
+			any = true;
+			if (out->ngpus >= PARSE_MAX_ITEMS) {
+				free(name);
+				free(uuid);
+				g = NULL;
+				continue;
+			}
+			g = new_gpu(out, idx);
+			g->name = name;
+			g->uuid = uuid;
+			continue;
+		}
+		v = link_item(s, &num, ':');
+		if (!v)
+			continue;
+		any = true;
+		if (!g)
+			g = new_gpu(out, -1);
+		if (g->nlinks >= MAX_LINKS)
+			continue;
+		lk = XPUSH(g->links, g->nlinks, g->cap);
+		lk->num = num;
+		lk->gbps = 0;
+		lk->active = false;
+		v = str_skip_ws(v);
+		/* "<inactive>", "Inactive", "N/A": not a speed */
+		if (str_lead_double(v, &lk->gbps) && lk->gbps > 0 && lk->gbps < 1e6)
+			lk->active = true;
+		else
+			lk->gbps = 0;
+	}
+	lines_release(&it);
+	return any ? 0 : -1;
+}
+
+void smi_nvlink_release(struct smi_nvlink *n)
+{
+	size_t i;
+
+	for (i = 0; i < n->ngpus; i++) {
+		free(n->gpus[i].name);
+		free(n->gpus[i].uuid);
+		free(n->gpus[i].links);
+	}
+	free(n->gpus);
+	memset(n, 0, sizeof(*n));
+}
+
+static size_t count(const struct smi_nvlink *n, bool active)
+{
+	size_t i, j, c = 0;
+
+	for (i = 0; i < n->ngpus; i++)
+		for (j = 0; j < n->gpus[i].nlinks; j++)
+			c += n->gpus[i].links[j].active == active;
+	return c;
+}
+
+size_t smi_nvlink_count_active(const struct smi_nvlink *n)
+{
+	return count(n, true);
+}
+
+size_t smi_nvlink_count_inactive(const struct smi_nvlink *n)
+{
+	return count(n, false);
+}
+
+static struct smi_nvlink_caps_link *caps_link(struct smi_nvlink_caps_gpu *g, unsigned num)
+{
+	size_t i;
+	struct smi_nvlink_caps_link *l;
+
+	for (i = 0; i < g->nlinks; i++)
+		if (g->links[i].num == num)
+			return &g->links[i];
+	if (g->nlinks >= MAX_LINKS)
+		return NULL;
+	l = XPUSH(g->links, g->nlinks, g->cap);
+	memset(l, 0, sizeof(*l));
+	l->num = num;
+	return l;
+}
+
+int smi_nvlink_caps_parse(const char *buf, size_t len, struct smi_nvlink_caps *out)
+{
+	struct lines it;
+	char *l;
+	struct smi_nvlink_caps_gpu *g = NULL;
+	bool any = false;
+
+	memset(out, 0, sizeof(*out));
+	lines_init(&it, buf, len);
+	while ((l = lines_next(&it))) {
+		const char *s = str_skip_ws(l), *v, *colon;
+		char *name, *uuid;
+		unsigned num;
+		int idx;
+		struct smi_nvlink_caps_link *lk;
+		bool yes;
+
+		if (gpu_header(s, &idx, &name, &uuid)) {
+			free(uuid);
+			if (out->ngpus >= PARSE_MAX_ITEMS) {
+				free(name);
+				g = NULL;
+				continue;
+			}
+			g = XPUSH(out->gpus, out->ngpus, out->cap);
+			memset(g, 0, sizeof(*g));
+			g->index = idx;
+			g->name = name;
+			any = true;
+			continue;
+		}
+		/* "Link 0, P2P is supported: true" */
+		v = link_item(s, &num, ',');
+		if (!v || !(colon = strrchr(v, ':')))
+			continue;
+		any = true;
+		if (!g) {
+			if (out->ngpus >= PARSE_MAX_ITEMS)
+				continue;
+			g = XPUSH(out->gpus, out->ngpus, out->cap);
+			memset(g, 0, sizeof(*g));
+			g->index = -1;
+		}
+		if (!(lk = caps_link(g, num)))
+			continue;
+		yes = str_istarts(str_skip_ws(colon + 1), "true");
+		if (str_icontains(v, "P2P is supported"))
+			lk->p2p = yes;
+		else if (str_icontains(v, "Link is supported"))
+			lk->link_supported = yes;
+	}
+	lines_release(&it);
+	return any ? 0 : -1;
+}
+
+void smi_nvlink_caps_release(struct smi_nvlink_caps *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->ngpus; i++) {
+		free(c->gpus[i].name);
+		free(c->gpus[i].links);
+	}
+	free(c->gpus);
+	memset(c, 0, sizeof(*c));
+}

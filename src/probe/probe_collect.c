@@ -1,0 +1,352 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * probe_collect(): one transcript per target, under one deadline.
+ *   --replay FILE      read and parse a saved transcript (no process runs)
+ *   -n NS --pod POD    exactly one `kubectl exec` running the embedded script
+ *   (none)/--sysroot   `sh -c SCRIPT ci-probe ROOT` on this host
+ * Thread-safe (the fleet fan-out calls it from --jobs threads): no globals,
+ * no stdio on shared streams, every descriptor close-on-exec.
+ */
+#include "probe/probe.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/report.h"
+#include "core/xalloc.h"
+#include "probe/kube.h"
+#include "probe/run_command.h"
+
+const char *probe_error_name(enum probe_error e)
+{
+	switch (e) {
+	case PROBE_OK: return "ok";
+	case PROBE_KUBECTL_MISSING: return "kubectl_missing";
+	case PROBE_UNAUTHORIZED: return "unauthorized";
+	case PROBE_FORBIDDEN: return "forbidden";
+	case PROBE_POD_NOT_FOUND: return "pod_not_found";
+	case PROBE_CONTAINER_NOT_FOUND: return "container_not_found";
+	case PROBE_NO_SHELL: return "no_shell";
+	case PROBE_TIMEOUT: return "timeout";
+	case PROBE_EXEC_FAILED: return "exec_failed";
+	case PROBE_BAD_TRANSCRIPT: return "bad_transcript";
+	case PROBE_IO: return "io";
+	case PROBE_BAD_TARGET: return "bad_target";
+	}
+	return "unknown";
+}
+
+int probe_error_exit(enum probe_error e)
+{
+	if (e == PROBE_OK)
+		return CI_EXIT_READY;
+	if (e == PROBE_BAD_TARGET)
+		return CI_EXIT_USAGE;
+	return CI_EXIT_UNKNOWN;
+}
+
+void probe_outcome_release(struct probe_outcome *out)
+{
+	free(out->message);
+	free(out->raw);
+	free(out->target);
+	transcript_release(&out->t);
+	memset(out, 0, sizeof(*out));
+}
+
+static void fail(struct probe_outcome *out, enum probe_error e, char *message)
+{
+	out->err = e;
+	free(out->message);
+	out->message = message;
+}
+
+static const char *errstr(int err, char *buf, size_t n)
+{
+	return strerror_r(err, buf, n);
+}
+
+/* Read at most max bytes of path ("-": stdin) into *buf.  Returns 0, or an
+ * errno (EFBIG when over max). */
+static int read_capped(const char *path, size_t max, char **buf, size_t *len)
+{
+	int fd = strcmp(path, "-") ? open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY) : STDIN_FILENO;
+	if (fd < 0)
+		return errno;
+	struct stat st;
+	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+		if (fd != STDIN_FILENO)
+			close(fd);
+		return EISDIR;
+	}
+	size_t cap = 65536, n = 0;
+	char *b = xmalloc(cap + 1);
+	int rc = 0;
+	for (;;) {
+		if (n == cap) {
+			if (cap > max) {
+				rc = EFBIG;
+				break;
+			}
+			cap *= 2;
+			b = xrealloc(b, cap + 1);
+		}
+		ssize_t r = read(fd, b + n, cap - n);
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			rc = errno;
+			break;
+		}
+		if (r == 0)
+			break;
+		n += (size_t)r;
+		if (n > max) {
+			rc = EFBIG;
+			break;
+		}
+	}
+	if (fd != STDIN_FILENO)
+		close(fd);
+	if (rc) {
+		free(b);
+		return rc;
+	}
+	b[n] = '\0';
+	*buf = b;
+	*len = n;
+	return 0;
+}
+
+static void collect_replay(const char *file, struct probe_outcome *out)
+{
+	char eb[128];
+	out->target = xasprintf("replay %s", file);
+	int rc = read_capped(file, PROBE_REPLAY_MAX, &out->raw, &out->raw_len);
+	if (rc == EFBIG) {
+		fail(out, PROBE_BAD_TRANSCRIPT,
+		     xasprintf("cannot replay %s: larger than %u MiB, not a probe transcript",
+			       file, PROBE_REPLAY_MAX >> 20));
+		return;
+	}
+	if (rc) {
+		fail(out, PROBE_BAD_TRANSCRIPT,
+		     xasprintf("cannot replay %s: %s", file, errstr(rc, eb, sizeof(eb))));
+		return;
+	}
+	transcript_parse(&out->t, out->raw, out->raw_len);
+	if (!out->t.valid)
+		fail(out, PROBE_BAD_TRANSCRIPT,
+		     xasprintf("cannot replay %s: not a probe transcript (no '@@ci-probe v1' line)", file));
+	else if (!out->t.complete)
+		fail(out, PROBE_BAD_TRANSCRIPT,
+		     xasprintf("cannot replay %s: the transcript is cut (no '@@done' line)", file));
+}
+
+/* The first stderr line worth showing, sanitized, or NULL. */
+static char *first_line(const char *s, size_t len)
+{
+	const char *p = s, *end = s + len;
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *le = nl ? nl : end;
+		size_t n = (size_t)(le - p);
+		if (n > 240)
+			n = 240;
+		size_t keep = 0;
+		char *l = xmalloc(n + 1);
+		for (size_t i = 0; i < n; i++) {
+			unsigned char c = (unsigned char)p[i];
+			l[keep++] = (c < 0x20 || c == 0x7f) ? ' ' : (char)c;
+		}
+		while (keep && l[keep - 1] == ' ')
+			keep--;
+		l[keep] = '\0';
+		if (keep)
+			return l;
+		free(l);
+		p = nl ? nl + 1 : end;
+	}
+	return NULL;
+}
+
+/* Take run_command's stdout as the transcript. */
+static void take_output(struct probe_outcome *out, struct run_result *res)
+{
+	out->raw = res->out;
+	out->raw_len = res->out_len;
+	res->out = NULL;
+	transcript_parse(&out->t, out->raw, out->raw_len);
+}
+
+/* A transcript that started but did not end: say why in one line. */
+static char *cut_message(const char *what, const struct run_result *res)
+{
+	if (res->out_capped)
+		return xasprintf("the probe output of %s passed the %u MiB cap and was cut",
+				 what, RUN_STDOUT_CAP >> 20);
+	char *l = first_line(res->err, res->err_len);
+	char *m;
+	if (res->status == RUN_SIGNALED)
+		m = xasprintf("the probe of %s was cut (killed by signal %d)%s%s", what,
+			      res->term_signal, l ? ": " : "", l ? l : "");
+	else
+		m = xasprintf("the probe of %s was cut (exit %d)%s%s", what, res->exit_code,
+			      l ? ": " : "", l ? l : "");
+	free(l);
+	return m;
+}
+
+static void collect_pod(const struct cli_opts *o, const char *pod, double deadline,
+			struct probe_outcome *out)
+{
+	struct kube_target k = {
+		.kubectl = o->kubectl && *o->kubectl ? o->kubectl : "kubectl",
+		.context = o->context, .kubeconfig = o->kubeconfig,
+		.namespace_ = o->namespace_, .pod = pod, .container = o->container,
+	};
+	const char *argv[KUBE_ARGV_MAX];
+	char *why = NULL;
+
+	out->target = xasprintf("pod %s/%s", o->namespace_ ? o->namespace_ : "?", pod ? pod : "?");
+	if (!o->namespace_ || !pod) {
+		fail(out, PROBE_BAD_TARGET, xstrdup(!pod ? "--pod is required with --namespace"
+						       : "--namespace is required with --pod"));
+		return;
+	}
+	if (o->sysroot) {
+		fail(out, PROBE_BAD_TARGET, xstrdup("--sysroot applies to the local probe, not to a pod"));
+		return;
+	}
+	if (kube_exec_argv(&k, probe_script, "", argv, &why) < 0) {
+		fail(out, PROBE_BAD_TARGET, why);
+		return;
+	}
+
+	struct run_request req = {.argv = argv, .deadline = deadline};
+	struct run_result res;
+	run_command(&req, &res);
+	if (res.status != RUN_NOT_FOUND && res.status != RUN_NOT_EXECUTABLE &&
+	    res.status != RUN_SPAWN_FAILED)
+		out->kubectl_calls++;
+	take_output(out, &res);
+
+	if (res.timed_out) {
+		fail(out, PROBE_TIMEOUT,
+		     xasprintf("kubectl exec into %s did not finish within %g s (kubectl was stopped)",
+			       out->target, o->timeout_s > 0 ? o->timeout_s : 30));
+	} else if (out->t.valid && out->t.complete) {
+		/* The script ran to its end: whatever kubectl says after that
+		 * (a warning, its exit status) does not change the data. */
+	} else if (out->t.valid) {
+		fail(out, PROBE_EXEC_FAILED, cut_message(out->target, &res));
+	} else {
+		char *m = NULL;
+		enum probe_error e = kube_classify(&k, res.status, res.spawn_errno, res.exit_code,
+						   res.term_signal, res.err, res.err_len, &m);
+		fail(out, e, m);
+	}
+	run_result_release(&res);
+}
+
+static void collect_local(const struct cli_opts *o, double deadline, struct probe_outcome *out)
+{
+	char eb[128];
+	const char *root = o->sysroot ? o->sysroot : "";
+	out->target = o->sysroot ? xasprintf("sysroot %s", o->sysroot) : xstrdup("local host");
+	if (o->sysroot) {
+		struct stat st;
+		if (!*o->sysroot || stat(o->sysroot, &st)) {
+			fail(out, PROBE_BAD_TARGET,
+			     xasprintf("--sysroot %s: %s", o->sysroot,
+				       *o->sysroot ? errstr(errno, eb, sizeof(eb)) : "empty path"));
+			return;
+		}
+		if (!S_ISDIR(st.st_mode)) {
+			fail(out, PROBE_BAD_TARGET, xasprintf("--sysroot %s: not a directory", o->sysroot));
+			return;
+		}
+	}
+	/* The root is an argument ($1), never part of the script text. */
+	const char *argv[] = {"sh", "-c", probe_script, "ci-probe", root, NULL};
+	struct run_request req = {.argv = argv, .deadline = deadline};
+	struct run_result res;
+	run_command(&req, &res);
+	take_output(out, &res);
+
+	if (res.status == RUN_NOT_FOUND || res.status == RUN_NOT_EXECUTABLE ||
+	    res.status == RUN_SPAWN_FAILED) {
+		fail(out, PROBE_EXEC_FAILED,
+		     xasprintf("cannot run the probe: sh: %s", errstr(res.spawn_errno, eb, sizeof(eb))));
+	} else if (res.timed_out) {
+		fail(out, PROBE_TIMEOUT,
+		     xasprintf("the probe of the %s did not finish within %g s (it was stopped)",
+			       out->target, o->timeout_s > 0 ? o->timeout_s : 30));
+	} else if (out->t.valid && out->t.complete) {
+		/* done */
+	} else if (out->t.valid) {
+		fail(out, PROBE_EXEC_FAILED, cut_message(out->target, &res));
+	} else {
+		char *l = first_line(res.err, res.err_len);
+		fail(out, PROBE_EXEC_FAILED,
+		     xasprintf("the probe script failed on the %s (exit %d) without a transcript%s%s",
+			       out->target, res.exit_code, l ? ": " : "", l ? l : ""));
+		free(l);
+	}
+	run_result_release(&res);
+}
+
+/* Write the transcript exactly as received: it is secret-free by
+ * construction (the script filters inside the pod), and replaying the same
+ * bytes must give the same report. */
+static void save_probe(const char *path, struct probe_outcome *out)
+{
+	char eb[128];
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOCTTY, 0644);
+	int err = 0;
+	if (fd < 0) {
+		err = errno;
+	} else {
+		size_t off = 0;
+		while (off < out->raw_len) {
+			ssize_t w = write(fd, out->raw + off, out->raw_len - off);
+			if (w < 0) {
+				if (errno == EINTR)
+					continue;
+				err = errno;
+				break;
+			}
+			off += (size_t)w;
+		}
+		if (close(fd) && !err)
+			err = errno;
+	}
+	if (err && out->err == PROBE_OK)
+		fail(out, PROBE_IO,
+		     xasprintf("cannot write --save-probe %s: %s", path, errstr(err, eb, sizeof(eb))));
+}
+
+void probe_collect(const struct cli_opts *o, const char *pod_override, struct probe_outcome *out)
+{
+	double start = run_now();
+	double timeout = o->timeout_s > 0 ? o->timeout_s : 30;
+	const char *pod = pod_override ? pod_override : o->pod;
+
+	memset(out, 0, sizeof(*out));
+	transcript_init(&out->t);
+	if (o->replay)
+		collect_replay(o->replay, out);
+	else if (pod || o->namespace_)
+		collect_pod(o, pod, start + timeout, out);
+	else
+		collect_local(o, start + timeout, out);
+
+	/* A cut transcript is saved too: it is what a bug report needs. */
+	if (o->save_probe && out->t.valid && out->raw)
+		save_probe(o->save_probe, out);
+	out->elapsed_s = run_now() - start;
+}

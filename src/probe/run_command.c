@@ -1,0 +1,470 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * One child process, bounded in time and output.  See run_command.h for the
+ * contract; the comments here say why it is done this way.
+ */
+#include "probe/run_command.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "core/xalloc.h"
+
+extern char **environ;
+
+double run_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+const char *run_status_name(enum run_status s)
+{
+	switch (s) {
+	case RUN_EXITED: return "exited";
+	case RUN_SIGNALED: return "signaled";
+	case RUN_TIMED_OUT: return "timed_out";
+	case RUN_NOT_FOUND: return "not_found";
+	case RUN_NOT_EXECUTABLE: return "not_executable";
+	case RUN_SPAWN_FAILED: return "spawn_failed";
+	}
+	return "?";
+}
+
+void run_result_release(struct run_result *res)
+{
+	free(res->out);
+	free(res->err);
+	memset(res, 0, sizeof(*res));
+}
+
+/* A capture buffer: keeps up to cap bytes, drains and counts the rest so
+ * that a chatty child never blocks on a full pipe (blocking would turn
+ * "too much output" into "timed out", and lose its exit status). */
+struct capture {
+	int fd;
+	char *buf;
+	size_t len, cap, limit;
+	bool capped;
+};
+
+static void capture_read(struct capture *c)
+{
+	char scratch[65536];
+	ssize_t n = read(c->fd, scratch, sizeof(scratch));
+	if (n < 0) {
+		if (errno == EINTR || errno == EAGAIN)
+			return;
+		n = 0; /* treat as EOF */
+	}
+	if (n == 0) {
+		close(c->fd);
+		c->fd = -1;
+		return;
+	}
+	size_t keep = (size_t)n;
+	if (c->len + keep > c->limit) {
+		keep = c->limit - c->len;
+		c->capped = true;
+	}
+	if (!keep)
+		return;
+	if (c->len + keep + 1 > c->cap) {
+		size_t cap = c->cap ? c->cap * 2 : 16384;
+		while (cap < c->len + keep + 1)
+			cap *= 2;
+		if (cap > c->limit + 1)
+			cap = c->limit + 1;
+		c->buf = xrealloc(c->buf, cap);
+		c->cap = cap;
+	}
+	memcpy(c->buf + c->len, scratch, keep);
+	c->len += keep;
+}
+
+static char *capture_take(struct capture *c, size_t *len)
+{
+	char *b = c->buf ? c->buf : xmalloc(1);
+	b[c->len] = '\0';
+	*len = c->len;
+	c->buf = NULL;
+	return b;
+}
+
+/* Keep a descriptor off 0..2: dup2 onto the same number would not clear
+ * close-on-exec, and the child would lose that stream. */
+static int fd_above_stdio(int fd)
+{
+	if (fd < 0 || fd > 2)
+		return fd;
+	int nfd = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+	close(fd);
+	return nfd;
+}
+
+static int pidfd_for(pid_t pid)
+{
+#ifdef SYS_pidfd_open
+	/* Readable when the child exits: lets poll() wait for output and exit
+	 * together, with no SIGCHLD handler (which a library cannot own). */
+	int fd = (int)syscall(SYS_pidfd_open, pid, 0);
+	return fd < 0 ? -1 : fd;
+#else
+	(void)pid;
+	return -1;
+#endif
+}
+
+/* Has the child exited?  WNOWAIT leaves it a zombie, so its pid (and with
+ * it the process group id) cannot be reused while we still signal the
+ * group. */
+static bool child_exited(pid_t pid)
+{
+	siginfo_t si;
+	memset(&si, 0, sizeof(si));
+	for (;;) {
+		if (waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT) == 0)
+			return si.si_pid == pid;
+		if (errno != EINTR)
+			return true; /* ECHILD: nothing left to wait for */
+	}
+}
+
+static void sleep_ms(int ms)
+{
+	struct timespec ts = {.tv_sec = ms / 1000, .tv_nsec = (long)(ms % 1000) * 1000000L};
+	while (nanosleep(&ts, &ts) == -1 && errno == EINTR)
+		;
+}
+
+/* Wait up to ms for the child to exit, without reaping it. */
+static bool wait_exit_for(pid_t pid, int pidfd, int ms)
+{
+	double until = run_now() + ms / 1000.0;
+	for (;;) {
+		if (child_exited(pid))
+			return true;
+		double left = until - run_now();
+		if (left <= 0)
+			return false;
+		int step = (int)(left * 1000) + 1;
+		if (pidfd >= 0) {
+			struct pollfd p = {.fd = pidfd, .events = POLLIN};
+			poll(&p, 1, step);
+		} else {
+			sleep_ms(step < 5 ? step : 5);
+		}
+	}
+}
+
+static int reap(pid_t pid)
+{
+	int st = 0;
+	while (waitpid(pid, &st, 0) == -1) {
+		if (errno != EINTR)
+			return 0;
+	}
+	return st;
+}
+
+/* Find argv[0] like execvp would, before spawning: so that "not found" and
+ * "not executable" are told apart the same way everywhere (an emulated or
+ * older posix_spawn reports exec failures only as a child exiting 127).
+ * Returns a malloc'ed path, or NULL with *err set. */
+static char *resolve_exe(const char *name, int *err)
+{
+	if (!*name) {
+		*err = ENOENT;
+		return NULL;
+	}
+	if (strchr(name, '/')) {
+		if (access(name, X_OK) == 0)
+			return xstrdup(name);
+		*err = errno;
+		return NULL;
+	}
+	const char *path = getenv("PATH");
+	if (!path)
+		path = "/bin:/usr/bin";
+	bool denied = false;
+	size_t nl = strlen(name);
+	for (const char *p = path;; ) {
+		const char *colon = strchr(p, ':');
+		size_t dl = colon ? (size_t)(colon - p) : strlen(p);
+		char *cand = xmalloc(dl + nl + 3);
+		if (dl) {
+			memcpy(cand, p, dl);
+			cand[dl] = '/';
+			memcpy(cand + dl + 1, name, nl + 1);
+		} else {
+			memcpy(cand, "./", 2); /* an empty entry is the current directory */
+			memcpy(cand + 2, name, nl + 1);
+		}
+		struct stat st;
+		if (stat(cand, &st) == 0 && S_ISREG(st.st_mode)) {
+			if (access(cand, X_OK) == 0)
+				return cand;
+			denied = true;
+		}
+		free(cand);
+		if (!colon)
+			break;
+		p = colon + 1;
+	}
+	*err = denied ? EACCES : ENOENT;
+	return NULL;
+}
+
+static void spawn_failed(struct run_result *res, int err)
+{
+	res->spawn_errno = err;
+	if (err == ENOENT || err == ENOTDIR)
+		res->status = RUN_NOT_FOUND;
+	else if (err == EACCES || err == ENOEXEC || err == EPERM || err == EISDIR || err == ETXTBSY)
+		res->status = RUN_NOT_EXECUTABLE;
+	else
+		res->status = RUN_SPAWN_FAILED;
+}
+
+static void close_fd(int *fd)
+{
+	if (*fd >= 0)
+		close(*fd);
+	*fd = -1;
+}
+
+int run_command(const struct run_request *req, struct run_result *res)
+{
+	double start = run_now();
+	struct capture co = {.fd = -1, .limit = req->stdout_cap ? req->stdout_cap : RUN_STDOUT_CAP};
+	struct capture ce = {.fd = -1, .limit = req->stderr_cap ? req->stderr_cap : RUN_STDERR_CAP};
+	int po[2] = {-1, -1}, pe[2] = {-1, -1}, pin[2] = {-1, -1};
+	int child_in = -1, pidfd = -1;
+	pid_t pid = -1;
+	int rc = -1;
+	char *exe = NULL;
+
+	memset(res, 0, sizeof(*res));
+	res->exit_code = -1;
+
+	if (!req->argv || !req->argv[0]) {
+		spawn_failed(res, EINVAL);
+		goto out;
+	}
+	int rerr = 0;
+	exe = resolve_exe(req->argv[0], &rerr);
+	if (!exe) {
+		spawn_failed(res, rerr);
+		goto out;
+	}
+	if (pipe2(po, O_CLOEXEC) || pipe2(pe, O_CLOEXEC)) {
+		spawn_failed(res, errno);
+		goto out;
+	}
+	for (int i = 0; i < 2; i++) {
+		po[i] = fd_above_stdio(po[i]);
+		pe[i] = fd_above_stdio(pe[i]);
+	}
+	if (req->stdin_data) {
+		/* A socket, not a pipe, so that writing to a child that stopped
+		 * reading gives EPIPE through MSG_NOSIGNAL instead of a SIGPIPE
+		 * that would kill this whole process (no signal games here). */
+		if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pin)) {
+			spawn_failed(res, errno);
+			goto out;
+		}
+		pin[0] = fd_above_stdio(pin[0]);
+		pin[1] = fd_above_stdio(pin[1]);
+		child_in = pin[1];
+		pin[1] = -1;
+		shutdown(child_in, SHUT_WR);
+	} else {
+		child_in = fd_above_stdio(open("/dev/null", O_RDONLY | O_CLOEXEC));
+	}
+	if (po[0] < 0 || po[1] < 0 || pe[0] < 0 || pe[1] < 0 || child_in < 0) {
+		spawn_failed(res, errno ? errno : EMFILE);
+		goto out;
+	}
+
+	posix_spawn_file_actions_t fa;
+	posix_spawnattr_t attr;
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_adddup2(&fa, child_in, 0);
+	posix_spawn_file_actions_adddup2(&fa, po[1], 1);
+	posix_spawn_file_actions_adddup2(&fa, pe[1], 2);
+	posix_spawnattr_init(&attr);
+	sigset_t none, dflt;
+	sigemptyset(&none);
+	sigemptyset(&dflt);
+	/* The caller may ignore or block signals (SIGPIPE is often ignored);
+	 * the child starts clean so that `timeout`, pipes and our SIGTERM
+	 * behave as they would from a shell. */
+	static const int dflt_sigs[] = {SIGPIPE, SIGINT, SIGQUIT, SIGTERM, SIGHUP, SIGCHLD,
+					SIGALRM, SIGUSR1, SIGUSR2, SIGTTIN, SIGTTOU, SIGTSTP, SIGXFSZ};
+	for (size_t i = 0; i < sizeof(dflt_sigs) / sizeof(dflt_sigs[0]); i++)
+		sigaddset(&dflt, dflt_sigs[i]);
+	posix_spawnattr_setsigmask(&attr, &none);
+	posix_spawnattr_setsigdefault(&attr, &dflt);
+	/* Its own process group, so that the deadline can kill the child and
+	 * everything it started (kubectl's helpers, the script's tools). */
+	posix_spawnattr_setpgroup(&attr, 0);
+	posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK |
+					POSIX_SPAWN_SETSIGDEF);
+	/* posix_spawn takes char *const[] for history's sake and does not
+	 * write through it; copy the pointer rather than cast const away. */
+	char *const *av;
+	memcpy(&av, &req->argv, sizeof(av));
+	int err = posix_spawn(&pid, exe, &fa, &attr, av, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	posix_spawnattr_destroy(&attr);
+	close_fd(&po[1]);
+	close_fd(&pe[1]);
+	close_fd(&child_in);
+	if (err) {
+		pid = -1;
+		spawn_failed(res, err);
+		goto out;
+	}
+	rc = 0;
+	pidfd = pidfd_for(pid);
+
+	co.fd = po[0];
+	ce.fd = pe[0];
+	po[0] = pe[0] = -1;
+	fcntl(co.fd, F_SETFL, fcntl(co.fd, F_GETFL) | O_NONBLOCK);
+	fcntl(ce.fd, F_SETFL, fcntl(ce.fd, F_GETFL) | O_NONBLOCK);
+	int in_fd = pin[0];
+	pin[0] = -1;
+	size_t in_off = 0;
+	if (in_fd >= 0)
+		fcntl(in_fd, F_SETFL, fcntl(in_fd, F_GETFL) | O_NONBLOCK);
+
+	bool exited = false;
+	double drain_until = 0;
+	for (;;) {
+		if (!exited && (exited = child_exited(pid))) {
+			/* The child is done; anything of its group still alive is
+			 * an orphan that would hold our pipes open until the
+			 * deadline.  Nothing the probe starts may outlive it. */
+			kill(-pid, SIGKILL);
+			close_fd(&in_fd);
+			/* A writer that escaped the group (setsid) could still
+			 * hold a pipe: read what is there, but not forever. */
+			drain_until = run_now() + 1.0;
+		}
+		if (exited && co.fd < 0 && ce.fd < 0)
+			break;
+
+		int wait_ms = -1;
+		double until = req->deadline;
+		if (exited && (until <= 0 || drain_until < until))
+			until = drain_until;
+		if (until > 0) {
+			double left = until - run_now();
+			if (left <= 0) {
+				if (!exited)
+					res->timed_out = true;
+				break;
+			}
+			wait_ms = (int)(left * 1000.0) + 1;
+		}
+		struct pollfd pf[4];
+		int np = 0, io = -1, ie = -1, ii = -1, ip = -1;
+		if (co.fd >= 0) {
+			io = np;
+			pf[np++] = (struct pollfd){.fd = co.fd, .events = POLLIN};
+		}
+		if (ce.fd >= 0) {
+			ie = np;
+			pf[np++] = (struct pollfd){.fd = ce.fd, .events = POLLIN};
+		}
+		if (in_fd >= 0) {
+			ii = np;
+			pf[np++] = (struct pollfd){.fd = in_fd, .events = POLLOUT};
+		}
+		if (!exited) {
+			if (pidfd >= 0) {
+				ip = np;
+				pf[np++] = (struct pollfd){.fd = pidfd, .events = POLLIN};
+			} else if (wait_ms < 0 || wait_ms > 10) {
+				wait_ms = 10; /* no pidfd: look at the child every 10 ms */
+			}
+		}
+		int n = poll(pf, (nfds_t)np, wait_ms);
+		if (n < 0 && errno != EINTR)
+			break;
+		if (n <= 0)
+			continue;
+		if (io >= 0 && pf[io].revents)
+			capture_read(&co);
+		if (ie >= 0 && pf[ie].revents)
+			capture_read(&ce);
+		if (ii >= 0 && pf[ii].revents) {
+			ssize_t w = send(in_fd, req->stdin_data + in_off, req->stdin_len - in_off,
+					 MSG_NOSIGNAL | MSG_DONTWAIT);
+			if (w > 0)
+				in_off += (size_t)w;
+			if ((w < 0 && errno != EAGAIN && errno != EINTR) || in_off >= req->stdin_len) {
+				shutdown(in_fd, SHUT_WR);
+				close_fd(&in_fd);
+			}
+		}
+		(void)ip; /* the pidfd only wakes us; child_exited() decides */
+	}
+	close_fd(&in_fd);
+
+	if (res->timed_out) {
+		/* SIGTERM first so kubectl can close its stream cleanly, then
+		 * SIGKILL for anything that ignores it. */
+		kill(-pid, SIGTERM);
+		wait_exit_for(pid, pidfd, RUN_KILL_GRACE_MS);
+		kill(-pid, SIGKILL);
+	} else if (!exited) {
+		kill(-pid, SIGKILL); /* poll failed: do not leave it running */
+	}
+	int st = reap(pid);
+	if (res->timed_out) {
+		res->status = RUN_TIMED_OUT;
+		if (WIFSIGNALED(st))
+			res->term_signal = WTERMSIG(st);
+		else if (WIFEXITED(st))
+			res->exit_code = WEXITSTATUS(st);
+	} else if (WIFSIGNALED(st)) {
+		res->status = RUN_SIGNALED;
+		res->term_signal = WTERMSIG(st);
+	} else {
+		res->status = RUN_EXITED;
+		res->exit_code = WEXITSTATUS(st);
+	}
+
+out:
+	free(exe);
+	close_fd(&pidfd);
+	close_fd(&co.fd);
+	close_fd(&ce.fd);
+	close_fd(&po[0]);
+	close_fd(&po[1]);
+	close_fd(&pe[0]);
+	close_fd(&pe[1]);
+	close_fd(&pin[0]);
+	close_fd(&pin[1]);
+	close_fd(&child_in);
+	res->out = capture_take(&co, &res->out_len);
+	res->out_capped = co.capped;
+	res->err = capture_take(&ce, &res->err_len);
+	res->err_capped = ce.capped;
+	res->elapsed_s = run_now() - start;
+	return rc;
+}

@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* No secret leaves the tool: which names are secret, which are transport. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <string.h>
+
+#include "core/redact.h"
+
+static void test_secret_names(void **state)
+{
+	(void)state;
+	static const char *const secret[] = {
+		"HF_TOKEN", "AWS_SECRET_ACCESS_KEY", "AWS_ACCESS_KEY_ID", "NIXL_ETCD_PASSWORD",
+		"API_KEY", "MY_PASSWD", "GOOGLE_APPLICATION_CREDENTIALS", "AZURE_CREDENTIAL",
+		"aws_secret_access_key", "hf_token", "KEY", "SSH_PRIVATE_KEY", "DB_PASS",
+		"MYSQL_PWD", "TLS_CERT", "NGC_API_KEY", "OPENAI_APIKEY", "ETCD_AUTH",
+		"HUGGING_FACE_HUB_TOKEN", "SESSION_COOKIE", "KEY_FILE", "X-Api-Key",
+		"REQUEST_SIGNATURE", "SSH_PASSPHRASE",
+	};
+	for (size_t i = 0; i < sizeof(secret) / sizeof(secret[0]); i++)
+		if (!redact_is_secret_name(secret[i]))
+			fail_msg("%s should be secret", secret[i]);
+}
+
+static void test_not_secret_names(void **state)
+{
+	(void)state;
+	/* KEY only as a whole word: these are harmless transport or other names.
+	 * Decided: MONKEY and PKEY are not secrets (KEY inside a word). */
+	static const char *const plain[] = {
+		"UCX_TLS", "UCX_KEEPALIVE_INTERVAL", "NCCL_IB_HCA", "MONKEY", "NCCL_IB_PKEY",
+		"UCX_IB_PKEY", "UCX_NET_DEVICES", "NIXL_ETCD_ENDPOINTS", "FI_PROVIDER",
+		"PASSTHROUGH_MODE", "KEYBOARD", "CUDA_VISIBLE_DEVICES", "PATH", "",
+	};
+	for (size_t i = 0; i < sizeof(plain) / sizeof(plain[0]); i++)
+		if (redact_is_secret_name(plain[i]))
+			fail_msg("%s should not be secret", plain[i]);
+	assert_false(redact_is_secret_name(NULL));
+}
+
+static void test_redact_value(void **state)
+{
+	(void)state;
+	assert_string_equal(redact_value("HF_TOKEN", "hf_abcdef"), REDACTED);
+	assert_string_equal(redact_value("NIXL_ETCD_PASSWORD", "hunter2"), "<redacted>");
+	assert_string_equal(redact_value("UCX_TLS", "rc,cuda_copy"), "rc,cuda_copy");
+	assert_null(redact_value("HF_TOKEN", NULL));
+	assert_string_equal(redact_value(NULL, "v"), "v");
+}
+
+static void test_transport_names(void **state)
+{
+	(void)state;
+	static const char *const yes[] = {
+		"UCX_TLS", "NIXL_ETCD_ENDPOINTS", "NCCL_IB_HCA", "FI_PROVIDER", "MC_TE_METRIC",
+		"SGLANG_DISAGGREGATION_TRANSFER_BACKEND", "GLOO_SOCKET_IFNAME",
+		"TRTLLM_USE_UCX_KVCACHE", "TRTLLM_USE_NIXL_KVCACHE", "DYN_KVBM_NIXL_BACKEND_UCX",
+		"CUDA_VISIBLE_DEVICES",
+	};
+	static const char *const no[] = {"HF_TOKEN", "PATH", "ucx_tls", "XUCX_TLS", "UCX", ""};
+	for (size_t i = 0; i < sizeof(yes) / sizeof(yes[0]); i++)
+		if (!redact_is_transport_name(yes[i]))
+			fail_msg("%s should be a transport name", yes[i]);
+	for (size_t i = 0; i < sizeof(no) / sizeof(no[0]); i++)
+		if (redact_is_transport_name(no[i]))
+			fail_msg("%s should not be a transport name", no[i]);
+	assert_false(redact_is_transport_name(NULL));
+	/* a transport name can still be secret: its value is hidden */
+	assert_true(redact_is_transport_name("NIXL_ETCD_PASSWORD"));
+	assert_true(redact_is_secret_name("NIXL_ETCD_PASSWORD"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_secret_names),
+		cmocka_unit_test(test_not_secret_names),
+		cmocka_unit_test(test_redact_value),
+		cmocka_unit_test(test_transport_names),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

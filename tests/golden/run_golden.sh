@@ -1,0 +1,233 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+#
+# Golden CLI tests.  usage: run_golden.sh [DIR...]   (default: tests/golden/cases)
+#
+# A case is any directory under DIR that holds an `args` file:
+#   args          one argv element per line (the binary is prepended); @CASE@
+#                 becomes the case directory relative to the repo root
+#   expected.out  exact stdout           expected.rc   exit code
+#   expected.err  exact stderr (optional; stderr is not compared without it)
+#   env           optional KEY=VALUE lines; @ROOT@ = absolute repo root,
+#                 @CASE@ = absolute case directory; '#' lines are comments
+#   bin/          optional stub tools, prepended to PATH
+# Every case runs from the repo root with a clean environment (LC_ALL=C,
+# NO_COLOR=1, stdin /dev/null, not a tty).  The absolute repo root in
+# stdout/stderr is replaced by @ROOT@ before comparing, so goldens hold no
+# machine-specific paths.  Any stdout that parses as JSON is validated against
+# schema/check_interconnect.schema.json (schema/vars.schema.json for `vars`);
+# a --json case that exits 0-3 must print JSON.
+#
+# UPDATE_GOLDEN=1 rewrites expected.out/expected.rc (and expected.err where it
+# exists).  READ every file it rewrites.  Binary: $CI_BIN, else
+# build/check_interconnect.  Exit 0 all ok, 1 any failure, 77 no cases.
+set -uo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+root=$(cd "$here/../.." && pwd)
+bin=${CI_BIN:-$root/build/check_interconnect}
+case "$bin" in /*) ;; *) bin=$root/$bin ;; esac
+update=${UPDATE_GOLDEN:-0}
+case_timeout=${GOLDEN_TIMEOUT:-60}
+
+if [ "$#" -eq 0 ]; then
+	set -- "$here/cases"
+fi
+if [ ! -x "$bin" ]; then
+	echo "run_golden: $bin is not built (set CI_BIN or run make)" >&2
+	exit 1
+fi
+
+cases=()
+for d in "$@"; do
+	d=$(cd "$d" 2>/dev/null && pwd) || continue
+	while IFS= read -r f; do
+		cases+=("$(dirname "$f")")
+	done < <(find "$d" -name args -type f -not -path '*/bin/*' | LC_ALL=C sort)
+done
+if [ "${#cases[@]}" -eq 0 ]; then
+	echo "run_golden: no cases in $*"
+	exit 77
+fi
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/golden.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+
+have_jsonschema=0
+if python3 -c 'import jsonschema' 2>/dev/null; then
+	have_jsonschema=1
+else
+	echo "run_golden: python3-jsonschema not installed: JSON is parsed but not validated" >&2
+fi
+
+# Pass the sanitizers' settings through the clean environment.
+passthru=()
+for v in ASAN_OPTIONS UBSAN_OPTIONS LSAN_OPTIONS MSAN_OPTIONS TMPDIR; do
+	if [ -n "${!v:-}" ]; then
+		passthru+=("$v=${!v}")
+	fi
+done
+
+relpath() { # path relative to the repo root
+	case "$1" in "$root"/*) printf '%s\n' "${1#"$root"/}" ;; *) printf '%s\n' "$1" ;; esac
+}
+
+is_json_case() {
+	local a prev=
+	for a in "${argv[@]}"; do
+		case "$a" in --json | --format=json) return 0 ;; esac
+		if [ "$prev" = --format ] && [ "$a" = json ]; then return 0; fi
+		prev=$a
+	done
+	return 1
+}
+
+n=0
+for c in "${cases[@]}"; do
+	n=$((n + 1))
+	rel=$(relpath "$c")
+	name=${rel#tests/golden/cases/}
+	w=$tmp/$n
+	mkdir -p "$w"
+	printf '%s\n' "$name" >"$w/name"
+	printf '%s\n' "$c" >"$w/dir"
+
+	argv=()
+	while IFS= read -r line || [ -n "$line" ]; do
+		line=${line%$'\r'}
+		argv+=("${line//@CASE@/$rel}")
+	done <"$c/args"
+
+	envv=("PATH=$PATH" "HOME=$tmp/home" "LC_ALL=C" "NO_COLOR=1" "${passthru[@]}")
+	if [ -d "$c/bin" ]; then
+		envv[0]="PATH=$c/bin:$PATH"
+	fi
+	if [ -f "$c/env" ]; then
+		while IFS= read -r line || [ -n "$line" ]; do
+			line=${line%$'\r'}
+			case "$line" in '' | '#'*) continue ;; esac
+			line=${line//@ROOT@/$root}
+			line=${line//@CASE@/$c}
+			case "$line" in PATH=*) envv[0]=$line ;; *) envv+=("$line") ;; esac
+		done <"$c/env"
+	fi
+
+	(cd "$root" && exec env -i "${envv[@]}" timeout -k 5 "$case_timeout" \
+		"$bin" "${argv[@]}" </dev/null >"$w/out" 2>"$w/err")
+	echo $? >"$w/rc"
+	sed -i "s|$root|@ROOT@|g" "$w/out" "$w/err"
+	if is_json_case; then touch "$w/json_required"; fi
+done
+
+# One python run validates every case's JSON (startup dominates otherwise).
+python3 - "$tmp" "$root/schema" "$have_jsonschema" <<'PY'
+import json, os, sys
+tmp, schema_dir, have = sys.argv[1], sys.argv[2], sys.argv[3] == "1"
+validators = {}
+if have:
+    import jsonschema
+    for key, fn in (("main", "check_interconnect.schema.json"), ("vars", "vars.schema.json")):
+        path = os.path.join(schema_dir, fn)
+        try:
+            with open(path) as f:
+                schema = json.load(f)
+            cls = jsonschema.validators.validator_for(schema)
+            cls.check_schema(schema)
+            validators[key] = cls(schema)
+        except Exception as e:  # a broken schema fails every JSON case
+            validators[key] = e
+for n in sorted(os.listdir(tmp), key=lambda s: (len(s), s)):
+    w = os.path.join(tmp, n)
+    if not os.path.isfile(os.path.join(w, "rc")):
+        continue
+    problems = []
+    with open(os.path.join(w, "out"), "rb") as f:
+        raw = f.read()
+    rc = int(open(os.path.join(w, "rc")).read().strip() or -1)
+    doc = None
+    text = raw.decode("utf-8", "replace").strip()
+    if text[:1] in ("{", "["):
+        try:
+            doc = json.loads(raw.decode("utf-8"))
+        except (ValueError, UnicodeDecodeError) as e:
+            problems.append("stdout looks like JSON but does not parse: %s" % e)
+    if doc is None and os.path.exists(os.path.join(w, "json_required")) and 0 <= rc <= 3 and not problems:
+        problems.append("--json case exited %d without JSON on stdout" % rc)
+    if doc is not None and have:
+        key = "vars" if isinstance(doc, dict) and doc.get("schema") == "check_interconnect/vars/v1" else "main"
+        v = validators.get(key)
+        if isinstance(v, Exception):
+            problems.append("schema %s unusable: %s" % (key, v))
+        elif v is not None:
+            seen = []
+            for err in sorted(v.iter_errors(doc), key=lambda e: [str(p) for p in e.absolute_path]):
+                loc = "/".join(str(p) for p in err.absolute_path) or "(root)"
+                msg = "schema: %s: %s" % (loc, err.message[:300])
+                if msg not in seen:
+                    seen.append(msg)
+            problems.extend(seen[:12])
+    if problems:
+        with open(os.path.join(w, "json_problems"), "w") as f:
+            f.write("\n".join(problems) + "\n")
+PY
+
+failed=0
+passed=0
+for ((i = 1; i <= n; i++)); do
+	w=$tmp/$i
+	name=$(cat "$w/name")
+	c=$(cat "$w/dir")
+	bad=0
+	report=$w/report
+	: >"$report"
+	if [ "$update" = 1 ]; then
+		cp "$w/out" "$c/expected.out"
+		cp "$w/rc" "$c/expected.rc"
+		if [ -f "$c/expected.err" ]; then cp "$w/err" "$c/expected.err"; fi
+	fi
+	if [ ! -f "$c/expected.out" ] || [ ! -f "$c/expected.rc" ]; then
+		echo "missing expected.out or expected.rc (run with UPDATE_GOLDEN=1, then read them)" >>"$report"
+		bad=1
+	else
+		if ! diff -u --label "$name/expected.out" --label "$name/actual stdout" \
+			"$c/expected.out" "$w/out" >>"$report"; then bad=1; fi
+		exp_rc=$(tr -d ' \r\n' <"$c/expected.rc")
+		act_rc=$(cat "$w/rc")
+		if [ "$exp_rc" != "$act_rc" ]; then
+			echo "exit code: expected $exp_rc, got $act_rc" >>"$report"
+			bad=1
+		fi
+		if [ -f "$c/expected.err" ] && ! diff -u --label "$name/expected.err" \
+			--label "$name/actual stderr" "$c/expected.err" "$w/err" >>"$report"; then
+			bad=1
+		fi
+	fi
+	if [ -f "$w/json_problems" ]; then
+		cat "$w/json_problems" >>"$report"
+		bad=1
+	fi
+	case $(cat "$w/rc") in
+	124 | 137)
+		echo "timed out (limit ${case_timeout}s; GOLDEN_TIMEOUT changes it)" >>"$report"
+		bad=1
+		;;
+	esac
+	# A sanitizer report fails the case even when stdout and rc still match.
+	if grep -qE 'ERROR: (Address|Leak)Sanitizer|runtime error:|SUMMARY: UndefinedBehaviorSanitizer' "$w/err"; then
+		echo "sanitizer report on stderr" >>"$report"
+		bad=1
+	fi
+	if [ "$bad" = 0 ]; then
+		echo "ok $name"
+		passed=$((passed + 1))
+	else
+		echo "FAIL $name"
+		if [ ! -f "$c/expected.err" ] && [ -s "$w/err" ]; then
+			{ echo "--- stderr (not compared):"; head -c 4000 "$w/err"; } >>"$report"
+		fi
+		sed 's/^/    /' "$report"
+		failed=$((failed + 1))
+	fi
+done
+echo "golden: $passed ok, $failed failed"
+[ "$failed" = 0 ]

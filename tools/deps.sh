@@ -1,0 +1,62 @@
+#!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
+#
+# usage: tools/deps.sh build|test|ci
+# Checks what `make run` (build) or `make test` (test) needs, by capability
+# rather than by package name.  When something is missing: as root on
+# Debian/Ubuntu it apt-get installs the packages; otherwise it prints the
+# command to run and exits 1.  Silent when everything is there.
+set -eu
+
+what=${1:-build}
+missing=""
+
+need_cmd() { # command package
+	command -v "$1" >/dev/null 2>&1 || missing="$missing $2"
+}
+need_pc() { # pkg-config-name package
+	if ! command -v pkg-config >/dev/null 2>&1 || ! pkg-config --exists "$1" 2>/dev/null; then
+		missing="$missing $2"
+	fi
+}
+
+need_cmd cc build-essential
+need_cmd meson meson
+need_cmd ninja ninja-build
+need_cmd pkg-config pkg-config
+need_pc yaml-0.1 libyaml-dev
+need_pc jansson libjansson-dev
+if [ "$what" = test ] || [ "$what" = ci ]; then
+	need_pc cmocka libcmocka-dev
+	need_cmd python3 python3
+	if ! python3 -c 'import jsonschema' >/dev/null 2>&1; then
+		missing="$missing python3-jsonschema"
+	fi
+	# the nixl verb's tests read the real UCX of the machine
+	need_cmd ucx_info ucx-utils
+fi
+if [ "$what" = ci ]; then
+	need_cmd clang clang
+	need_cmd valgrind valgrind
+	need_cmd shellcheck shellcheck
+	# libFuzzer's runtime for clang 14 (Debian 12)
+	if command -v dpkg-query >/dev/null 2>&1 &&
+		! dpkg-query -W -f='${Status}' libclang-rt-14-dev 2>/dev/null | grep -q 'ok installed'; then
+		missing="$missing libclang-rt-14-dev"
+	fi
+fi
+
+[ -z "$missing" ] && exit 0
+
+# shellcheck disable=SC2086 # word splitting of the package list is wanted
+set -- $missing
+if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+	echo "installing:$missing"
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -qq
+	apt-get install -y -qq --no-install-recommends "$@"
+	exit 0
+fi
+echo "missing:$missing" >&2
+echo "install them with: sudo apt-get install -y$missing" >&2
+exit 1
