@@ -9,7 +9,7 @@
 #   make valgrind       the unit suites under valgrind
 #   make fuzz           libFuzzer targets, FUZZ_SECONDS (10) each, build-fuzz/
 #   make bench          bench/run.sh
-#   make lint           shellcheck over the project's shell scripts
+#   make lint           shellcheck over every shell script (tools/shell-scripts.sh)
 #   make clean          remove build/, build-asan/, build-fuzz/
 
 BUILD ?= build
@@ -25,9 +25,6 @@ SANITIZER_ENV = \
 	LSAN_OPTIONS=print_suppressions=0
 VALGRIND = valgrind --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite \
 	--track-origins=yes --quiet
-SHELL_SCRIPTS = .ci/run scripts/check_interconnect tools/deps.sh fuzz/run.sh \
-	tests/golden/run_golden.sh $(wildcard bench/*.sh) \
-	$(wildcard tests/golden/cases/*/*/bin/*)
 
 .PHONY: all build deps deps-test run test test-build test-asan valgrind fuzz bench lint \
 	clean check
@@ -102,7 +99,7 @@ bench: build
 	sh bench/run.sh $(BUILD)
 
 lint:
-	shellcheck $(SHELL_SCRIPTS)
+	sh tools/shell-scripts.sh | xargs shellcheck
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD)

@@ -52,8 +52,11 @@ char *xstrdup(const char *s)
 	return xstrndup(s ? s : "", strlen(s ? s : ""));
 }
 
+/* Like strndup: copies at most n bytes and stops at a NUL, so callers may
+ * pass a bound larger than the string. */
 char *xstrndup(const char *s, size_t n)
 {
+	n = strnlen(s, n);
 	char *d = xmalloc(n + 1);
 	memcpy(d, s, n);
 	d[n] = '\0';

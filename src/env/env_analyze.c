@@ -22,12 +22,12 @@ void env_report_inputs(struct ci_report *r, const struct manifest_set *ms)
 		struct ci_check *c;
 		if (g->severity == DIAG_NOTE) {
 			/* informational: nothing was lost */
-			c = report_add(r, "env.input", CI_SKIPPED, false, CI_LAYER_ENV, file, "%s: %s",
+			c = report_add(r, "env.input", CI_SKIPPED, false, CI_LAYER_ENV, NULL, "%s: %s",
 				       where, msg);
 		} else {
 			/* A file we could not read is a hole in the analysis, not a
 			 * transport fault: warn, and the other files still count. */
-			c = report_add(r, "env.input", CI_WARN, false, CI_LAYER_ENV, file,
+			c = report_add(r, "env.input", CI_WARN, false, CI_LAYER_ENV, NULL,
 				       "%s: %s; this file was not (fully) analysed", where, msg);
 			check_set_fix(c, "fix or remove %s so that every manifest is checked", file);
 		}

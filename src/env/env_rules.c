@@ -286,7 +286,7 @@ static void check_fabric(struct ci_report *r, const struct env_class *c)
 	struct ci_check *ck = report_add(
 		r, "env.fabric", CI_WARN, true, CI_LAYER_FABRIC, c->label,
 		"the recipe requests no RDMA device, /dev/infiniband mount or ComputeDomain and sets no "
-		"fabric variable: %s use what the cluster injects, else TCP", what);
+		"fabric variable: the path of %s depends on what the cluster injects, else TCP", what);
 	check_set_fix(ck, "request the NIC in the workers' pod spec (rdma/ib, vpc.amazonaws.com/efa, "
 			  "networking.gke.io.networks/rdma-N, a ComputeDomain claim) or confirm the "
 			  "cluster injects it with `check_interconnect node`");
@@ -427,9 +427,12 @@ static void check_pair(struct ci_report *r, const struct env_class *c)
 				}
 			n_seen = 0; /* per pair */
 		}
-	if (!diffs)
+	if (!diffs && compared)
 		acc_note(&a, CI_OK, c->label, "prefill and decode agree on the KV backend and on %zu "
 			 "UCX/NIXL/libfabric variable%s", compared, compared == 1 ? "" : "s");
+	else if (!diffs)
+		acc_note(&a, CI_OK, c->label, "prefill and decode agree on the KV backend and set no "
+			 "UCX/NIXL/libfabric variable");
 	acc_fix(&a, CI_WARN, "set the same UCX/NIXL values and backend on prefill and decode "
 		"(both ends of a NIXL transfer must pick the same transports)");
 	/* the subject already names the deployment: drop the "label: " prefix */
@@ -895,9 +898,9 @@ static void check_pod_anti_affinity(struct ci_report *r, const struct env_class 
 			acc_note(&a, CI_OK, sn, "takes whole nodes (%ld GPUs%s), so prefill and decode "
 				 "cannot share one", s->gpus, s->node_count > 1 ? ", multi-node" : "");
 		} else {
-			acc_note(&a, CI_WARN, sn, "no anti-affinity: with %ld GPUs per pod, prefill and "
+			acc_note(&a, CI_WARN, sn, "no anti-affinity: with %ld GPU%s per pod, prefill and "
 				 "decode can land on one node, where EFA transfers stall (fi_read EAGAIN)",
-				 s->gpus);
+				 s->gpus, s->gpus == 1 ? "" : "s");
 			acc_fix(&a, CI_WARN, "add a podAntiAffinity (topologyKey kubernetes.io/hostname) "
 				"that keeps prefill and decode pods on different nodes");
 		}

@@ -25,6 +25,8 @@ struct pctx {
 	size_t first_dep;
 	bool compute_domain;
 	int docs;                  /* documents with content */
+	size_t copies, copy_bytes; /* see MANIFEST_MAX_COPIES */
+	bool copies_warned;
 };
 
 /* Scratch while one service is being built. */
@@ -115,17 +117,41 @@ static void env_apply(struct pctx *pc, struct env_list *l, const struct ynode *s
 		}
 		if (!ok) {
 			ms_diag(pc->ms, DIAG_WARN, pc->file, loc.line, 0,
-				xstrdup("more than 4096 environment entries; the rest ignored"));
+				xstrdup("more than 1024 environment entries; the rest ignored"));
 			return;
 		}
 	}
 }
 
-static void env_merge(struct env_list *dst, const struct env_list *src)
+/* Deployment-wide env into a new service: src has unique names and dst is
+ * empty, so a plain copy (no lookups) is enough. */
+static void env_merge(struct pctx *pc, struct env_list *dst, const struct env_list *src)
 {
+	size_t bytes = 0;
 	for (size_t i = 0; i < src->n; i++)
-		env_list_set(dst, src->v[i].name, src->v[i].value, src->v[i].value_from,
-			     src->v[i].origin, src->v[i].loc);
+		bytes += strlen(src->v[i].name) + (src->v[i].value ? strlen(src->v[i].value) : 0) +
+			 (src->v[i].value_from ? strlen(src->v[i].value_from) : 0);
+	if (pc->copies + src->n > MANIFEST_MAX_COPIES ||
+	    pc->copy_bytes + bytes > MANIFEST_MAX_COPY_BYTES) {
+		if (!pc->copies_warned)
+			ms_diag(pc->ms, DIAG_WARN, pc->file, 0, 0,
+				xstrdup("deployment-wide env copied into too many services; the rest skipped"));
+		pc->copies_warned = true;
+		return;
+	}
+	pc->copies += src->n;
+	pc->copy_bytes += bytes;
+	for (size_t i = 0; i < src->n; i++) {
+		const struct env_var *e = &src->v[i];
+		if (dst->n == 0 && i == 0)
+			xgrow((void **)&dst->v, &dst->cap, src->n, sizeof(*dst->v));
+		struct env_var *d = XPUSH(dst->v, dst->n, dst->cap);
+		d->name = xstrdup(e->name);
+		d->value = e->value ? xstrdup(e->value) : NULL;
+		d->value_from = e->value_from ? xstrdup(e->value_from) : NULL;
+		d->origin = e->origin;
+		d->loc = e->loc;
+	}
 }
 
 static void env_from_apply(struct pctx *pc, struct service *s, const struct ynode *seq)
@@ -614,7 +640,7 @@ static struct service *svc_new(struct pctx *pc, struct deployment *d, const char
 	b->dep = d;
 	b->s = s;
 	/* Deployment-wide first: everything later overrides it. */
-	env_merge(&s->env, &d->env);
+	env_merge(pc, &s->env, &d->env);
 	return s;
 }
 
@@ -1009,6 +1035,7 @@ static const struct configmap *cm_find(const struct manifest_set *ms, const char
  */
 void manifest_resolve_configmaps(struct manifest_set *ms, size_t first_dep, bool same_file)
 {
+	size_t budget = MANIFEST_MAX_COPIES, bytes = MANIFEST_MAX_COPY_BYTES;
 	if (!ms->n_cms)
 		return;
 	for (size_t i = first_dep; i < ms->n_deps; i++) {
@@ -1020,6 +1047,13 @@ void manifest_resolve_configmaps(struct manifest_set *ms, size_t first_dep, bool
 					continue;
 				const struct configmap *cm = cm_find(ms, s->env_from.v[k].value,
 								     d->loc.file, same_file);
+				size_t cm_bytes = cm ? strlen(cm->text) : 0;
+				if (cm && (cm->data.n > budget || cm_bytes > bytes))
+					continue;
+				if (cm) {
+					budget -= cm->data.n;
+					bytes -= cm_bytes;
+				}
 				for (size_t m = 0; cm && m < cm->data.n; m++) {
 					const struct kv *e = &cm->data.v[m];
 					if (shell_env_name_ok(e->key, strlen(e->key)) &&
@@ -1042,8 +1076,11 @@ void manifest_resolve_configmaps(struct manifest_set *ms, size_t first_dep, bool
 				char *key = xstrndup(slash + 1, strlen(slash + 1) - 1);
 				const struct configmap *cm = cm_find(ms, cmname, d->loc.file, same_file);
 				const struct kv *v = cm ? kv_list_find(&cm->data, key) : NULL;
-				if (v)
+				if (v && strlen(v->value) < bytes && budget) {
+					bytes -= strlen(v->value);
+					budget--;
 					e->value = xstrdup(v->value);
+				}
 				free(cmname);
 				free(key);
 			}
@@ -1064,7 +1101,8 @@ static bool looks_binary(const char *buf, size_t len)
 
 void manifest_parse_bytes(struct manifest_set *ms, const char *name, const char *buf, size_t len)
 {
-	struct pctx pc = {ms, ms_add_file(ms, name ? name : "<input>"), ms->n_deps, false, 0};
+	struct pctx pc = {.ms = ms, .file = ms_add_file(ms, name ? name : "<input>"),
+			  .first_dep = ms->n_deps};
 	if (len > MANIFEST_MAX_FILE_BYTES) {
 		ms_diag(ms, DIAG_ERROR, pc.file, 0, 0,
 			xasprintf("file too large (%zu bytes, limit %u MiB), skipped", len,

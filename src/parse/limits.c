@@ -65,9 +65,11 @@ int limits_parse(const char *buf, size_t len, struct limits *out)
 			continue;
 		lines++;
 		only = s;
-		if (str_istarts(s, "Max locked memory") || str_istarts(s, "Max open files")) {
-			/* /proc/<pid>/limits: soft, hard, then the unit */
-			bool memlock = str_istarts(s, "Max locked memory");
+		/* /proc/<pid>/limits capitalises "Max"; bash prints "max ... (kbytes, -l)" */
+		if ((str_starts(s, "Max locked memory") || str_starts(s, "Max open files")) &&
+		    !strchr(s, '(')) {
+			/* soft, hard, then the unit */
+			bool memlock = str_starts(s, "Max locked memory");
 			uint64_t soft, hard;
 			n = str_split_ws(s, tok, 16);
 			if (n < 5)

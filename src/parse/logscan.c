@@ -44,6 +44,8 @@ static const struct pattern patterns[] = {
 	{ LOG_NIXL_ETCD_STALE, { "is greater than or equal to global size", "Failed to setup ETCD runtime", NULL }, NULL },
 	{ LOG_PEERMEM_NOT_DETECTED, { "peer memory driver not", "Module nvidia_peermem not found", NULL }, NULL },
 	{ LOG_SHM_DEFAULT_64MB, { "SHMEM allocation limit is set to the default of 64MB", NULL }, NULL },
+	{ LOG_PEERMEM_LOAD_FAILED, { "could not insert 'nvidia_peermem'", "nvidia_peermem: Unknown symbol", NULL }, NULL },
+	{ LOG_RDMA_NO_DEVICE, { "Did not detect devices", "Unable to find the Infiniband/RoCE device", NULL }, NULL },
 };
 
 /* Extra conditions a needle alone cannot express. */
@@ -72,7 +74,8 @@ static void add(struct logscan *out, enum log_symptom sym, const char *line, siz
 		}
 	f = XPUSH(out->v, out->n, out->cap);
 	f->sym = sym;
-	f->evidence = xstrndup(line, EVIDENCE_MAX);
+	/* core xstrndup copies exactly n bytes: bound by the real length */
+	f->evidence = xstrndup(line, strnlen(line, EVIDENCE_MAX));
 	f->lineno = lineno;
 	f->count = 1;
 }
@@ -157,6 +160,8 @@ const char *log_symptom_name(enum log_symptom sym)
 		[LOG_NIXL_ETCD_STALE] = "nixl.etcd_stale",
 		[LOG_PEERMEM_NOT_DETECTED] = "gpu.peermem_not_detected",
 		[LOG_SHM_DEFAULT_64MB] = "container.shm_64mb",
+		[LOG_PEERMEM_LOAD_FAILED] = "gpu.peermem_load_failed",
+		[LOG_RDMA_NO_DEVICE] = "rdma.no_device",
 	};
 	return (unsigned)sym < LOG_SYMPTOM_COUNT && n[sym] ? n[sym] : "unknown";
 }

@@ -40,6 +40,8 @@ enum log_symptom {
 	LOG_NIXL_ETCD_STALE,          /* "Rank N is greater than or equal to global size", "Failed to setup ETCD runtime" */
 	LOG_PEERMEM_NOT_DETECTED,     /* NGC banner "peer memory driver not detected", modprobe nvidia_peermem not found */
 	LOG_SHM_DEFAULT_64MB,         /* NGC banner "SHMEM allocation limit is set to the default of 64MB" */
+	LOG_PEERMEM_LOAD_FAILED,      /* "could not insert 'nvidia_peermem'", "nvidia_peermem: Unknown symbol" */
+	LOG_RDMA_NO_DEVICE,           /* perftest "Did not detect devices", "Unable to find the Infiniband/RoCE device" */
 	LOG_SYMPTOM_COUNT
 };
 

@@ -330,6 +330,13 @@ static void save_probe(const char *path, struct probe_outcome *out)
 		     xasprintf("cannot write --save-probe %s: %s", path, errstr(err, eb, sizeof(eb))));
 }
 
+static void blank_controls(char *s)
+{
+	for (; s && *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			*s = '?';
+}
+
 void probe_collect(const struct cli_opts *o, const char *pod_override, struct probe_outcome *out)
 {
 	double start = run_now();
@@ -345,6 +352,11 @@ void probe_collect(const struct cli_opts *o, const char *pod_override, struct pr
 	else
 		collect_local(o, start + timeout, out);
 
+	/* The target and message echo user input (paths, names that failed
+	 * validation): no control byte reaches a terminal through them, and
+	 * each stays one line. */
+	blank_controls(out->target);
+	blank_controls(out->message);
 	/* A cut transcript is saved too: it is what a bug report needs. */
 	if (o->save_probe && out->t.valid && out->raw)
 		save_probe(o->save_probe, out);

@@ -5,7 +5,8 @@
 #
 # A case is any directory under DIR that holds an `args` file:
 #   args          one argv element per line (the binary is prepended); @CASE@
-#                 becomes the case directory relative to the repo root
+#                 becomes the case directory relative to the repo root, @ROOT@
+#                 the absolute repo root
 #   expected.out  exact stdout           expected.rc   exit code
 #   expected.err  exact stderr (optional; stderr is not compared without it)
 #   env           optional KEY=VALUE lines; @ROOT@ = absolute repo root,
@@ -20,7 +21,9 @@
 #
 # UPDATE_GOLDEN=1 rewrites expected.out/expected.rc (and expected.err where it
 # exists).  READ every file it rewrites.  Binary: $CI_BIN, else
-# build/check_interconnect.  Exit 0 all ok, 1 any failure, 77 no cases.
+# build/check_interconnect.  GOLDEN_JOBS cases run at once (CPU count),
+# each under GOLDEN_TIMEOUT seconds (60).  A sanitizer report on stderr fails
+# a case.  Exit 0 all ok, 1 any failure, 77 no cases.
 set -uo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -72,9 +75,9 @@ relpath() { # path relative to the repo root
 	case "$1" in "$root"/*) printf '%s\n' "${1#"$root"/}" ;; *) printf '%s\n' "$1" ;; esac
 }
 
-is_json_case() {
+is_json_case() { # argv...
 	local a prev=
-	for a in "${argv[@]}"; do
+	for a in "$@"; do
 		case "$a" in --json | --format=json) return 0 ;; esac
 		if [ "$prev" = --format ] && [ "$a" = json ]; then return 0; fi
 		prev=$a
@@ -82,12 +85,12 @@ is_json_case() {
 	return 1
 }
 
-n=0
-for c in "${cases[@]}"; do
-	n=$((n + 1))
+run_case() { # index case-dir: run one case into $tmp/<index>/
+	local i=$1 c=$2 rel name w line
+	local -a argv envv
 	rel=$(relpath "$c")
 	name=${rel#tests/golden/cases/}
-	w=$tmp/$n
+	w=$tmp/$i
 	mkdir -p "$w"
 	printf '%s\n' "$name" >"$w/name"
 	printf '%s\n' "$c" >"$w/dir"
@@ -95,6 +98,7 @@ for c in "${cases[@]}"; do
 	argv=()
 	while IFS= read -r line || [ -n "$line" ]; do
 		line=${line%$'\r'}
+		line=${line//@ROOT@/$root}
 		argv+=("${line//@CASE@/$rel}")
 	done <"$c/args"
 
@@ -116,8 +120,22 @@ for c in "${cases[@]}"; do
 		"$bin" "${argv[@]}" </dev/null >"$w/out" 2>"$w/err")
 	echo $? >"$w/rc"
 	sed -i "s|$root|@ROOT@|g" "$w/out" "$w/err"
-	if is_json_case; then touch "$w/json_required"; fi
+	if is_json_case "${argv[@]}"; then touch "$w/json_required"; fi
+}
+
+# Cases run in parallel (GOLDEN_JOBS, default: the CPU count); the report
+# below is still in case order.
+jobs_max=${GOLDEN_JOBS:-$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)}
+mkdir -p "$tmp/home"
+n=0
+for c in "${cases[@]}"; do
+	n=$((n + 1))
+	run_case "$n" "$c" &
+	while [ "$(jobs -rp | wc -l)" -ge "$jobs_max" ]; do
+		wait -n
+	done
 done
+wait
 
 # One python run validates every case's JSON (startup dominates otherwise).
 python3 - "$tmp" "$root/schema" "$have_jsonschema" <<'PY'

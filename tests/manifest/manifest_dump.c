@@ -6,7 +6,9 @@
 #include "manifest/deploy_model.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 static const char *const role_names[] = {"unknown", "frontend", "worker", "prefill", "decode", "other"};
 static const char *const origin_names[] = {"deployment", "service", "container", "inline", "configmap"};
@@ -49,8 +51,37 @@ static void dump(const struct manifest_set *ms)
 		printf("configmap %s (%zu bytes)\n", ms->cms[i].name, strlen(ms->cms[i].text));
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* -b N PATH...: load the paths N times in-process, print the median. */
+static int bench(int n, int argc, char **argv)
+{
+	double *t = calloc((size_t)n, sizeof(*t));
+	for (int k = 0; k < n; k++) {
+		struct timespec a, b;
+		clock_gettime(CLOCK_MONOTONIC, &a);
+		struct manifest_set ms;
+		manifest_set_init(&ms);
+		for (int i = 0; i < argc; i++)
+			manifest_load_path(&ms, argv[i]);
+		manifest_set_release(&ms);
+		clock_gettime(CLOCK_MONOTONIC, &b);
+		t[k] = (double)(b.tv_sec - a.tv_sec) * 1e3 + (double)(b.tv_nsec - a.tv_nsec) / 1e6;
+	}
+	qsort(t, (size_t)n, sizeof(*t), cmp_double);
+	printf("median %.3f ms, min %.3f ms over %d runs\n", t[n / 2], t[0], n);
+	free(t);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
+	if (argc > 3 && strcmp(argv[1], "-b") == 0)
+		return bench(atoi(argv[2]) > 0 ? atoi(argv[2]) : 1, argc - 3, argv + 3);
 	int quiet = argc > 1 && strcmp(argv[1], "-q") == 0;
 	struct manifest_set ms;
 	manifest_set_init(&ms);

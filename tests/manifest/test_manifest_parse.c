@@ -796,6 +796,51 @@ static void test_undefined_alias_and_odd_shapes(void **state)
 	assert_int_equal(ms.n_diags, 2);
 }
 
+/* Deployment env copied into every service is bounded even when the
+ * document itself is small enough. */
+static void test_amplification_bounded(void **state)
+{
+	size_t cap = 1u << 20;
+	char *y = malloc(cap);
+	size_t n = (size_t)snprintf(y, cap, "kind: DynamoGraphDeployment\nmetadata: {name: amp}\nspec:\n  envs:\n");
+	for (int i = 0; i < 1000; i++)
+		n += (size_t)snprintf(y + n, cap - n, "  - {name: V%d, value: x}\n", i);
+	n += (size_t)snprintf(y + n, cap - n, "  services:\n");
+	for (int i = 0; i < 1100; i++)
+		n += (size_t)snprintf(y + n, cap - n, "    S%d: {}\n", i);
+	clock_t t0 = clock();
+	manifest_parse_bytes(&ms, "amp.yaml", y, n);
+	free(y);
+	assert_true((double)(clock() - t0) / CLOCKS_PER_SEC < 2.0);
+	assert_int_equal(ms.n_deps, 1);
+	assert_int_equal(ms.deps[0].n_svcs, 1024);
+	assert_int_equal(ms.deps[0].svcs[0].env.n, 1000);
+	assert_int_equal(ms.deps[0].svcs[199].env.n, 1000);
+	assert_int_equal(ms.deps[0].svcs[200].env.n, 0);
+	assert_int_equal(ms.n_diags, 2);
+	assert_string_equal(ms.diags[0].message,
+			    "deployment-wide env copied into too many services; the rest skipped");
+	assert_string_equal(ms.diags[1].message, "amp: more than 1024 services; the rest ignored");
+
+	/* one 2 MiB value copied into many services: the byte budget stops it */
+	cap = 4u << 20;
+	y = malloc(cap);
+	n = (size_t)snprintf(y, cap, "kind: DynamoGraphDeployment\nmetadata: {name: big}\nspec:\n"
+			    "  envs: [{name: V, value: \"");
+	memset(y + n, 'v', 2u << 20);
+	n += 2u << 20;
+	n += (size_t)snprintf(y + n, cap - n, "\"}]\n  services:\n");
+	for (int i = 0; i < 100; i++)
+		n += (size_t)snprintf(y + n, cap - n, "    S%d: {}\n", i);
+	manifest_parse_bytes(&ms, "big.yaml", y, n);
+	free(y);
+	assert_int_equal(ms.n_deps, 2);
+	assert_int_equal(ms.deps[1].n_svcs, 100);
+	assert_int_equal(ms.deps[1].svcs[30].env.n, 1);
+	assert_int_equal(ms.deps[1].svcs[31].env.n, 0);
+	assert_int_equal(ms.n_diags, 3);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -816,6 +861,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_binary_huge_empty, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_crlf_bom_non_utf8, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_undefined_alias_and_odd_shapes, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_amplification_bounded, setup, teardown),
 	};
 	return cmocka_run_group_tests_name("manifest_parse", tests, NULL, NULL);
 }

@@ -327,6 +327,7 @@ static void test_bad_targets(void **state)
 		{{.timeout_s = 5, .kubectl = FAKE, .namespace_ = "ns", .pod = "p", .sysroot = "/"}, "--sysroot applies to the local probe, not to a pod"},
 		{{.timeout_s = 5, .sysroot = "/nonexistent/sysroot"}, "--sysroot /nonexistent/sysroot: No such file or directory"},
 		{{.timeout_s = 5, .sysroot = SAMPLE}, "--sysroot " SAMPLE ": not a directory"},
+		{{.timeout_s = 5, .kubectl = FAKE, .namespace_ = "ns\x1b[2J", .pod = "p\n"}, "invalid namespace name (a Kubernetes name: lowercase letters, digits and '-', at most 63)"},
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		fake_reset();
@@ -337,6 +338,8 @@ static void test_bad_targets(void **state)
 		if (cases[i].msg)
 			assert_string_equal(out.message, cases[i].msg);
 		assert_int_equal(log_lines(), 0);
+		for (const char *p = out.target; *p; p++)
+			assert_true((unsigned char)*p >= 0x20 && *p != 0x7f);
 		probe_outcome_release(&out);
 	}
 }

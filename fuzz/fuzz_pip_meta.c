@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Fuzz Python distribution METADATA: any bytes must parse without a crash or a leak. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "parse/pip_meta.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+#define RUN(type, fn, rel) do { \
+		struct type x_; \
+		(void)fn((const char *)data, size, &x_); \
+		rel(&x_); \
+	} while (0)
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	RUN(pip_meta, pip_meta_parse, pip_meta_release);
+	return 0;
+}

@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Fuzz nvidia-smi nvlink --status and --capabilities: any bytes must parse without a crash or a leak. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "parse/smi_nvlink.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+#define RUN(type, fn, rel) do { \
+		struct type x_; \
+		(void)fn((const char *)data, size, &x_); \
+		rel(&x_); \
+	} while (0)
+
+static void nvl(const uint8_t *data, size_t size)
+{
+	struct smi_nvlink n;
+
+	if (smi_nvlink_parse((const char *)data, size, &n) == 0) {
+		(void)smi_nvlink_count_active(&n);
+		(void)smi_nvlink_count_inactive(&n);
+	}
+	smi_nvlink_release(&n);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	nvl(data, size);
+	RUN(smi_nvlink_caps, smi_nvlink_caps_parse, smi_nvlink_caps_release);
+	return 0;
+}

@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Fuzz the sysfs dump, the ls listing and the IB value interpreters: any bytes must parse without a crash or a leak. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "parse/sysfs_ib.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+#define RUN(type, fn, rel) do { \
+		struct type x_; \
+		(void)fn((const char *)data, size, &x_); \
+		rel(&x_); \
+	} while (0)
+
+static void values(const uint8_t *data, size_t size)
+{
+	/* the value interpreters take NUL-terminated strings */
+	char *s = malloc(size + 1);
+	struct ib_rate r;
+	uint32_t lid;
+	uint64_t guid;
+	uint8_t gid[16];
+
+	if (!s)
+		return;
+	memcpy(s, data, size);
+	s[size] = '\0';
+	(void)ib_port_state_parse(s);
+	(void)ib_phys_state_parse(s);
+	(void)ib_link_layer_parse(s);
+	(void)ib_gid_type_parse(s);
+	(void)ib_rate_parse(s, &r);
+	(void)ib_lid_parse(s, &lid);
+	(void)ib_guid_parse(s, &guid);
+	(void)ib_gid_parse(s, gid);
+	(void)ib_gid_is_zero(s);
+	(void)ib_node_type_parse(s);
+	free(s);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	RUN(sysfs_dump, sysfs_dump_parse, sysfs_dump_release);
+	RUN(ib_dev_list, ib_dev_list_parse, ib_dev_list_release);
+	values(data, size);
+	return 0;
+}

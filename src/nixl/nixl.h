@@ -1,0 +1,150 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The nixl verb as a library: what one probe transcript says about NIXL and
+ * UCX in a pod (nixl_facts_read, pure), the checks over those facts
+ * (nixl_analyze, pure), and the next commands that prove the transfer path
+ * (nixl_steps, pure).  Only nixl_cmd.c talks to the system, through
+ * probe_collect() and kube_get_pods().
+ *
+ *   nixl_facts.c   transcript -> struct nixl_facts (reuses node_facts_read)
+ *   nixl_tls.c     UCX_TLS / UCX_NET_DEVICES semantics against ucx_info -d
+ *   nixl_checks.c  the nixl.* checks
+ *   nixl_steps.c   next commands, shell quoting, bandwidth expectations
+ *   nixl_peer.c    choosing the peer pod from a `get pods` list
+ *   nixl_cmd.c     the verb
+ */
+#ifndef CI_NIXL_H
+#define CI_NIXL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "core/report.h"
+#include "node/node_facts.h"
+#include "parse/pip_meta.h"
+#include "parse/ucx_info.h"
+#include "probe/kube_pods.h"
+#include "probe/transcript.h"
+
+/* Tools looked up on PATH by the probe (section `which`). */
+enum nixl_tool {
+	NT_NIXLBENCH = 0, NT_NIXL_TEST, NT_NIXL_EXAMPLE, NT_KVBENCH, NT_ETCDCTL,
+	NT_UCX_PERFTEST, NT_UCX_INFO, NT_FI_INFO, NT_COUNT
+};
+const char *nixl_tool_name(enum nixl_tool t);
+
+#define NIXL_MAX_PLUGINS 64
+#define NIXL_MAX_PLUGIN_DIRS 16
+#define NIXL_MAX_PY 8
+
+struct nixl_plugin {
+	char *name;          /* "UCX" from libplugin_UCX.so */
+	char *path;
+};
+
+struct nixl_py {
+	char *name, *version, *path;
+};
+
+enum nixl_backend { NB_UCX = 0, NB_LIBFABRIC, NB_OTHER };
+
+struct nixl_facts {
+	struct node_facts node;        /* env, RDMA devices, fi_info, GPUs */
+
+	bool have_which;
+	char *tool_path[NT_COUNT];     /* NULL when not on PATH */
+
+	struct tool_out ucx_v_t, ucx_d_t;
+	bool have_ucxv, have_ucxd;     /* parsed */
+	struct ucx_version ucxv;
+	struct ucx_devices ucxd;
+
+	bool have_plugins;             /* the nixl:plugins section exists */
+	char *plugin_dirs[NIXL_MAX_PLUGIN_DIRS];
+	size_t n_plugin_dirs;
+	struct nixl_plugin plugins[NIXL_MAX_PLUGINS];
+	size_t n_plugins;
+
+	bool have_python;
+	struct nixl_py py[NIXL_MAX_PY];
+	size_t n_py;
+
+	/* derived */
+	bool efa;                      /* an EFA fabric */
+	char efa_how[160];
+	bool mnnvl;
+	enum nixl_backend backend;
+	char backend_name[32];         /* "UCX", "LIBFABRIC", or the selector's word */
+	char backend_how[256];
+};
+
+void nixl_facts_init(struct nixl_facts *f);
+void nixl_facts_release(struct nixl_facts *f);
+void nixl_facts_read(struct nixl_facts *f, const struct transcript *t);
+const char *nixl_env(const struct nixl_facts *f, const char *name);
+bool nixl_has_plugin(const struct nixl_facts *f, const char *name);
+
+/* ---- nixl_tls.c: UCX's own filters, applied to what ucx_info -d lists ---- */
+
+/* Does UCX_TLS=value let UCX use transport `tl` (a name from ucx_info -d)?
+ * NULL/blank value: yes (UCX uses everything).  Handles `^` exclusion,
+ * `all`, the aliases (rc, rc_v, rc_x, ud, ud_v, ud_x, dc, dc_x, ib, sm,
+ * shm, mm, cuda, rocm) and the strict `\name` form.  An alias counts only
+ * its data transports, not the auxiliary ones (rc's ud_mlx5:aux). */
+bool nixl_tls_allows(const char *value, const char *tl);
+/* Does UCX_NET_DEVICES=value let UCX use `device` ("mlx5_0:1", "eth0")?
+ * Only network devices are filtered; `all`, exact names, `^` exclusion. */
+bool nixl_netdev_allows(const char *value, const char *device);
+/* Transports listed as network (Type: network, or RDMA/tcp when the
+ * listing has no Type lines). */
+bool nixl_tl_is_network(const struct ucx_tl *tl);
+
+/* ---- targets, peers and the checks ---- */
+
+enum nixl_kind { NK_LOCAL = 0, NK_SYSROOT, NK_REPLAY, NK_POD };
+
+enum nixl_peer_state {
+	PEER_NONE = 0,       /* not looked for (local target without --peer) */
+	PEER_GIVEN,          /* --peer */
+	PEER_FOUND,          /* discovered by the one `get pods` */
+	PEER_NOT_FOUND,      /* looked, none fits: why says */
+	PEER_LOOKUP_FAILED,  /* `get pods` failed: why says */
+};
+
+/* The pod whose role the peer must have, chosen from a `get pods` list. */
+struct nixl_peer_choice {
+	enum nixl_peer_state state;    /* PEER_FOUND or PEER_NOT_FOUND */
+	const struct kube_pod *self;   /* the probed pod in the list; may be NULL */
+	const struct kube_pod *peer;   /* PEER_FOUND */
+	char why[512];                 /* one line: why this peer, or why none */
+};
+/* Pure: pick the peer of pod `self_name` in l (same DGD label, the other
+ * sub-component type; Running, ready, not terminating; another node
+ * preferred; then by name). */
+void nixl_pick_peer(const struct kube_pod_list *l, const char *self_name,
+		    struct nixl_peer_choice *out);
+
+struct nixl_target {
+	enum nixl_kind kind;
+	const char *namespace_, *pod, *container, *context, *kubeconfig;
+	const char *peer;              /* pod name (pod target) or host (local) */
+	enum nixl_peer_state peer_state;
+	const char *peer_why;
+	/* from the get pods list when known; NULL otherwise */
+	const char *pod_ip, *pod_role, *pod_node, *dgd;
+	const char *peer_ip, *peer_role, *peer_node;
+};
+
+/* Every nixl.* check (and the transport variables as facts). */
+void nixl_analyze(struct ci_report *r, const struct nixl_facts *f,
+		  const struct nixl_target *t, const char *subject);
+/* The next commands (report_add_step). */
+void nixl_steps(struct ci_report *r, const struct nixl_facts *f, const struct nixl_target *t);
+
+/* POSIX shell single-quoting: 'it'\''s'.  Always quotes (also "" -> '').
+ * Caller frees. */
+char *shell_quote(const char *s);
+/* Expected point-to-point bandwidth of one RDMA port at `gbps`, in GB/s. */
+void nixl_expect_gbs(double gbps, double *low, double *high);
+
+#endif

@@ -1,0 +1,620 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The nixl.* checks: pure functions from nixl_facts to report_add calls.
+ * Rules of the house: a reading that could not be made is `skipped` with the
+ * reason, never a pass; reachability between two pods is never claimed.
+ *
+ * UCX version policy (see docs/checks/nixl.md): fail below 1.14 (no DMA-BUF
+ * GPUDirect, the cuda_ipc fixes NIXL relies on, and real NIXL builds refuse
+ * older UCX: "UCP version is incompatible, required: 1.18, actual: 1.12"),
+ * warn below 1.18 (what NIXL releases are built against), ok from 1.18;
+ * NIXL's README names 1.22.x as the tested series.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "core/xalloc.h"
+#include "nixl/nixl.h"
+#include "node/node_checks.h"
+
+#define UCX_FAIL_BELOW_MAJOR 1
+#define UCX_FAIL_BELOW_MINOR 14
+#define UCX_WARN_BELOW_MAJOR 1
+#define UCX_WARN_BELOW_MINOR 18
+
+/* A bounded string builder for lists in details. */
+struct sb {
+	char buf[768];
+	size_t n;
+	size_t items;
+};
+
+static void sb_add(struct sb *b, const char *sep, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void sb_add(struct sb *b, const char *sep, const char *fmt, ...)
+{
+	if (b->n >= sizeof(b->buf) - 8)
+		return;
+	if (b->items && sep) {
+		int k = snprintf(b->buf + b->n, sizeof(b->buf) - b->n, "%s", sep);
+		b->n += k > 0 ? (size_t)k : 0;
+	}
+	va_list ap;
+	va_start(ap, fmt);
+	int k = vsnprintf(b->buf + b->n, sizeof(b->buf) - b->n, fmt, ap);
+	va_end(ap);
+	if (k > 0)
+		b->n += (size_t)k;
+	if (b->n >= sizeof(b->buf))
+		b->n = sizeof(b->buf) - 1;
+	b->items++;
+}
+
+/* ---- tooling ---- */
+
+static void check_tools(struct ci_report *r, const struct nixl_facts *f)
+{
+	static const enum nixl_tool listed[] = {NT_NIXLBENCH, NT_NIXL_TEST, NT_NIXL_EXAMPLE,
+						NT_KVBENCH, NT_ETCDCTL, NT_UCX_PERFTEST};
+	if (!f->have_which) {
+		report_add(r, "nixl.tools", CI_SKIPPED, false, CI_LAYER_TUNING, "PATH",
+			   "the probe did not look the test tools up on PATH");
+		return;
+	}
+	struct sb have = {0}, miss = {0};
+	for (size_t i = 0; i < sizeof(listed) / sizeof(listed[0]); i++) {
+		if (f->tool_path[listed[i]])
+			sb_add(&have, ", ", "%s", nixl_tool_name(listed[i]));
+		else
+			sb_add(&miss, ", ", "%s", nixl_tool_name(listed[i]));
+	}
+	bool bench = f->tool_path[NT_NIXLBENCH];
+	bool perf = f->tool_path[NT_UCX_PERFTEST];
+	struct ci_check *c;
+	if (bench) {
+		c = report_add(r, "nixl.tools", CI_OK, false, CI_LAYER_TUNING, "PATH",
+			       "pair-test tools present: %s%s%s", have.buf,
+			       miss.items ? "; not on PATH: " : "", miss.items ? miss.buf : "");
+	} else if (perf && f->backend == NB_UCX) {
+		c = report_add(r, "nixl.tools", CI_WARN, false, CI_LAYER_TUNING, "PATH",
+			       "no nixlbench in this image (only %s): the UCX pair test works, the "
+			       "NIXL one needs nixlbench", have.buf);
+		check_set_fix(c, "run nixlbench from a NIXL-enabled image (the Dynamo runtime images "
+			      "ship it), or from a debug pod on the same node with that image");
+	} else {
+		c = report_add(r, "nixl.tools", CI_WARN, false, CI_LAYER_TUNING, "PATH",
+			       "no pair-test tool in this image (none of nixlbench, nixl_test, "
+			       "nixl_example, kvbench, ucx_perftest%s)",
+			       f->tool_path[NT_ETCDCTL] ? "; etcdctl is there" : ", etcdctl");
+		check_set_fix(c, "use a NIXL-enabled image (the Dynamo runtime images ship nixlbench), "
+			      "or start a debug pod on the same node with such an image and the same "
+			      "RDMA resources");
+	}
+	for (size_t i = 0; i < sizeof(listed) / sizeof(listed[0]); i++)
+		if (f->tool_path[listed[i]])
+			check_add_evidence(c, "%s=%s", nixl_tool_name(listed[i]), f->tool_path[listed[i]]);
+}
+
+static void check_python(struct ci_report *r, const struct nixl_facts *f)
+{
+	if (!f->have_python) {
+		report_add(r, "nixl.python", CI_SKIPPED, false, CI_LAYER_ENV, "site-packages",
+			   "the probe did not look for the nixl Python package");
+		return;
+	}
+	if (!f->n_py) {
+		report_add(r, "nixl.python", CI_SKIPPED, false, CI_LAYER_ENV, "site-packages",
+			   "no nixl Python distribution (nixl, nixl-cu12, nixl-cu13) in the usual "
+			   "site-packages; an engine may still carry NIXL in its own tree");
+		return;
+	}
+	struct sb b = {0};
+	for (size_t i = 0; i < f->n_py; i++)
+		sb_add(&b, ", ", "%s %s", f->py[i].name, f->py[i].version);
+	struct ci_check *c = report_add(r, "nixl.python", CI_OK, false, CI_LAYER_ENV, "site-packages",
+					"NIXL Python package installed: %s", b.buf);
+	for (size_t i = 0; i < f->n_py; i++)
+		check_add_evidence(c, "%s", f->py[i].path);
+}
+
+/* ---- plugins and backend ---- */
+
+static bool nixl_installed(const struct nixl_facts *f)
+{
+	return f->n_plugin_dirs || f->n_plugins || f->n_py;
+}
+
+static void check_plugins(struct ci_report *r, const struct nixl_facts *f)
+{
+	const char *pd = nixl_env(f, "NIXL_PLUGIN_DIR");
+	if (!f->have_plugins) {
+		report_add(r, "nixl.plugins", CI_SKIPPED, false, CI_LAYER_DRIVER, "NIXL plugins",
+			   "the probe did not look for NIXL plugins");
+		return;
+	}
+	if (!f->n_plugin_dirs && !f->n_plugins) {
+		report_add(r, "nixl.plugins", CI_SKIPPED, false, CI_LAYER_DRIVER, "NIXL plugins",
+			   "no NIXL plugin directory found (%s%s%s, /opt/nvidia/nvda_nixl, "
+			   "/usr/local/nixl, the wheel's .nixl*.libs)",
+			   pd ? "NIXL_PLUGIN_DIR=" : "NIXL_PLUGIN_DIR unset", pd ? pd : "", "");
+		return;
+	}
+	if (!f->n_plugins) {
+		struct ci_check *c = report_add(r, "nixl.plugins", CI_FAIL, true, CI_LAYER_DRIVER,
+						"NIXL plugins",
+						"the NIXL plugin directory holds no libplugin_*.so: NIXL "
+						"can create no backend (NIXL_ERR_BACKEND)");
+		for (size_t i = 0; i < f->n_plugin_dirs; i++)
+			check_add_evidence(c, "%s/", f->plugin_dirs[i]);
+		check_set_fix(c, "point NIXL_PLUGIN_DIR at the plugins/ directory beside libnixl, or "
+			      "use an image whose NIXL build installed its plugins");
+		return;
+	}
+	struct sb b = {0};
+	for (size_t i = 0; i < f->n_plugins; i++)
+		sb_add(&b, ", ", "%s", f->plugins[i].name);
+	struct ci_check *c = report_add(r, "nixl.plugins", CI_OK, false, CI_LAYER_DRIVER,
+					"NIXL plugins", "NIXL plugins found: %s", b.buf);
+	for (size_t i = 0; i < f->n_plugin_dirs; i++)
+		check_add_evidence(c, "%s/", f->plugin_dirs[i]);
+}
+
+static void check_backend(struct ci_report *r, const struct nixl_facts *f)
+{
+	const char *be = f->backend_name;
+	struct ci_check *c;
+	if (!f->have_plugins || !nixl_installed(f)) {
+		c = report_add(r, "nixl.backend", CI_SKIPPED, true, CI_LAYER_DRIVER, be,
+			       "backend %s (%s): no NIXL installation found in this container, so its "
+			       "plugin cannot be checked", be, f->backend_how);
+		check_set_fix(c, "probe the container that runs the engine (--container), or set "
+			      "NIXL_PLUGIN_DIR in it");
+		return;
+	}
+	if (!f->n_plugins) {
+		report_add(r, "nixl.backend", CI_SKIPPED, true, CI_LAYER_DRIVER, be,
+			   "backend %s (%s): no plugin could be found at all (see nixl.plugins)", be,
+			   f->backend_how);
+		return;
+	}
+	if (nixl_has_plugin(f, be)) {
+		for (size_t i = 0; i < f->n_plugins; i++)
+			if (!strcasecmp(f->plugins[i].name, be)) {
+				c = report_add(r, "nixl.backend", CI_OK, true, CI_LAYER_DRIVER, be,
+					       "the KV backend %s has its plugin (%s)", be, f->backend_how);
+				check_add_evidence(c, "%s", f->plugins[i].path);
+				break;
+			}
+		return;
+	}
+	c = report_add(r, "nixl.backend", CI_FAIL, true, CI_LAYER_DRIVER, be,
+		       "the KV backend %s has no plugin here (libplugin_%s.so missing; %s): "
+		       "createBackend fails with NIXL_ERR_BACKEND", be, be, f->backend_how);
+	if (f->backend == NB_LIBFABRIC)
+		check_set_fix(c, "use a NIXL build with the LIBFABRIC plugin (built against "
+			      "libfabric with EFA), or set NIXL_PLUGIN_DIR to where it is installed");
+	else
+		check_set_fix(c, "use a NIXL build that installs libplugin_%s.so, or set "
+			      "NIXL_PLUGIN_DIR to its plugins/ directory", be);
+}
+
+static void check_libfabric(struct ci_report *r, const struct nixl_facts *f)
+{
+	const struct node_facts *n = &f->node;
+	struct ci_check *c;
+	if (n->fi_t.state != TOOL_OK) {
+		report_add(r, "nixl.libfabric", CI_SKIPPED, true, CI_LAYER_DRIVER, "fi_info -p efa",
+			   "%s: libfabric's EFA provider cannot be confirmed",
+			   *n->fi_t.why ? n->fi_t.why : "fi_info gave no answer");
+		return;
+	}
+	if (fi_info_has_provider(&n->fi, "efa")) {
+		size_t k = 0;
+		for (size_t i = 0; i < n->fi.n; i++)
+			k += n->fi.v[i].provider && !strcmp(n->fi.v[i].provider, "efa");
+		report_add(r, "nixl.libfabric", CI_OK, true, CI_LAYER_DRIVER, "fi_info -p efa",
+			   "libfabric lists the efa provider (%zu endpoint%s): the LIBFABRIC backend "
+			   "has a device", k, k == 1 ? "" : "s");
+		return;
+	}
+	c = report_add(r, "nixl.libfabric", CI_FAIL, true, CI_LAYER_FABRIC, "fi_info -p efa",
+		       "libfabric finds no EFA provider%s: the LIBFABRIC backend has no device",
+		       n->fi.no_data ? " (fi_getinfo: -61)" : "");
+	check_set_fix(c, "request vpc.amazonaws.com/efa in the pod resources and use an image with "
+		      "the EFA libfabric (FI_PROVIDER=efa)");
+}
+
+/* ---- UCX ---- */
+
+/* A UCX check that cannot be made: skipped, critical only when UCX carries
+ * the KV. */
+static bool ucx_unusable(struct ci_report *r, const struct nixl_facts *f, const char *id,
+			 const char *subject, bool need_d)
+{
+	bool crit = f->backend == NB_UCX;
+	if (f->backend != NB_UCX) {
+		report_add(r, id, CI_SKIPPED, false, CI_LAYER_DRIVER, subject,
+			   "UCX is not on the KV path: the backend is %s (%s)", f->backend_name,
+			   f->backend_how);
+		return true;
+	}
+	const struct tool_out *t = need_d ? &f->ucx_d_t : &f->ucx_v_t;
+	bool ok = need_d ? f->have_ucxd : f->have_ucxv;
+	if (!ok) {
+		struct ci_check *c = report_add(r, id, CI_SKIPPED, crit, CI_LAYER_DRIVER, subject,
+						"%s: UCX cannot be inspected", t->why);
+		if (t->state == TOOL_MISSING)
+			check_set_fix(c, "ucx_info ships with UCX (ucx-utils/ucx packages; the Dynamo "
+				      "runtime images have it); probe a container that has it");
+		return true;
+	}
+	return false;
+}
+
+static void check_ucx_version(struct ci_report *r, const struct nixl_facts *f)
+{
+	if (ucx_unusable(r, f, "nixl.ucx.version", "ucx_info -v", false))
+		return;
+	const struct ucx_version *v = &f->ucxv;
+	struct ci_check *c;
+	if (!ucx_version_at_least(v, UCX_FAIL_BELOW_MAJOR, UCX_FAIL_BELOW_MINOR, 0)) {
+		c = report_add(r, "nixl.ucx.version", CI_FAIL, true, CI_LAYER_DRIVER, "ucx_info -v",
+			       "UCX %s is too old for NIXL (< %d.%d: no DMA-BUF GPUDirect, and NIXL "
+			       "builds refuse it: \"UCP version is incompatible\")", v->version,
+			       UCX_FAIL_BELOW_MAJOR, UCX_FAIL_BELOW_MINOR);
+		check_set_fix(c, "use the UCX NIXL was built against (>= 1.18; NIXL's README tests "
+			      "1.22.x), e.g. the UCX in the Dynamo runtime images");
+	} else if (!ucx_version_at_least(v, UCX_WARN_BELOW_MAJOR, UCX_WARN_BELOW_MINOR, 0)) {
+		c = report_add(r, "nixl.ucx.version", CI_WARN, true, CI_LAYER_DRIVER, "ucx_info -v",
+			       "UCX %s is older than the 1.18 that NIXL releases are built against "
+			       "(NIXL's README tests 1.22.x)", v->version);
+		check_set_fix(c, "use UCX >= 1.18 (the version NIXL was built against)");
+	} else {
+		c = report_add(r, "nixl.ucx.version", CI_OK, true, CI_LAYER_DRIVER, "ucx_info -v",
+			       "UCX %s (>= 1.18; NIXL's README tests 1.22.x)", v->version);
+	}
+	if (v->library_path)
+		check_add_evidence(c, "library: %s", v->library_path);
+}
+
+static bool has_cuda_tl(const struct ucx_devices *d)
+{
+	return ucx_devices_has_transport(d, "cuda_copy") || ucx_devices_has_transport(d, "cuda_ipc") ||
+	       ucx_devices_has_transport(d, "gdr_copy");
+}
+
+static void check_ucx_build(struct ci_report *r, const struct nixl_facts *f)
+{
+	if (ucx_unusable(r, f, "nixl.ucx.build", "ucx_info -v", false))
+		return;
+	const struct ucx_version *v = &f->ucxv;
+	bool cuda_listed = f->have_ucxd && has_cuda_tl(&f->ucxd);
+	bool rdma_listed = f->have_ucxd && ucx_devices_has_rdma(&f->ucxd);
+	struct sb flags = {0};
+	if (v->cuda == UCX_OPT_WITH)
+		sb_add(&flags, ", ", "--with-cuda");
+	if (v->verbs == UCX_OPT_WITH)
+		sb_add(&flags, ", ", "--with-verbs");
+	if (v->gdrcopy == UCX_OPT_WITH)
+		sb_add(&flags, ", ", "--with-gdrcopy");
+	if (v->efa == UCX_OPT_WITH)
+		sb_add(&flags, ", ", "--with-efa");
+	struct ci_check *c;
+	if (v->verbs == UCX_OPT_WITHOUT || v->cuda == UCX_OPT_WITHOUT) {
+		bool both = v->verbs == UCX_OPT_WITHOUT && v->cuda == UCX_OPT_WITHOUT;
+		c = report_add(r, "nixl.ucx.build", CI_FAIL, true, CI_LAYER_DRIVER, "ucx_info -v",
+			       "UCX %s was configured %s%s%s: %s", v->version,
+			       v->verbs == UCX_OPT_WITHOUT ? "--without-verbs" : "",
+			       both ? " and " : "", v->cuda == UCX_OPT_WITHOUT ? "--without-cuda" : "",
+			       v->verbs == UCX_OPT_WITHOUT ? "no RDMA transport at all, KV moves over TCP"
+							   : "it cannot move GPU memory");
+		check_set_fix(c, "rebuild UCX with --with-verbs --with-cuda (and --with-gdrcopy), or "
+			      "use the UCX of the Dynamo runtime images");
+	} else if (!cuda_listed && v->cuda != UCX_OPT_WITH) {
+		bool gpu = node_has_gpu(&f->node);
+		c = report_add(r, "nixl.ucx.build", gpu ? CI_FAIL : CI_WARN, true, CI_LAYER_DRIVER,
+			       "ucx_info -v",
+			       "UCX %s shows no CUDA support (no --with-cuda, no cuda_copy/cuda_ipc "
+			       "transport)%s", v->version,
+			       gpu ? " on a GPU node: NIXL cannot register VRAM"
+				   : "; no GPU is visible here, so CUDA transports may just have no device");
+		check_set_fix(c, "use a UCX built --with-cuda (the UCX NIXL was built against)");
+	} else {
+		c = report_add(r, "nixl.ucx.build", CI_OK, true, CI_LAYER_DRIVER, "ucx_info -v",
+			       "UCX %s built with CUDA%s%s", v->version,
+			       v->verbs == UCX_OPT_WITH || rdma_listed ? " and verbs" : "",
+			       flags.items ? "" : " (auto-detected: the transports show it)");
+	}
+	if (flags.items)
+		check_add_evidence(c, "configure: %s", flags.buf);
+}
+
+/* RDMA transports UCX lists, as "tl/dev" strings (first n). */
+static void list_rdma(const struct ucx_devices *d, struct sb *b)
+{
+	for (size_t i = 0; i < d->ntls; i++)
+		if (ucx_is_rdma_transport(d->tls[i].transport))
+			sb_add(b, ", ", "%s/%s", d->tls[i].transport,
+			       d->tls[i].device ? d->tls[i].device : "?");
+}
+
+static void list_names(const struct ucx_devices *d, struct sb *b)
+{
+	for (size_t i = 0; i < d->ntls; i++) {
+		bool dup = false;
+		for (size_t j = 0; j < i && !dup; j++)
+			dup = !strcmp(d->tls[j].transport, d->tls[i].transport);
+		if (!dup)
+			sb_add(b, ", ", "%s", d->tls[i].transport);
+	}
+}
+
+static void check_ucx_rdma(struct ci_report *r, const struct nixl_facts *f)
+{
+	if (ucx_unusable(r, f, "nixl.ucx.rdma", "ucx_info -d", true))
+		return;
+	const struct ucx_devices *d = &f->ucxd;
+	struct ci_check *c;
+	if (ucx_devices_has_rdma(d)) {
+		struct sb b = {0};
+		list_rdma(d, &b);
+		report_add(r, "nixl.ucx.rdma", CI_OK, true, CI_LAYER_DRIVER, "ucx_info -d",
+			   "UCX sees RDMA transports: %s", b.buf);
+		return;
+	}
+	struct sb all = {0};
+	list_names(d, &all);
+	size_t nverbs = node_count_verbs_devs(&f->node);
+	if (f->mnnvl && ucx_devices_has_transport(d, "cuda_ipc")) {
+		report_add(r, "nixl.ucx.rdma", CI_OK, true, CI_LAYER_DRIVER, "ucx_info -d",
+			   "no RDMA transport, but this is a multi-node NVLink system: cuda_ipc "
+			   "carries KV across nodes (transports: %s)", all.buf);
+		return;
+	}
+	char why[256];
+	if (f->ucxv.verbs == UCX_OPT_WITHOUT)
+		snprintf(why, sizeof(why), "UCX was configured --without-verbs");
+	else if (nverbs && f->node.have_dev && !f->node.n_uverbs)
+		snprintf(why, sizeof(why), "%zu RDMA device%s in sysfs, but no /dev/infiniband/uverbs* "
+			 "in the pod", nverbs, nverbs == 1 ? "" : "s");
+	else if (nverbs)
+		snprintf(why, sizeof(why), "%zu RDMA device%s in sysfs that UCX does not use (UCX "
+			 "built without verbs/mlx5, or the ports are down)", nverbs, nverbs == 1 ? "" : "s");
+	else if (f->efa)
+		snprintf(why, sizeof(why), "EFA is reached through libfabric, not through this UCX");
+	else
+		snprintf(why, sizeof(why), "no RDMA device is visible here");
+	c = report_add(r, "nixl.ucx.rdma", CI_FAIL, true, CI_LAYER_DRIVER, "ucx_info -d",
+		       "UCX has no RDMA transport here (only %s): KV would move over TCP; %s",
+		       all.items ? all.buf : "nothing", why);
+	if (f->efa)
+		check_set_fix(c, "on EFA use NIXL's LIBFABRIC backend (UCX on EFA gives no GPUDirect)");
+	else if (nverbs && f->node.have_dev && !f->node.n_uverbs)
+		check_set_fix(c, "give the pod its NICs: request rdma/ib (or the cluster's RDMA "
+			      "resource) so that /dev/infiniband is mounted");
+	else
+		check_set_fix(c, "run on a node with RDMA NICs given to the pod (rdma/ib resource), "
+			      "with a UCX built with verbs/mlx5 (ucx_info -d must list rc_mlx5 or dc_mlx5)");
+}
+
+static void check_ucx_gpudirect(struct ci_report *r, const struct nixl_facts *f)
+{
+	if (ucx_unusable(r, f, "nixl.ucx.gpudirect", "ucx_info -d", true))
+		return;
+	const struct ucx_devices *d = &f->ucxd;
+	if (!ucx_devices_has_rdma(d)) {
+		report_add(r, "nixl.ucx.gpudirect", CI_SKIPPED, false, CI_LAYER_DRIVER, "ucx_info -d",
+			   "no RDMA memory domain to look at (see nixl.ucx.rdma)");
+		return;
+	}
+	struct sb cuda = {0}, host = {0};
+	size_t typed = 0;
+	for (size_t i = 0; i < d->nmds; i++) {
+		const struct ucx_md *md = &d->mds[i];
+		bool rdma = md->component && !strcmp(md->component, "ib");
+		for (size_t j = 0; j < d->ntls && !rdma; j++)
+			rdma = d->tls[j].md && !strcmp(d->tls[j].md, md->name) &&
+			       ucx_is_rdma_transport(d->tls[j].transport);
+		if (!rdma || md->no_devices)
+			continue;
+		if (md->nmem_types)
+			typed++;
+		if (ucx_md_has_mem_type(md, "cuda"))
+			sb_add(&cuda, ", ", "%s", md->name);
+		else if (md->nmem_types)
+			sb_add(&host, ", ", "%s", md->name);
+	}
+	struct ci_check *c;
+	if (cuda.items) {
+		c = report_add(r, "nixl.ucx.gpudirect", CI_OK, true, CI_LAYER_DRIVER, "ucx_info -d",
+			       "GPUDirect RDMA inside UCX: the memory domain%s %s list%s cuda memory",
+			       cuda.items == 1 ? "" : "s", cuda.buf, cuda.items == 1 ? "s" : "");
+		if (host.items)
+			check_add_evidence(c, "host memory only: %s", host.buf);
+		return;
+	}
+	if (!typed) {
+		report_add(r, "nixl.ucx.gpudirect", CI_SKIPPED, false, CI_LAYER_DRIVER, "ucx_info -d",
+			   "this UCX prints no memory types for its RDMA memory domains: GPUDirect "
+			   "inside UCX cannot be read (node.gpudirect shows the kernel side)");
+		return;
+	}
+	c = report_add(r, "nixl.ucx.gpudirect", CI_WARN, true, CI_LAYER_DRIVER, "ucx_info -d",
+		       "the RDMA memory domain%s %s list%s only host memory: UCX stages GPU buffers "
+		       "through host memory (GPU -> CPU -> NIC), which works but is several times "
+		       "slower", host.items == 1 ? "" : "s", host.buf, host.items == 1 ? "s" : "");
+	check_set_fix(c, "enable GPUDirect RDMA on the node: load nvidia_peermem, or use DMA-BUF "
+		      "(NVIDIA open kernel module, kernel >= 5.12, UCX >= 1.14)");
+}
+
+static void check_ucx_cuda(struct ci_report *r, const struct nixl_facts *f)
+{
+	if (ucx_unusable(r, f, "nixl.ucx.cuda", "ucx_info -d", true))
+		return;
+	const struct ucx_devices *d = &f->ucxd;
+	bool copy = ucx_devices_has_transport(d, "cuda_copy");
+	bool ipc = ucx_devices_has_transport(d, "cuda_ipc");
+	bool gdr = ucx_devices_has_transport(d, "gdr_copy");
+	struct ci_check *c;
+	if (!copy) {
+		c = report_add(r, "nixl.ucx.cuda", CI_FAIL, true, CI_LAYER_DRIVER, "ucx_info -d",
+			       "no cuda_copy transport%s: UCX cannot move GPU memory, NIXL fails to "
+			       "register VRAM (NIXL_ERR_BACKEND)", ipc ? "" : " and no cuda_ipc");
+		check_set_fix(c, "use a UCX built --with-cuda whose CUDA module loads (libuct_cuda; "
+			      "run ucx_info -d with UCX_LOG_LEVEL=debug to see why it does not)");
+		return;
+	}
+	if (!ipc && f->mnnvl) {
+		c = report_add(r, "nixl.ucx.cuda", CI_FAIL, true, CI_LAYER_DRIVER, "ucx_info -d",
+			       "cuda_copy present but no cuda_ipc on a multi-node NVLink system: KV "
+			       "cannot cross nodes over NVLink");
+		check_set_fix(c, "use a UCX whose cuda_ipc supports MNNVL (UCX_CUDA_IPC_ENABLE_MNNVL=y)");
+		return;
+	}
+	report_add(r, "nixl.ucx.cuda", CI_OK, true, CI_LAYER_DRIVER, "ucx_info -d",
+		   "cuda_copy%s%s present: UCX moves GPU memory%s", ipc ? ", cuda_ipc" : "",
+		   gdr ? ", gdr_copy" : "", ipc ? "" : " (no cuda_ipc: only within-process copies)");
+}
+
+static void check_ucx_filters(struct ci_report *r, const struct nixl_facts *f)
+{
+	if (ucx_unusable(r, f, "nixl.ucx.filters", "UCX_TLS", true))
+		return;
+	const struct ucx_devices *d = &f->ucxd;
+	const char *tls = nixl_env(f, "UCX_TLS");
+	const char *nd = nixl_env(f, "UCX_NET_DEVICES");
+	char subj[64];
+	snprintf(subj, sizeof(subj), "%s%s%s", tls ? "UCX_TLS" : "", tls && nd ? ", " : "",
+		 nd ? "UCX_NET_DEVICES" : "");
+	if (!tls && !nd) {
+		report_add(r, "nixl.ucx.filters", CI_OK, true, CI_LAYER_ENV, "UCX_TLS",
+			   "UCX_TLS and UCX_NET_DEVICES are unset: UCX may use every transport it "
+			   "lists");
+		return;
+	}
+	struct sb use = {0}, cut = {0};
+	size_t n_rdma = 0;
+	for (size_t i = 0; i < d->ntls; i++) {
+		const struct ucx_tl *tl = &d->tls[i];
+		if (!ucx_is_rdma_transport(tl->transport))
+			continue;
+		n_rdma++;
+		bool t_ok = nixl_tls_allows(tls, tl->transport);
+		bool d_ok = !nixl_tl_is_network(tl) || nixl_netdev_allows(nd, tl->device);
+		if (t_ok && d_ok)
+			sb_add(&use, ", ", "%s/%s", tl->transport, tl->device ? tl->device : "?");
+		else
+			sb_add(&cut, ", ", "%s/%s (%s)", tl->transport, tl->device ? tl->device : "?",
+			       !t_ok ? "UCX_TLS" : "UCX_NET_DEVICES");
+	}
+	bool copy_listed = ucx_devices_has_transport(d, "cuda_copy");
+	bool copy_ok = !copy_listed || nixl_tls_allows(tls, "cuda_copy");
+	bool ipc_ok = nixl_tls_allows(tls, "cuda_ipc") && ucx_devices_has_transport(d, "cuda_ipc");
+	struct ci_check *c;
+	if (!n_rdma) {
+		if (f->mnnvl && ipc_ok) {
+			report_add(r, "nixl.ucx.filters", CI_OK, true, CI_LAYER_ENV, subj,
+				   "the filters keep cuda_ipc, which carries KV across nodes on this "
+				   "multi-node NVLink system");
+			return;
+		}
+		report_add(r, "nixl.ucx.filters", CI_SKIPPED, false, CI_LAYER_ENV, subj,
+			   "UCX lists no RDMA transport for the filters to keep (see nixl.ucx.rdma)");
+		return;
+	}
+	if (!use.items && !(f->mnnvl && ipc_ok)) {
+		c = report_add(r, "nixl.ucx.filters", CI_FAIL, true, CI_LAYER_ENV, subj,
+			       "the environment filters leave no RDMA transport of the %zu UCX lists: "
+			       "KV would move over TCP or fail", n_rdma);
+		if (tls)
+			check_add_evidence(c, "UCX_TLS=%s", tls);
+		if (nd)
+			check_add_evidence(c, "UCX_NET_DEVICES=%s", nd);
+		check_add_evidence(c, "removed: %s", cut.buf);
+		check_set_fix(c, "allow RDMA in UCX_TLS (e.g. rc_x,rc,cuda_copy,cuda_ipc, or leave it "
+			      "unset) and name devices ucx_info -d lists in UCX_NET_DEVICES "
+			      "(dev:port, e.g. mlx5_0:1)");
+		return;
+	}
+	if (!copy_ok) {
+		c = report_add(r, "nixl.ucx.filters", CI_FAIL, true, CI_LAYER_ENV, subj,
+			       "UCX_TLS=%s leaves out cuda_copy: GPU buffers cannot be moved", tls);
+		check_set_fix(c, "add cuda_copy (or cuda) to UCX_TLS");
+		return;
+	}
+	c = report_add(r, "nixl.ucx.filters", CI_OK, true, CI_LAYER_ENV, subj,
+		       "the environment filters keep RDMA: %s", use.buf);
+	if (tls)
+		check_add_evidence(c, "UCX_TLS=%s", tls);
+	if (nd)
+		check_add_evidence(c, "UCX_NET_DEVICES=%s", nd);
+	if (cut.items)
+		check_add_evidence(c, "filtered out: %s", cut.buf);
+}
+
+/* ---- peer and reachability ---- */
+
+static void check_peer(struct ci_report *r, const struct nixl_target *t)
+{
+	struct ci_check *c;
+	switch (t->peer_state) {
+	case PEER_GIVEN:
+		report_add(r, "nixl.peer", CI_OK, false, CI_LAYER_ENV, t->peer,
+			   "peer %s, given with --peer", t->peer);
+		break;
+	case PEER_FOUND:
+		report_add(r, "nixl.peer", CI_OK, false, CI_LAYER_ENV, t->peer, "peer: %s",
+			   t->peer_why ? t->peer_why : t->peer);
+		break;
+	case PEER_NOT_FOUND:
+		c = report_add(r, "nixl.peer", CI_SKIPPED, false, CI_LAYER_ENV, "peer",
+			       "no peer found: %s", t->peer_why ? t->peer_why : "");
+		check_set_fix(c, "name the other side with --peer POD");
+		break;
+	case PEER_LOOKUP_FAILED:
+		c = report_add(r, "nixl.peer", CI_SKIPPED, false, CI_LAYER_ENV, "peer",
+			       "the peer could not be looked up: %s", t->peer_why ? t->peer_why : "");
+		check_set_fix(c, "name the other side with --peer POD");
+		break;
+	case PEER_NONE:
+	default:
+		report_add(r, "nixl.peer", CI_SKIPPED, false, CI_LAYER_ENV, "peer",
+			   "no peer named (--peer HOST): the commands below use the placeholder "
+			   "<peer-host>");
+		break;
+	}
+}
+
+static void check_reachability(struct ci_report *r, const struct nixl_target *t)
+{
+	const char *peer = t->peer ? t->peer : "the peer";
+	/* Not critical on purpose: no read-only look can ever prove it, so a
+	 * critical skip would make every nixl verdict `unknown`.  The pair test
+	 * in the next commands is the proof. */
+	report_add(r, "nixl.reachability", CI_SKIPPED, false, CI_LAYER_FABRIC, peer,
+		   "not verified by a read-only check: whether KV reaches %s over RDMA is proven "
+		   "only by the pair test in the next commands", peer);
+}
+
+void nixl_analyze(struct ci_report *r, const struct nixl_facts *f, const struct nixl_target *t,
+		  const char *subject)
+{
+	check_tools(r, f);
+	check_python(r, f);
+	check_plugins(r, f);
+	check_backend(r, f);
+	if (f->backend == NB_LIBFABRIC)
+		check_libfabric(r, f);
+	check_ucx_version(r, f);
+	check_ucx_build(r, f);
+	check_ucx_rdma(r, f);
+	check_ucx_gpudirect(r, f);
+	check_ucx_cuda(r, f);
+	check_ucx_filters(r, f);
+	check_peer(r, t);
+	check_reachability(r, t);
+	node_report_env_facts(r, &f->node, subject);
+}

@@ -1,0 +1,309 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The next commands: the pair test that proves what no read-only look can,
+ * filled with the real names of the probed pod and its peer.  The tool
+ * never runs them.  Every name that reaches a command is single-quoted
+ * (shell_quote), even though names were validated, so that a command stays
+ * safe to paste whatever it holds.
+ *
+ * Roles: the decode side is the target (started first, the server of
+ * ucx_perftest); the prefill side is the initiator.  Without roles the peer
+ * is the target.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "core/xalloc.h"
+#include "nixl/nixl.h"
+
+char *shell_quote(const char *s)
+{
+	if (!s)
+		s = "";
+	size_t n = 2, len = strlen(s);
+	for (size_t i = 0; i < len; i++)
+		n += s[i] == '\'' ? 4 : 1;
+	char *q = xmalloc(n + 1), *o = q;
+	*o++ = '\'';
+	for (size_t i = 0; i < len; i++) {
+		if (s[i] == '\'') {
+			memcpy(o, "'\\''", 4);
+			o += 4;
+		} else {
+			*o++ = s[i];
+		}
+	}
+	*o++ = '\'';
+	*o = '\0';
+	return q;
+}
+
+void nixl_expect_gbs(double gbps, double *low, double *high)
+{
+	/* Line rate in bytes, less protocol overhead: ~80% on HDR and below,
+	 * ~90% from NDR up (HDR 200G: 20-25 GB/s, NDR 400G: 45-50 GB/s). */
+	*high = gbps / 8.0;
+	*low = *high * (gbps >= 400 ? 0.9 : 0.8);
+}
+
+/* One side of the test: how to run a command there. */
+struct side {
+	const char *pod;     /* pod name; NULL on a host */
+	const char *host;    /* host label when pod is NULL ("this host", "<peer-host>") */
+	const char *role;    /* "decode", "prefill", NULL */
+};
+
+struct ctx {
+	const struct nixl_facts *f;
+	const struct nixl_target *t;
+	char *prefix_ctx;    /* "kubectl [--context 'C'] [--kubeconfig 'F'] " */
+};
+
+/* "kubectl ... exec -n 'NS' 'POD' [-c 'C'] -- " or "" on a host. */
+static char *exec_prefix(const struct ctx *c, const struct side *s)
+{
+	if (!s->pod)
+		return xstrdup("");
+	char *ns = shell_quote(c->t->namespace_);
+	char *pod = shell_quote(s->pod);
+	char *ctr = c->t->container ? shell_quote(c->t->container) : NULL;
+	char *p = xasprintf("%sexec -n %s %s%s%s -- ", c->prefix_ctx, ns, pod, ctr ? " -c " : "",
+			    ctr ? ctr : "");
+	free(ns);
+	free(pod);
+	free(ctr);
+	return p;
+}
+
+static char *where(const struct side *s)
+{
+	if (s->pod)
+		return xasprintf("%s%spod %s", s->role ? s->role : "", s->role ? " " : "", s->pod);
+	return xstrdup(s->host);
+}
+
+/* "--device_list 'mlx5_0,mlx5_1'" from UCX_NET_DEVICES (ports dropped, tcp
+ * devices kept out), or "" when unset. */
+static char *device_list(const struct nixl_facts *f)
+{
+	const char *nd = nixl_env(f, "UCX_NET_DEVICES");
+	if (!nd || !*nd || !strcmp(nd, "all") || nd[0] == '^')
+		return xstrdup("");
+	char buf[512] = "";
+	size_t n = 0;
+	const char *p = nd;
+	for (int k = 0; *p && k < 64; k++) {
+		size_t e = strcspn(p, ",");
+		size_t name = strcspn(p, ",:");
+		if (name > e)
+			name = e;
+		while (name && p[name - 1] == ' ')
+			name--;
+		const char *s = p;
+		while (name && *s == ' ') {
+			s++;
+			name--;
+		}
+		bool dup = false;
+		if (name && name < 64) {
+			char dev[64];
+			memcpy(dev, s, name);
+			dev[name] = '\0';
+			/* only RDMA devices: nixlbench pins NICs, not sockets */
+			bool rdma = strchr(s, ':') && (size_t)(strchr(s, ':') - s) == name;
+			for (const char *q = buf; *q && !dup;) {
+				size_t m = strcspn(q, ",");
+				dup = m == name && !strncmp(q, dev, m);
+				q += m + (q[m] == ',');
+			}
+			if (rdma && !dup && n + name + 2 < sizeof(buf)) {
+				n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s%s", n ? "," : "", dev);
+			}
+		}
+		p += e + (p[e] == ',');
+	}
+	if (!n)
+		return xstrdup("");
+	char *q = shell_quote(buf);
+	char *r = xasprintf(" --device_list %s", q);
+	free(q);
+	return r;
+}
+
+/* The etcd endpoints to pass, or NULL (unset or redacted). */
+static const char *etcd_endpoints(const struct nixl_facts *f)
+{
+	const char *e = nixl_env(f, "NIXL_ETCD_ENDPOINTS");
+	if (!e || !*e || e[0] == '<')
+		return NULL;
+	return e;
+}
+
+static void expectation(struct ci_report *r, const struct nixl_facts *f)
+{
+	const struct node_facts *n = &f->node;
+	double rates[8];
+	size_t nr = 0, nports = 0;
+	bool efa_rate = false;
+	for (size_t i = 0; i < n->n_devs; i++)
+		for (size_t j = 0; j < n->devs[i].n_ports; j++) {
+			const struct node_port *p = &n->devs[i].ports[j];
+			if (!node_port_active(p) || p->rate.gbps <= 0)
+				continue;
+			nports++;
+			efa_rate |= n->devs[i].efa;
+			bool seen = false;
+			for (size_t k = 0; k < nr && !seen; k++)
+				seen = rates[k] == p->rate.gbps;
+			if (!seen && nr < 8)
+				rates[nr++] = p->rate.gbps;
+		}
+	char cmd[768];
+	size_t o = 0;
+	if (nr) {
+		o += (size_t)snprintf(cmd + o, sizeof(cmd) - o, "# expect per port:");
+		for (size_t k = 0; k < nr && o < sizeof(cmd); k++) {
+			double lo, hi;
+			nixl_expect_gbs(rates[k], &lo, &hi);
+			o += (size_t)snprintf(cmd + o, sizeof(cmd) - o, "%s ~%.0f-%.0f GB/s at %.0f Gb/s%s",
+					      k ? ";" : "", lo, hi, rates[k],
+					      efa_rate ? " (EFA adapter)" : "");
+		}
+		if (o < sizeof(cmd))
+			snprintf(cmd + o, sizeof(cmd) - o,
+				 " (%zu active port%s here); 1-2 GB/s means TCP", nports,
+				 nports == 1 ? "" : "s");
+		report_add_step(r, "What bandwidth to expect (from the RDMA port rates read here; a "
+				"single-rail test reaches about one port's worth)", cmd);
+	} else {
+		report_add_step(r, "What bandwidth to expect (no port rate was readable here: the "
+				"usual figures)",
+				"# ~20-25 GB/s per HDR 200G port, ~45-50 GB/s per NDR 400G port, "
+				"~10-12 GB/s per 100G EFA adapter; 1-2 GB/s means TCP");
+	}
+}
+
+void nixl_steps(struct ci_report *r, const struct nixl_facts *f, const struct nixl_target *t)
+{
+	struct ctx c = {.f = f, .t = t};
+	bool pod = t->kind == NK_POD;
+	if (pod) {
+		char *ctxq = t->context ? shell_quote(t->context) : NULL;
+		char *kcq = t->kubeconfig ? shell_quote(t->kubeconfig) : NULL;
+		c.prefix_ctx = xasprintf("kubectl %s%s%s%s%s%s", ctxq ? "--context " : "",
+					 ctxq ? ctxq : "", ctxq ? " " : "", kcq ? "--kubeconfig " : "",
+					 kcq ? kcq : "", kcq ? " " : "");
+		free(ctxq);
+		free(kcq);
+	} else {
+		c.prefix_ctx = xstrdup("");
+	}
+
+	/* The two sides, and which one is the target. */
+	struct side self = {.pod = pod ? t->pod : NULL, .host = "this host", .role = t->pod_role};
+	struct side peer = {.pod = pod ? (t->peer ? t->peer : "<peer-pod>") : NULL,
+			    .host = t->peer ? t->peer : "<peer-host>", .role = t->peer_role};
+	bool self_is_target = t->pod_role && !strcmp(t->pod_role, "decode");
+	const struct side *tgt = self_is_target ? &self : &peer;
+	const struct side *ini = self_is_target ? &peer : &self;
+	const char *tgt_ip = self_is_target ? t->pod_ip : t->peer_ip;
+	const char *ipvar = self_is_target ? "POD_IP" : "PEER_IP";
+
+	char *ipq = NULL;   /* the target's address as it appears in commands */
+	if (pod && tgt_ip) {
+		ipq = shell_quote(tgt_ip);
+	} else if (pod && (tgt == &self || t->peer)) {
+		char *ns = shell_quote(t->namespace_), *pq = shell_quote(tgt->pod);
+		char *cmd = xasprintf("%s=$(%sget pod -n %s %s -o jsonpath='{.status.podIP}')", ipvar,
+				      c.prefix_ctx, ns, pq);
+		char *desc = xasprintf("Read the target's pod IP (read-only): %s %s", tgt->role ? tgt->role : "pod",
+				       tgt->pod);
+		report_add_step(r, desc, cmd);
+		free(desc);
+		free(cmd);
+		free(ns);
+		free(pq);
+		ipq = xasprintf("\"$%s\"", ipvar);
+	} else if (!pod && t->peer && tgt == &peer) {
+		ipq = shell_quote(t->peer);
+	} else {
+		ipq = xstrdup(tgt == &peer ? (pod ? "<peer-pod-ip>" : "<peer-host-ip>") : "<this-host-ip>");
+	}
+
+	const char *be = f->backend == NB_OTHER ? f->backend_name
+						: (f->backend == NB_LIBFABRIC ? "LIBFABRIC" : "UCX");
+	char *bq = shell_quote(be);
+	char *dl = f->backend == NB_UCX ? device_list(f) : xstrdup("");
+	const char *etcd = etcd_endpoints(f);
+	char *eq = etcd ? shell_quote(etcd) : NULL;
+	char *runtime = etcd ? xasprintf("--etcd_endpoints %s", eq)
+			     : xasprintf("--runtime_type ASIO --asio_address %s --asio_port 12345", ipq);
+	char *bench = xasprintf("nixlbench %s --backend %s --initiator_seg_type VRAM "
+				"--target_seg_type VRAM --check_consistency%s", runtime, bq, dl);
+	const char *placeholder_note = !pod && !t->peer ? " (replace <peer-host> and its IP)" :
+				       pod && !t->peer ? " (replace <peer-pod>: no peer was found)" : "";
+	bool no_bench = !f->tool_path[NT_NIXLBENCH];
+	const char *tool_note = no_bench ? "; nixlbench is not in this image: run it from a "
+					   "NIXL-enabled image (e.g. a Dynamo runtime image) or a "
+					   "debug pod with one" : "";
+
+	char *tw = where(tgt), *iw = where(ini);
+	char *tp = exec_prefix(&c, tgt), *ip = exec_prefix(&c, ini);
+	char *d1 = xasprintf("nixlbench, target side first, on %s (backend %s, GPU memory on both "
+			     "sides, data checked%s)%s%s", tw, be,
+			     etcd ? ", ranks paired through etcd" : ", ASIO runtime: no etcd in the environment",
+			     placeholder_note, tool_note);
+	char *c1 = xasprintf("%s%s", tp, bench);
+	report_add_step(r, d1, c1);
+	char *d2 = xasprintf("Within 60 s, the initiator on %s", iw);
+	char *c2 = xasprintf("%s%s", ip, bench);
+	report_add_step(r, d2, c2);
+	free(d1);
+	free(c1);
+	free(d2);
+	free(c2);
+
+	if (etcd) {
+		bool here = f->tool_path[NT_ETCDCTL] != NULL;
+		char *self_prefix = exec_prefix(&c, &self);
+		char *cmd = xasprintf("%setcdctl --endpoints %s del xferbench --prefix",
+				      here ? self_prefix : "", eq);
+		report_add_step(r, here ? "After a crash or an interrupted run, clear nixlbench's "
+					  "stale etcd keys"
+					: "After a crash or an interrupted run, clear nixlbench's "
+					  "stale etcd keys (etcdctl is not in this image: run it "
+					  "where etcd is reachable)", cmd);
+		free(cmd);
+		free(self_prefix);
+	}
+
+	if (f->backend == NB_UCX) {
+		const char *perf_note = f->tool_path[NT_UCX_PERFTEST] ? "" :
+					" (ucx_perftest is not in this image; it ships with UCX)";
+		char *d4 = xasprintf("UCX alone, without NIXL: server on %s%s", tw, perf_note);
+		char *c4 = xasprintf("%sucx_perftest -t tag_bw -m cuda -s 134217728 -n 100", tp);
+		report_add_step(r, d4, c4);
+		char *d5 = xasprintf("then the client on %s, the server's IP first", iw);
+		char *c5 = xasprintf("%sucx_perftest %s -t tag_bw -m cuda -s 134217728 -n 100", ip, ipq);
+		report_add_step(r, d5, c5);
+		free(d4);
+		free(c4);
+		free(d5);
+		free(c5);
+	}
+	expectation(r, f);
+
+	free(tw);
+	free(iw);
+	free(tp);
+	free(ip);
+	free(bench);
+	free(runtime);
+	free(eq);
+	free(dl);
+	free(bq);
+	free(ipq);
+	free(c.prefix_ctx);
+}

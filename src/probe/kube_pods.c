@@ -1,0 +1,358 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * `kubectl get pods -o json`: the argv, the run, and the pure parser.
+ * The parser keeps only a few fields of each Pod and trusts nothing: every
+ * field may be missing or of the wrong JSON type, strings are bounded and
+ * cleaned of control bytes, and item counts are capped.
+ */
+#include "probe/kube_pods.h"
+
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/xalloc.h"
+#include "probe/kube.h"
+#include "probe/run_command.h"
+
+void kube_pod_list_init(struct kube_pod_list *l)
+{
+	memset(l, 0, sizeof(*l));
+}
+
+static void pod_release(struct kube_pod *p)
+{
+	free(p->name);
+	free(p->namespace_);
+	free(p->phase);
+	free(p->node_name);
+	free(p->pod_ip);
+	free(p->dgd);
+	free(p->component_type);
+	free(p->sub_component_type);
+	free(p->component);
+	free(p->deletion_timestamp);
+	for (size_t i = 0; i < p->n_containers; i++)
+		free(p->containers[i].name);
+	free(p->containers);
+}
+
+void kube_pod_list_release(struct kube_pod_list *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		pod_release(&l->pods[i]);
+	free(l->pods);
+	memset(l, 0, sizeof(*l));
+}
+
+/* A copy of a JSON string value: NULL when absent, not a string, empty,
+ * too long, or holding NUL.  Control bytes become '?' so that a value can
+ * never break a report line. */
+static char *str_of(json_t *v)
+{
+	if (!json_is_string(v))
+		return NULL;
+	size_t n = json_string_length(v);
+	const char *s = json_string_value(v);
+	if (!n || n > KUBE_POD_MAX_STR || memchr(s, '\0', n))
+		return NULL;
+	char *c = xstrndup(s, n);
+	for (size_t i = 0; i < n; i++)
+		if ((unsigned char)c[i] < 0x20 || c[i] == 0x7f)
+			c[i] = '?';
+	return c;
+}
+
+static json_t *get(json_t *o, const char *key)
+{
+	return json_is_object(o) ? json_object_get(o, key) : NULL;
+}
+
+static struct kube_container *container_named(struct kube_pod *p, const char *name)
+{
+	for (size_t i = 0; i < p->n_containers; i++)
+		if (p->containers[i].name && !strcmp(p->containers[i].name, name))
+			return &p->containers[i];
+	return NULL;
+}
+
+static void read_containers(struct kube_pod *p, json_t *pod)
+{
+	json_t *specs = get(get(pod, "spec"), "containers");
+	json_t *stats = get(get(pod, "status"), "containerStatuses");
+	size_t i, ns = json_is_array(specs) ? json_array_size(specs) : 0;
+	size_t nt = json_is_array(stats) ? json_array_size(stats) : 0;
+
+	if (ns > KUBE_POD_MAX_CONTAINERS)
+		ns = KUBE_POD_MAX_CONTAINERS;
+	if (nt > KUBE_POD_MAX_CONTAINERS)
+		nt = KUBE_POD_MAX_CONTAINERS;
+	/* Room for both lists: a status without a spec entry is still a container. */
+	p->containers = xcalloc(ns + nt + 1, sizeof(*p->containers));
+	for (i = 0; i < ns; i++) {
+		char *name = str_of(get(json_array_get(specs, i), "name"));
+		if (!name || container_named(p, name)) {
+			free(name);
+			continue;
+		}
+		p->containers[p->n_containers++].name = name;
+	}
+	for (i = 0; i < nt; i++) {
+		json_t *st = json_array_get(stats, i);
+		char *name = str_of(get(st, "name"));
+		if (!name)
+			continue;
+		size_t k;
+		for (k = 0; k < p->n_containers && strcmp(p->containers[k].name, name); k++)
+			;
+		if (k == p->n_containers)
+			p->containers[p->n_containers++].name = name;
+		else
+			free(name);
+		p->containers[k].has_status = true;
+		/* jansson's type macros evaluate their argument twice: no calls in them */
+		json_t *ready = get(st, "ready");
+		json_t *running = get(get(st, "state"), "running");
+		p->containers[k].ready = json_is_true(ready);
+		p->containers[k].running = json_is_object(running);
+	}
+}
+
+/* 0 when the item was a pod with a name. */
+static int read_pod(struct kube_pod *p, json_t *item)
+{
+	json_t *meta = get(item, "metadata");
+	json_t *labels = get(meta, "labels");
+
+	memset(p, 0, sizeof(*p));
+	p->name = str_of(get(meta, "name"));
+	if (!p->name)
+		return -1;
+	p->namespace_ = str_of(get(meta, "namespace"));
+	p->deletion_timestamp = str_of(get(meta, "deletionTimestamp"));
+	p->phase = str_of(get(get(item, "status"), "phase"));
+	p->pod_ip = str_of(get(get(item, "status"), "podIP"));
+	p->node_name = str_of(get(get(item, "spec"), "nodeName"));
+	p->dgd = str_of(get(labels, KUBE_LABEL_DGD));
+	p->component_type = str_of(get(labels, KUBE_LABEL_COMPONENT_TYPE));
+	p->sub_component_type = str_of(get(labels, KUBE_LABEL_SUB_COMPONENT));
+	p->component = str_of(get(labels, KUBE_LABEL_COMPONENT));
+	read_containers(p, item);
+	return 0;
+}
+
+static void add_item(struct kube_pod_list *out, json_t *item)
+{
+	struct kube_pod p;
+
+	if (out->n >= KUBE_PODS_MAX) {
+		out->truncated = true;
+		return;
+	}
+	if (!json_is_object(item) || read_pod(&p, item)) {
+		if (json_is_object(item))
+			pod_release(&p);
+		out->skipped++;
+		return;
+	}
+	*XPUSH(out->pods, out->n, out->cap) = p;
+}
+
+int kube_pods_parse(const char *json, size_t len, struct kube_pod_list *out)
+{
+	json_error_t jerr;
+	json_t *root, *items;
+	int rc = 0;
+
+	if (!json || len > KUBE_PODS_MAX_BYTES)
+		return -1;
+	root = json_loadb(json, len, JSON_REJECT_DUPLICATES, &jerr);
+	if (!json_is_object(root)) {
+		json_decref(root);
+		return -1;
+	}
+	items = json_object_get(root, "items");
+	json_t *kind = json_object_get(root, "kind");
+	if (json_is_array(items)) {
+		size_t i, n = json_array_size(items);
+		for (i = 0; i < n && !out->truncated; i++)
+			add_item(out, json_array_get(items, i));
+	} else if (json_is_string(kind) && !strcmp(json_string_value(kind), "Pod")) {
+		add_item(out, root);
+	} else {
+		rc = -1;
+	}
+	json_decref(root);
+	return rc;
+}
+
+const struct kube_pod *kube_pods_find(const struct kube_pod_list *l, const char *name)
+{
+	for (size_t i = 0; name && i < l->n; i++)
+		if (!strcmp(l->pods[i].name, name))
+			return &l->pods[i];
+	return NULL;
+}
+
+bool kube_pod_ready(const struct kube_pod *p)
+{
+	if (!p->phase || strcmp(p->phase, "Running") || p->deletion_timestamp)
+		return false;
+	for (size_t i = 0; i < p->n_containers; i++)
+		if (!p->containers[i].ready || !p->containers[i].running)
+			return false;
+	return true;
+}
+
+static bool sel_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+	       c == '.' || c == '_' || c == '/' || c == '=' || c == ',' || c == '!' || c == '-';
+}
+
+/* Skip one `key in (v1,v2)` / `key notin (...)` tail starting at a space;
+ * returns the position after ')' or NULL when it is not that form. */
+static const char *set_form(const char *p)
+{
+	if (!strncmp(p, " in (", 5))
+		p += 5;
+	else if (!strncmp(p, " notin (", 8))
+		p += 8;
+	else
+		return NULL;
+	const char *start = p;
+	while (*p && *p != ')') {
+		if (!sel_char(*p) || *p == '=' || *p == '!' || *p == '/')
+			return NULL;
+		p++;
+	}
+	if (*p != ')' || p == start)
+		return NULL;
+	return p + 1;
+}
+
+bool kube_selector_valid(const char *sel)
+{
+	if (!sel || !*sel || sel[0] == '-' || strlen(sel) > 1024)
+		return false;
+	for (const char *p = sel; *p;) {
+		if (*p == ' ') {
+			const char *q = set_form(p);
+			if (!q)
+				return false;
+			p = q;
+			continue;
+		}
+		if (!sel_char(*p))
+			return false;
+		p++;
+	}
+	return true;
+}
+
+int kube_get_pods_argv(const char *kubectl, const char *context, const char *kubeconfig,
+		       const char *namespace_, const char *selector,
+		       const char *argv[KUBE_GET_ARGV_MAX], char **why)
+{
+	*why = NULL;
+	if (!kubectl || !*kubectl) {
+		*why = xstrdup("no kubectl given");
+		return -1;
+	}
+	if (!kube_label_valid(namespace_)) {
+		*why = xstrdup("invalid namespace name (a Kubernetes name: lowercase letters, digits and '-', at most 63)");
+		return -1;
+	}
+	if (selector && !kube_selector_valid(selector)) {
+		*why = xstrdup("invalid label selector (letters, digits and . _ / = , ! - only, or 'key in (a,b)')");
+		return -1;
+	}
+	if (context && !kube_loose_valid(context)) {
+		*why = xstrdup("invalid --context (empty, starts with '-', or has control characters)");
+		return -1;
+	}
+	if (kubeconfig && !kube_loose_valid(kubeconfig)) {
+		*why = xstrdup("invalid --kubeconfig (empty, starts with '-', or has control characters)");
+		return -1;
+	}
+	int n = 0;
+	argv[n++] = kubectl;
+	if (context) {
+		argv[n++] = "--context";
+		argv[n++] = context;
+	}
+	if (kubeconfig) {
+		argv[n++] = "--kubeconfig";
+		argv[n++] = kubeconfig;
+	}
+	argv[n++] = "get";
+	argv[n++] = "pods";
+	argv[n++] = "-n";
+	argv[n++] = namespace_;
+	if (selector) {
+		argv[n++] = "-l";
+		argv[n++] = selector;
+	}
+	argv[n++] = "-o";
+	argv[n++] = "json";
+	argv[n] = NULL;
+	return n;
+}
+
+enum probe_error kube_get_pods(const struct cli_opts *o, const char *namespace_,
+			       const char *selector, double deadline,
+			       struct kube_pod_list *out, char **errmsg, int *calls)
+{
+	const char *kubectl = o->kubectl && *o->kubectl ? o->kubectl : "kubectl";
+	const char *argv[KUBE_GET_ARGV_MAX];
+	char *why = NULL;
+	enum probe_error e = PROBE_OK;
+
+	*errmsg = NULL;
+	if (kube_get_pods_argv(kubectl, o->context, o->kubeconfig, namespace_, selector, argv,
+			       &why) < 0) {
+		*errmsg = why;
+		return PROBE_BAD_TARGET;
+	}
+	struct run_request req = {.argv = argv, .deadline = deadline};
+	struct run_result res;
+	run_command(&req, &res);
+	if (calls && res.status != RUN_NOT_FOUND && res.status != RUN_NOT_EXECUTABLE &&
+	    res.status != RUN_SPAWN_FAILED)
+		(*calls)++;
+
+	if (res.timed_out) {
+		*errmsg = xstrdup("kubectl get pods did not finish before the deadline (kubectl was stopped)");
+		e = PROBE_TIMEOUT;
+	} else if (res.status == RUN_EXITED && res.exit_code == 0) {
+		if (res.out_capped || kube_pods_parse(res.out, res.out_len, out)) {
+			*errmsg = xasprintf("kubectl get pods -n %s answered with something that is not a pod list%s",
+					    namespace_, res.out_capped ? " (over the output cap)" : "");
+			e = PROBE_EXEC_FAILED;
+		}
+	} else {
+		struct kube_target k = {.kubectl = kubectl, .namespace_ = namespace_};
+		char *m = NULL;
+		e = kube_classify(&k, res.status, res.spawn_errno, res.exit_code, res.term_signal,
+				  res.err, res.err_len, &m);
+		if (e == PROBE_FORBIDDEN) {
+			/* kube_classify words it for exec; this call only lists. */
+			free(m);
+			m = xasprintf("RBAC forbids listing pods in namespace %s (needs 'list' on pods)",
+				      namespace_);
+		} else if (m && (!strncmp(m, "kubectl exec", 12) || e == PROBE_POD_NOT_FOUND ||
+				 e == PROBE_CONTAINER_NOT_FOUND || e == PROBE_NO_SHELL)) {
+			/* Worded for exec; say what this call was, with kubectl's
+			 * own first line. */
+			const char *colon = strstr(m, ": ");
+			char *n = xasprintf("kubectl get pods -n %s failed (exit %d)%s", namespace_,
+					    res.exit_code, colon ? colon : "");
+			free(m);
+			m = n;
+			e = PROBE_EXEC_FAILED;
+		}
+		*errmsg = m;
+	}
+	run_result_release(&res);
+	return e;
+}

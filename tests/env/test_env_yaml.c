@@ -1,0 +1,204 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* The env analysis end to end from YAML text (manifest_parse_bytes). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <cmocka.h>
+
+#include "core/cli.h"
+#include "core/render.h"
+#include "env_test_util.h"
+
+struct run {
+	struct manifest_set ms;
+	struct ci_report r;
+};
+
+static void analyse(struct run *x, const char *name, const char *yaml)
+{
+	manifest_set_init(&x->ms);
+	report_init(&x->r, "env", name);
+	manifest_parse_bytes(&x->ms, name, yaml, strlen(yaml));
+	env_analyze(&x->r, &x->ms, name);
+}
+
+static void done(struct run *x)
+{
+	report_release(&x->r);
+	manifest_set_release(&x->ms);
+}
+
+static enum ci_status st(struct run *x, const char *id)
+{
+	const struct ci_check *c = tu_get(&x->r, id);
+	if (!c)
+		fail_msg("no check %s", id);
+	return c->status;
+}
+
+static const char v1beta1_mnnvl[] =
+	"apiVersion: resource.nvidia.com/v1beta1\n"
+	"kind: ComputeDomain\n"
+	"metadata: {name: cd}\n"
+	"spec: {numNodes: 4, channel: {resourceClaimTemplate: {name: cd-channel}}}\n"
+	"---\n"
+	"apiVersion: nvidia.com/v1beta1\n"
+	"kind: DynamoGraphDeployment\n"
+	"metadata: {name: gb}\n"
+	"spec:\n"
+	"  backendFramework: sglang\n"
+	"  components:\n"
+	"  - name: prefill\n"
+	"    type: prefill\n"
+	"    multinode: {nodeCount: 2}\n"
+	"    podTemplate:\n"
+	"      spec:\n"
+	"        resourceClaims: [{name: cd, resourceClaimTemplateName: cd-channel}]\n"
+	"        containers:\n"
+	"        - name: main\n"
+	"          image: nvcr.io/nvidia/ai-dynamo/sglang-runtime:1.3.0\n"
+	"          command: [python3, -m, dynamo.sglang]\n"
+	"          args: [--disaggregation-mode, prefill, --disaggregation-transfer-backend, nixl]\n"
+	"          env:\n"
+	"          - {name: UCX_TLS, value: \"cuda_copy,cuda_ipc,tcp\"}\n"
+	"          - {name: UCX_CUDA_IPC_ENABLE_MNNVL, value: \"y\"}\n"
+	"          resources: {limits: {nvidia.com/gpu: 4}}\n"
+	"  - name: decode\n"
+	"    type: decode\n"
+	"    multinode: {nodeCount: 2}\n"
+	"    podTemplate:\n"
+	"      spec:\n"
+	"        resourceClaims: [{name: cd, resourceClaimTemplateName: cd-channel}]\n"
+	"        containers:\n"
+	"        - name: main\n"
+	"          image: nvcr.io/nvidia/ai-dynamo/sglang-runtime:1.3.0\n"
+	"          command: [python3, -m, dynamo.sglang]\n"
+	"          args: [--disaggregation-mode, decode, --disaggregation-transfer-backend, nixl]\n"
+	"          env:\n"
+	"          - {name: UCX_TLS, value: \"cuda_copy,cuda_ipc,tcp\"}\n"
+	"          - {name: UCX_CUDA_IPC_ENABLE_MNNVL, value: \"y\"}\n"
+	"          resources: {limits: {nvidia.com/gpu: 4}}\n";
+
+static void test_v1beta1_mnnvl(void **state)
+{
+	struct run x;
+	analyse(&x, "gb.yaml", v1beta1_mnnvl);
+	const struct ci_check *m = tu_get(&x.r, "env.mode");
+	assert_non_null(m);
+	assert_non_null(strstr(m->detail, "disaggregated"));
+	assert_non_null(strstr(m->detail, "multi-node (2 nodes/worker)"));
+	assert_non_null(strstr(m->detail, "SGLang"));
+	assert_non_null(strstr(m->detail, "MNNVL"));
+	assert_int_equal(st(&x, "env.ucx.tls"), CI_OK);
+	assert_int_equal(st(&x, "env.vars"), CI_OK);
+	done(&x);
+}
+
+static const char inline_tcp[] =
+	"apiVersion: nvidia.com/v1alpha1\n"
+	"kind: DynamoGraphDeployment\n"
+	"metadata:\n  name: inl\n"
+	"spec:\n"
+	"  backendFramework: vllm\n"
+	"  envs: &common\n"
+	"  - name: UCX_IB_ADDR_TYPE\n    value: eth\n"
+	"  services:\n"
+	"    P:\n"
+	"      componentType: worker\n"
+	"      subComponentType: prefill\n"
+	"      resources: {limits: {gpu: \"8\", custom: {rdma/ib: \"8\"}}}\n"
+	"      extraPodSpec:\n"
+	"        mainContainer:\n"
+	"          image: vllm-runtime\n"
+	"          securityContext: {capabilities: {add: [IPC_LOCK]}}\n"
+	"          command: [/bin/sh, -c]\n"
+	"          args: [\"export UCX_TLS=tcp,cuda_copy && python3 -m dynamo.vllm --disaggregation-mode prefill\"]\n"
+	"    D:\n"
+	"      componentType: worker\n"
+	"      subComponentType: decode\n"
+	"      resources: {limits: {gpu: \"8\", custom: {rdma/ib: \"8\"}}}\n"
+	"      extraPodSpec:\n"
+	"        mainContainer:\n"
+	"          image: vllm-runtime\n"
+	"          securityContext: {capabilities: {add: [IPC_LOCK]}}\n"
+	"          command: [/bin/sh, -c]\n"
+	"          args: [\"UCX_TLS=tcp,cuda_copy python3 -m dynamo.vllm --disaggregation-mode decode\"]\r\n";
+
+static void test_inline_shell_variables(void **state)
+{
+	struct run x;
+	analyse(&x, "inl.yaml", inline_tcp);
+	const struct ci_check *c = tu_get(&x.r, "env.ucx.tls");
+	assert_non_null(c);
+	assert_int_equal(c->status, CI_FAIL);
+	assert_non_null(strstr(c->detail, "P, D"));
+	assert_int_equal(st(&x, "env.ucx.ib_addr_type"), CI_OK);
+	assert_int_equal(st(&x, "env.backend"), CI_OK);
+	done(&x);
+}
+
+static void test_invalid_yaml_reported(void **state)
+{
+	struct run x;
+	manifest_set_init(&x.ms);
+	report_init(&x.r, "env", "t");
+	manifest_parse_bytes(&x.ms, "bad.yaml", "a: [1, 2\nb: }\n", 14);
+	manifest_parse_bytes(&x.ms, "gb.yaml", v1beta1_mnnvl, strlen(v1beta1_mnnvl));
+	env_analyze(&x.r, &x.ms, "t");
+	const struct ci_check *c = tu_get(&x.r, "env.input");
+	assert_non_null(c);
+	assert_int_equal(c->status, CI_WARN);
+	assert_false(c->critical);
+	assert_non_null(strstr(c->detail, "bad.yaml:"));
+	/* the good file is still analysed */
+	assert_non_null(tu_find(&x.r, "env.mode"));
+	done(&x);
+}
+
+static const char secrets[] =
+	"apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: bench}\n"
+	"spec:\n  template:\n    spec:\n      containers:\n      - name: main\n"
+	"        image: nixlbench\n"
+	"        command: [nixlbench, --backend, UCX]\n"
+	"        env:\n"
+	"        - {name: HF_TOKEN, value: hf_SuperSecretValue}\n"
+	"        - {name: NIXL_ETCD_PASSWORD, value: s3cr3tpw}\n"
+	"        - name: AWS_SECRET_ACCESS_KEY\n"
+	"          valueFrom: {secretKeyRef: {name: aws, key: secret}}\n"
+	"        - {name: UCX_TLS, value: rc,cuda_copy}\n"
+	"        resources: {limits: {nvidia.com/gpu: 1}}\n";
+
+static void test_secrets_redacted_everywhere(void **state)
+{
+	struct run x;
+	analyse(&x, "bench.yaml", secrets);
+	struct cli_opts o = {.verbose = true};
+	struct ci_verdict v;
+	verdict_compute(&x.r, &v);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+	render_text(m, &x.r, &v, &o);
+	render_json(m, &x.r, &v, &o);
+	fclose(m);
+	verdict_release(&v);
+	assert_null(strstr(buf, "SuperSecret"));
+	assert_null(strstr(buf, "s3cr3tpw"));
+	assert_non_null(strstr(buf, "UCX_TLS"));
+	assert_non_null(strstr(tu_get(&x.r, "env.mode")->detail, "transfer workload"));
+	free(buf);
+	done(&x);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_v1beta1_mnnvl),
+		cmocka_unit_test(test_inline_shell_variables),
+		cmocka_unit_test(test_invalid_yaml_reported),
+		cmocka_unit_test(test_secrets_redacted_everywhere),
+	};
+	return cmocka_run_group_tests_name("env_yaml", tests, NULL, NULL);
+}

@@ -1,0 +1,389 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Facts and checks of the node verb, over saved transcripts (made by
+ * --save-probe over the sysroot trees) and small hand-written ones. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "core/report.h"
+#include "core/xalloc.h"
+#include "node/node.h"
+#include "node/node_checks.h"
+#include "node/node_facts.h"
+
+static char *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	assert_non_null(f);
+	fseek(f, 0, SEEK_END);
+	long n = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	char *b = xmalloc((size_t)n + 1);
+	assert_int_equal(fread(b, 1, (size_t)n, f), (size_t)n);
+	b[n] = '\0';
+	fclose(f);
+	*len = (size_t)n;
+	return b;
+}
+
+static const struct ci_check *find(const struct ci_report *r, const char *id)
+{
+	for (size_t i = 0; i < r->n_checks; i++)
+		if (!strcmp(r->checks[i].id, id))
+			return &r->checks[i];
+	return NULL;
+}
+
+static enum ci_status st(const struct ci_report *r, const char *id)
+{
+	const struct ci_check *c = find(r, id);
+	if (!c) {
+		fail_msg("check %s not reported", id);
+		return (enum ci_status)-1;
+	}
+	return c->status;
+}
+
+static bool crit(const struct ci_report *r, const char *id)
+{
+	const struct ci_check *c = find(r, id);
+	return c && c->critical;
+}
+
+static const char *fix_of(const struct ci_report *r, const char *id)
+{
+	const struct ci_check *c = find(r, id);
+	return c && c->fix ? c->fix : "";
+}
+
+static bool detail_has(const struct ci_report *r, const char *id, const char *needle)
+{
+	const struct ci_check *c = find(r, id);
+	return c && strstr(c->detail, needle);
+}
+
+/* Analyse a transcript held in memory. */
+static void analyse(struct ci_report *r, const char *text, size_t len)
+{
+	struct transcript t;
+	transcript_init(&t);
+	transcript_parse(&t, text, len);
+	report_init(r, "node", "test");
+	node_analyze(r, &t, "test");
+	transcript_release(&t);
+}
+
+static void analyse_file(struct ci_report *r, const char *path)
+{
+	size_t len;
+	char *b = slurp(path, &len);
+	analyse(r, b, len);
+	free(b);
+}
+
+static int verdict(const struct ci_report *r)
+{
+	struct ci_verdict v;
+	verdict_compute(r, &v);
+	int k = (int)v.kind;
+	verdict_release(&v);
+	return k;
+}
+
+static void test_h100_ib(void **state)
+{
+	(void)state;
+	struct ci_report r;
+	analyse_file(&r, "tests/fixtures/node/transcripts/h100_ib.txt");
+	assert_int_equal(st(&r, "node.rdma.devices"), CI_OK);
+	assert_true(detail_has(&r, "node.rdma.devices", "9 RDMA devices: 8 InfiniBand, 1 RoCE"));
+	assert_int_equal(st(&r, "node.rdma.ports"), CI_OK);
+	assert_int_equal(st(&r, "node.rdma.uverbs"), CI_OK);
+	assert_int_equal(st(&r, "node.roce.gid"), CI_OK);
+	assert_int_equal(st(&r, "node.gpudirect"), CI_OK);
+	assert_true(detail_has(&r, "node.gpudirect", "nvidia_peermem"));
+	assert_int_equal(st(&r, "node.gdrcopy"), CI_OK);
+	assert_int_equal(st(&r, "node.nvlink"), CI_OK);
+	assert_true(detail_has(&r, "node.nvlink", "NV18"));
+	assert_int_equal(st(&r, "node.nvlink.fabric"), CI_OK);
+	assert_int_equal(st(&r, "node.gpu_nic_affinity"), CI_OK);
+	assert_int_equal(st(&r, "node.memlock"), CI_OK);
+	assert_int_equal(st(&r, "node.caps"), CI_OK);
+	assert_int_equal(st(&r, "node.shm"), CI_OK);
+	assert_int_equal(st(&r, "node.env.ucx_net_devices"), CI_OK);
+	assert_int_equal(st(&r, "node.env.nccl_ib_hca"), CI_OK);
+	assert_int_equal(verdict(&r), CI_READY);
+	/* Facts: the pod's variables, the secret one redacted, planted ones absent. */
+	bool tls = false;
+	for (size_t i = 0; i < r.n_facts; i++) {
+		assert_null(strstr(r.facts[i].name, "HF_TOKEN"));
+		assert_null(strstr(r.facts[i].value, "PLANTED"));
+		if (!strcmp(r.facts[i].name, "UCX_TLS"))
+			tls = !strcmp(r.facts[i].value, "rc_x,rc,cuda_copy,cuda_ipc");
+		if (!strcmp(r.facts[i].name, "NIXL_ETCD_PASSWORD"))
+			assert_string_equal(r.facts[i].value, "<redacted>");
+	}
+	assert_true(tls);
+	report_release(&r);
+}
+
+static void test_gb200(void **state)
+{
+	(void)state;
+	struct ci_report r;
+	analyse_file(&r, "tests/fixtures/node/transcripts/gb200.txt");
+	assert_int_equal(st(&r, "node.mnnvl.imex"), CI_OK);
+	assert_int_equal(st(&r, "node.nvlink.fabric"), CI_WARN);   /* Health: Unhealthy */
+	assert_int_equal(st(&r, "node.env.ucx_tls"), CI_FAIL);     /* ^cuda_ipc on MNNVL */
+	assert_int_equal(st(&r, "node.gpudirect"), CI_OK);         /* DMA-BUF */
+	assert_true(detail_has(&r, "node.gpudirect", "DMA-BUF"));
+	assert_int_equal(verdict(&r), CI_BLOCKED);
+	report_release(&r);
+}
+
+static void test_down_memlock(void **state)
+{
+	(void)state;
+	struct ci_report r;
+	analyse_file(&r, "tests/fixtures/node/transcripts/down_memlock.txt");
+	assert_int_equal(st(&r, "node.rdma.ports"), CI_WARN);
+	assert_true(detail_has(&r, "node.rdma.ports", "mlx5_2/1 DOWN (Disabled)"));
+	assert_true(detail_has(&r, "node.rdma.ports", "mlx5_8/1"));
+	assert_int_equal(st(&r, "node.memlock"), CI_FAIL);
+	assert_true(detail_has(&r, "node.memlock", "64 KiB"));
+	assert_int_equal(st(&r, "node.caps"), CI_FAIL);
+	assert_int_equal(st(&r, "node.env.nccl_socket_ifname"), CI_FAIL);
+	/* nvidia-smi is not in that image: skipped, never failed */
+	assert_int_equal(st(&r, "node.nvlink"), CI_SKIPPED);
+	assert_true(detail_has(&r, "node.nvlink", "not on PATH"));
+	assert_int_equal(verdict(&r), CI_BLOCKED);
+	report_release(&r);
+}
+
+static void test_ci_host(void **state)
+{
+	(void)state;
+	struct ci_report r;
+	analyse_file(&r, "tests/fixtures/node/transcripts/ci_host.txt");
+	assert_int_equal(st(&r, "node.rdma.devices"), CI_SKIPPED);
+	assert_true(crit(&r, "node.rdma.devices"));
+	assert_true(detail_has(&r, "node.rdma.devices", "not a GPU worker"));
+	assert_int_equal(st(&r, "node.memlock"), CI_SKIPPED);
+	assert_int_equal(verdict(&r), CI_UNKNOWN);
+	report_release(&r);
+}
+
+/* ---- hand-written transcripts ---- */
+
+#define HDR "@@ci-probe v1\n@@begin meta\n|root=sysroot\n|kernel=%s\n@@end meta rc=0\n"
+
+static void analyse_fmt(struct ci_report *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void analyse_fmt(struct ci_report *r, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *s = xvasprintf(fmt, ap);
+	va_end(ap);
+	analyse(r, s, strlen(s));
+	free(s);
+}
+
+#define IB_DEV(d, state, rate, lid) \
+	"|sys/class/infiniband/" d "/\n" \
+	"|sys/class/infiniband/" d "/ports/1/state=" state "\n" \
+	"|sys/class/infiniband/" d "/ports/1/phys_state=5: LinkUp\n" \
+	"|sys/class/infiniband/" d "/ports/1/rate=" rate "\n" \
+	"|sys/class/infiniband/" d "/ports/1/link_layer=InfiniBand\n" \
+	"|sys/class/infiniband/" d "/ports/1/lid=" lid "\n"
+
+static void test_mixed_rates_and_lid0(void **state)
+{
+	(void)state;
+	struct ci_report r;
+	analyse_fmt(&r, HDR "@@begin sys\n"
+		    IB_DEV("mlx5_0", "4: ACTIVE", "400 Gb/sec (4X NDR)", "0x10")
+		    IB_DEV("mlx5_1", "4: ACTIVE", "200 Gb/sec (4X HDR)", "0x0")
+		    "@@end sys rc=0\n@@begin dev\n|dev/infiniband/uverbs0\n@@end dev rc=0\n@@done\n",
+		    "6.8.0");
+	assert_int_equal(st(&r, "node.rdma.ports"), CI_WARN);
+	assert_true(detail_has(&r, "node.rdma.ports", "mixed InfiniBand rates 200..400 Gb/s"));
+	assert_true(detail_has(&r, "node.rdma.ports", "LID 0"));
+	assert_int_equal(st(&r, "node.rdma.uverbs"), CI_OK);
+	/* no GPU at all: GPUDirect cannot be judged, and that is critical here */
+	assert_int_equal(st(&r, "node.gpudirect"), CI_SKIPPED);
+	assert_true(crit(&r, "node.gpudirect"));
+	report_release(&r);
+}
+
+static void test_all_ports_down(void **state)
+{
+	(void)state;
+	struct ci_report r;
+	analyse_fmt(&r, HDR "@@begin sys\n"
+		    IB_DEV("mlx5_0", "1: DOWN", "10 Gb/sec (4X SDR)", "0x0")
+		    "@@end sys rc=0\n@@done\n", "6.8.0");
+	assert_int_equal(st(&r, "node.rdma.ports"), CI_FAIL);
+	assert_true(detail_has(&r, "node.rdma.ports", "none of the 1 RDMA ports is active"));
+	report_release(&r);
+}
+
+static const char gpu_dev[] = "@@begin dev\n|dev/infiniband/uverbs0\n|dev/nvidia0\n|dev/nvidia1\n@@end dev rc=0\n";
+
+static void test_gpudirect_ladder(void **state)
+{
+	(void)state;
+	struct ci_report r;
+	/* open module but kernel 5.11: no DMA-BUF, no peermem -> fail */
+	analyse_fmt(&r, HDR "@@begin sys\n" IB_DEV("mlx5_0", "4: ACTIVE", "400 Gb/sec (4X NDR)", "0x1")
+		    "@@end sys rc=0\n%s@@begin proc:modules\n|mlx5_ib 1 0 - Live 0x0\n@@end proc:modules rc=0\n"
+		    "@@begin proc:nvidia-version\n|NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  570.1\n"
+		    "@@end proc:nvidia-version rc=0\n@@done\n", "5.11.0", gpu_dev);
+	assert_int_equal(st(&r, "node.gpudirect"), CI_FAIL);
+	assert_int_equal(st(&r, "node.gdrcopy"), CI_WARN);
+	report_release(&r);
+	/* kernel 5.12 + open module: DMA-BUF */
+	analyse_fmt(&r, HDR "@@begin sys\n" IB_DEV("mlx5_0", "4: ACTIVE", "400 Gb/sec (4X NDR)", "0x1")
+		    "@@end sys rc=0\n%s@@begin proc:modules\n|mlx5_ib 1 0 - Live 0x0\n@@end proc:modules rc=0\n"
+		    "@@begin proc:nvidia-version\n|NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  570.1\n"
+		    "@@end proc:nvidia-version rc=0\n@@done\n", "5.12.0", gpu_dev);
+	assert_int_equal(st(&r, "node.gpudirect"), CI_OK);
+	report_release(&r);
+	/* peermem loaded but not registered, proprietary module -> fail */
+	analyse_fmt(&r, HDR "@@begin sys\n" IB_DEV("mlx5_0", "4: ACTIVE", "400 Gb/sec (4X NDR)", "0x1")
+		    "@@end sys rc=0\n%s@@begin proc:modules\n|nvidia_peermem 16384 0 - Live 0x0\n@@end proc:modules rc=0\n"
+		    "@@begin proc:nvidia-version\n|NVRM version: NVIDIA UNIX x86_64 Kernel Module  535.1\n"
+		    "@@end proc:nvidia-version rc=0\n@@done\n", "6.8.0", gpu_dev);
+	assert_int_equal(st(&r, "node.gpudirect"), CI_FAIL);
+	assert_true(detail_has(&r, "node.gpudirect", "not registered"));
+	report_release(&r);
+}
+
+static void test_memlock_boundary(void **state)
+{
+	(void)state;
+	struct ci_report r;
+	analyse_fmt(&r, HDR "@@begin sys\n" IB_DEV("mlx5_0", "4: ACTIVE", "400 Gb/sec (4X NDR)", "0x1")
+		    "@@end sys rc=0\n@@begin proc:limits\n|Max locked memory         536870912            536870912            bytes\n"
+		    "@@end proc:limits rc=0\n@@done\n", "6.8.0");
+	assert_int_equal(st(&r, "node.memlock"), CI_OK);
+	report_release(&r);
+	analyse_fmt(&r, HDR "@@begin sys\n" IB_DEV("mlx5_0", "4: ACTIVE", "400 Gb/sec (4X NDR)", "0x1")
+		    "@@end sys rc=0\n@@begin proc:limits\n|Max locked memory         536866816            unlimited            bytes\n"
+		    "@@end proc:limits rc=0\n@@done\n", "6.8.0");
+	assert_int_equal(st(&r, "node.memlock"), CI_FAIL);
+	assert_non_null(strstr(fix_of(&r, "node.memlock"), "ulimit -l unlimited"));
+	report_release(&r);
+}
+
+static void test_env_against_hardware(void **state)
+{
+	(void)state;
+	struct ci_report r;
+	analyse_fmt(&r, HDR "@@begin sys\n" IB_DEV("mlx5_0", "4: ACTIVE", "400 Gb/sec (4X NDR)", "0x1")
+		    IB_DEV("mlx5_bond_0", "4: ACTIVE", "200 Gb/sec (2X NDR)", "0x0")
+		    "|sys/class/net/eth0/\n|sys/class/net/eth0/operstate=up\n"
+		    "|sys/class/net/ib0/\n|sys/class/net/ib0/operstate=down\n"
+		    "@@end sys rc=0\n@@begin dev\n|dev/infiniband/uverbs0\n@@end dev rc=0\n"
+		    "@@begin env:pid1\n|UCX_NET_DEVICES=mlx5_3:1,mlx5_bond_0:1\n|NCCL_IB_HCA=mlx5_9\n"
+		    "|NCCL_SOCKET_IFNAME=ib\n|UCX_TLS=tcp,cuda_copy\n@@end env:pid1 rc=0\n@@done\n", "6.8.0");
+	assert_int_equal(st(&r, "node.env.ucx_net_devices"), CI_FAIL);
+	assert_true(detail_has(&r, "node.env.ucx_net_devices", "mlx5_3:1 (no such RDMA device here)"));
+	assert_true(detail_has(&r, "node.env.ucx_net_devices", "bonded device with LID 0"));
+	assert_int_equal(st(&r, "node.env.nccl_ib_hca"), CI_FAIL);
+	assert_int_equal(st(&r, "node.env.nccl_socket_ifname"), CI_FAIL);
+	assert_true(detail_has(&r, "node.env.nccl_socket_ifname", "ib0 (down)"));
+	assert_int_equal(st(&r, "node.env.ucx_tls"), CI_FAIL);
+	report_release(&r);
+}
+
+static void test_nccl_hca_semantics(void **state)
+{
+	(void)state;
+	assert_true(node_nccl_hca_selects("mlx5", "mlx5_10"));
+	assert_false(node_nccl_hca_selects("=mlx5_1", "mlx5_10"));
+	assert_true(node_nccl_hca_selects("=mlx5_1:1,mlx5_2", "mlx5_1"));
+	assert_false(node_nccl_hca_selects("^mlx5_1", "mlx5_10"));    /* prefix exclusion */
+	assert_true(node_nccl_hca_selects("^=mlx5_1", "mlx5_10"));
+	assert_false(node_nccl_hca_selects("^=mlx5_1", "mlx5_1"));
+	assert_true(node_nccl_hca_selects("^mlx5_1", "mlx5_0"));
+}
+
+static void test_efa(void **state)
+{
+	(void)state;
+	struct ci_report r;
+	static const char sys[] = "@@begin sys\n|sys/class/infiniband/rdmap197s0/\n"
+		"|sys/class/infiniband/rdmap197s0/ports/1/state=4: ACTIVE\n"
+		"|sys/class/infiniband/rdmap197s0/ports/1/phys_state=5: LinkUp\n"
+		"|sys/class/infiniband/rdmap197s0/ports/1/rate=100 Gb/sec (4X EDR)\n"
+		"|sys/class/infiniband/rdmap197s0/ports/1/link_layer=Unspecified\n@@end sys rc=0\n";
+	analyse_fmt(&r, HDR "%s@@begin tool:fi_info-efa\n|provider: efa\n|    fabric: efa\n"
+		    "|    domain: rdmap197s0-rdm\n|    version: 116.10\n|    type: FI_EP_RDM\n"
+		    "|    protocol: FI_PROTO_EFA\n@@end tool:fi_info-efa rc=0\n@@done\n", "6.8.0", sys);
+	assert_int_equal(st(&r, "node.efa"), CI_OK);
+	assert_true(detail_has(&r, "node.rdma.devices", "1 EFA"));
+	report_release(&r);
+	analyse_fmt(&r, HDR "%s@@begin tool:fi_info-efa\n|fi_getinfo: -61\n@@end tool:fi_info-efa rc=1\n@@done\n",
+		    "6.8.0", sys);
+	assert_int_equal(st(&r, "node.efa"), CI_FAIL);
+	report_release(&r);
+	analyse_fmt(&r, HDR "@@begin tool:fi_info-efa\n@@end tool:fi_info-efa rc=127 missing\n@@done\n", "6.8.0");
+	assert_int_equal(st(&r, "node.efa"), CI_SKIPPED);
+	report_release(&r);
+}
+
+static void test_one_gpu_and_cut(void **state)
+{
+	(void)state;
+	struct ci_report r;
+	/* no @@done: the transcript was cut */
+	analyse_fmt(&r, HDR "@@begin sys\n|sys/class/net/eth0/\n@@end sys rc=0\n@@begin tool:nvsmi-query\n|0, NVIDIA H100 NVL, 00000000:53:00.0, 535.1\n"
+		    "@@end tool:nvsmi-query rc=0\n@@begin tool:nvsmi-topo\n|nope\n@@end tool:nvsmi-topo rc=0\n",
+		    "6.8.0");
+	assert_int_equal(st(&r, "node.probe"), CI_WARN);
+	assert_int_equal(st(&r, "node.nvlink"), CI_SKIPPED);
+	assert_true(detail_has(&r, "node.nvlink", "one GPU"));
+	/* a GPU but no RDMA device: KV over TCP */
+	assert_int_equal(st(&r, "node.rdma.devices"), CI_FAIL);
+	report_release(&r);
+	/* not a transcript at all */
+	analyse(&r, "hello\n", 6);
+	assert_int_equal(st(&r, "node.probe"), CI_SKIPPED);
+	assert_int_equal(verdict(&r), CI_UNKNOWN);
+	report_release(&r);
+}
+
+static void test_bytes_str(void **state)
+{
+	(void)state;
+	char b[32];
+	assert_string_equal(node_bytes_str(65536, b, sizeof(b)), "64 KiB");
+	assert_string_equal(node_bytes_str(512ull << 20, b, sizeof(b)), "512 MiB");
+	assert_string_equal(node_bytes_str(UINT64_MAX, b, sizeof(b)), "unlimited");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_h100_ib),
+		cmocka_unit_test(test_gb200),
+		cmocka_unit_test(test_down_memlock),
+		cmocka_unit_test(test_ci_host),
+		cmocka_unit_test(test_mixed_rates_and_lid0),
+		cmocka_unit_test(test_all_ports_down),
+		cmocka_unit_test(test_gpudirect_ladder),
+		cmocka_unit_test(test_memlock_boundary),
+		cmocka_unit_test(test_env_against_hardware),
+		cmocka_unit_test(test_nccl_hca_semantics),
+		cmocka_unit_test(test_efa),
+		cmocka_unit_test(test_one_gpu_and_cut),
+		cmocka_unit_test(test_bytes_str),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
