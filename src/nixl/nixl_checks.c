@@ -460,9 +460,12 @@ static void check_ucx_cuda(struct ci_report *r, const struct nixl_facts *f)
 	bool gdr = ucx_devices_has_transport(d, "gdr_copy");
 	struct ci_check *c;
 	if (!copy) {
-		c = report_add(r, "nixl.ucx.cuda", CI_FAIL, true, CI_LAYER_DRIVER, "ucx_info -d",
+		bool gpu = node_has_gpu(&f->node);
+		c = report_add(r, "nixl.ucx.cuda", gpu ? CI_FAIL : CI_WARN, true, CI_LAYER_DRIVER,
+			       "ucx_info -d",
 			       "no cuda_copy transport%s: UCX cannot move GPU memory, NIXL fails to "
-			       "register VRAM (NIXL_ERR_BACKEND)", ipc ? "" : " and no cuda_ipc");
+			       "register VRAM (NIXL_ERR_BACKEND)%s", ipc ? "" : " and no cuda_ipc",
+			       gpu ? "" : "; no GPU is visible here, which may be the only reason");
 		check_set_fix(c, "use a UCX built --with-cuda whose CUDA module loads (libuct_cuda; "
 			      "run ucx_info -d with UCX_LOG_LEVEL=debug to see why it does not)");
 		return;
@@ -566,7 +569,7 @@ static void check_peer(struct ci_report *r, const struct nixl_target *t)
 			   "peer %s, given with --peer", t->peer);
 		break;
 	case PEER_FOUND:
-		report_add(r, "nixl.peer", CI_OK, false, CI_LAYER_ENV, t->peer, "peer: %s",
+		report_add(r, "nixl.peer", CI_OK, false, CI_LAYER_ENV, t->peer, "%s",
 			   t->peer_why ? t->peer_why : t->peer);
 		break;
 	case PEER_NOT_FOUND:
@@ -595,8 +598,8 @@ static void check_reachability(struct ci_report *r, const struct nixl_target *t)
 	 * critical skip would make every nixl verdict `unknown`.  The pair test
 	 * in the next commands is the proof. */
 	report_add(r, "nixl.reachability", CI_SKIPPED, false, CI_LAYER_FABRIC, peer,
-		   "not verified by a read-only check: whether KV reaches %s over RDMA is proven "
-		   "only by the pair test in the next commands", peer);
+		   "not verified by a read-only check: only the pair test in the next commands "
+		   "proves that KV reaches the peer over RDMA");
 }
 
 void nixl_analyze(struct ci_report *r, const struct nixl_facts *f, const struct nixl_target *t,

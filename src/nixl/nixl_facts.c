@@ -129,6 +129,11 @@ static void read_ucx(struct nixl_facts *f, const struct transcript *t)
 
 	node_tool_state(v, "ucx_info -v", &f->ucx_v_t);
 	node_tool_state(d, "ucx_info -d", &f->ucx_d_t);
+	/* One wording for a missing tool, whichever listing asked. */
+	if (f->ucx_v_t.state == TOOL_MISSING)
+		snprintf(f->ucx_v_t.why, sizeof(f->ucx_v_t.why), "ucx_info is not on PATH in this image");
+	if (f->ucx_d_t.state == TOOL_MISSING)
+		snprintf(f->ucx_d_t.why, sizeof(f->ucx_d_t.why), "ucx_info is not on PATH in this image");
 	if (f->ucx_v_t.state == TOOL_OK) {
 		if (parse_ucx_version(v, &f->ucxv) == 0) {
 			f->have_ucxv = true;
@@ -312,8 +317,7 @@ static void decide_backend(struct nixl_facts *f)
 		f->backend = NB_UCX;
 		snprintf(f->backend_name, sizeof(f->backend_name), "UCX");
 		snprintf(f->backend_how, sizeof(f->backend_how),
-			 "assumed: NIXL's default UCX backend (no backend selector in the pod "
-			 "environment; an engine's command-line choice is not visible from inside the pod)");
+			 "assumed: NIXL's default, no backend selector in the pod environment");
 	}
 }
 

@@ -234,7 +234,8 @@ void nixl_steps(struct ci_report *r, const struct nixl_facts *f, const struct ni
 
 	const char *be = f->backend == NB_OTHER ? f->backend_name
 						: (f->backend == NB_LIBFABRIC ? "LIBFABRIC" : "UCX");
-	char *bq = shell_quote(be);
+	/* UCX and LIBFABRIC are our words; a selector's word is quoted. */
+	char *bq = f->backend == NB_OTHER ? shell_quote(be) : xstrdup(be);
 	char *dl = f->backend == NB_UCX ? device_list(f) : xstrdup("");
 	const char *etcd = etcd_endpoints(f);
 	char *eq = etcd ? shell_quote(etcd) : NULL;
@@ -242,7 +243,7 @@ void nixl_steps(struct ci_report *r, const struct nixl_facts *f, const struct ni
 			     : xasprintf("--runtime_type ASIO --asio_address %s --asio_port 12345", ipq);
 	char *bench = xasprintf("nixlbench %s --backend %s --initiator_seg_type VRAM "
 				"--target_seg_type VRAM --check_consistency%s", runtime, bq, dl);
-	const char *placeholder_note = !pod && !t->peer ? " (replace <peer-host> and its IP)" :
+	const char *placeholder_note = !pod && !t->peer ? (etcd ? " (replace <peer-host>)" : " (replace <peer-host> and its IP)") :
 				       pod && !t->peer ? " (replace <peer-pod>: no peer was found)" : "";
 	bool no_bench = !f->tool_path[NT_NIXLBENCH];
 	const char *tool_note = no_bench ? "; nixlbench is not in this image: run it from a "

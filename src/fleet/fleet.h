@@ -1,0 +1,186 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Whole deployments: `node`/`nixl --deployment NAME | -l SEL -n NS` and the
+ * pod half of `all`.  ONE read-only `kubectl get pods -o json` lists the
+ * pods; frontends and pods that are not Running are named and left out; each
+ * remaining pod gets its ONE `kubectl exec` (probe_collect), up to --jobs at
+ * once, all under the one --timeout deadline.  Each pod becomes a child
+ * report (the node and/or nixl checks from the same transcript), and the
+ * fleet checks compare the pods with each other: what no single-pod look can
+ * see (prefill and decode disagreeing, nodes that differ, EFA placement).
+ *
+ *   fleet_plan.c     which listed pods are probed, and their roles (pure)
+ *   fleet_probe.c    the worker pool (the only part that runs processes)
+ *   fleet_pod.c      struct fleet_pod: the per-pod summary the checks read (pure)
+ *   fleet_checks.c   the fleet.* checks (pure)
+ *   fleet_run.c      fleet_run / fleet_cmd: the orchestration
+ *   fleet_render_text.c  the matrix text layout
+ *   all_drift.c      all.drift.*: recipe versus pods (pure)
+ *   all_cmd.c        the `all` verb
+ */
+#ifndef CI_FLEET_H
+#define CI_FLEET_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "core/cli.h"
+#include "core/report.h"
+#include "manifest/deploy_model.h"
+#include "probe/kube_pods.h"
+#include "probe/probe.h"
+
+enum fleet_kind { FLEET_NODE = 0, FLEET_NIXL, FLEET_ALL };
+
+/* ---- per-pod summary (fleet_pod.c) ---- */
+
+struct fleet_var {
+	char *name, *value;      /* value as the probe returned it (secrets redacted) */
+};
+
+/* What the fleet checks know about one pod.  Plain data (tests build it by
+ * hand); every string is owned.  Unknown readings are NULL / -1 / false. */
+struct fleet_pod {
+	char *name, *node;       /* node: spec.nodeName, "" when not scheduled */
+	char *role;              /* "prefill", "decode", "worker", or "" */
+	char *component;         /* the nvidia.com/dynamo-component label, or NULL */
+	bool probed;             /* a transcript was read: the fields below are valid */
+	char *unreachable;       /* when !probed: why (one line) */
+	bool timed_out;
+
+	bool rdma_known;         /* /sys/class/infiniband was read */
+	int n_ports;             /* RDMA ports seen */
+	int n_active;            /* of which ACTIVE */
+	char *link_layer;        /* active ports' link layers: "InfiniBand", "RoCE",
+				  * "EFA", "InfiniBand+RoCE"; "none" without active ports */
+	char *rate;              /* active ports' rates: "400 Gb/s", "200/400 Gb/s"; NULL */
+	bool efa;                /* an EFA fabric */
+
+	int n_gpus;              /* -1 when unknown */
+	char *driver;            /* NVIDIA driver version, or NULL */
+	char *gpudirect;         /* "peermem", "dma-buf", "none", or NULL (unknown) */
+	int gdrcopy;             /* 1 usable, 0 not, -1 unknown */
+
+	char *ucx_version;       /* NULL: ucx_info not readable */
+	char *nixl_version;      /* NULL: no nixl Python package seen */
+	char *backend;           /* "UCX", "LIBFABRIC", ...; NULL for a node-only look */
+
+	struct fleet_var *env;   /* transport variables, first value of each name */
+	size_t n_env, cap_env;
+};
+
+void fleet_pod_init(struct fleet_pod *p, const char *name, const char *node, const char *role,
+		    const char *component);
+void fleet_pod_release(struct fleet_pod *p);
+void fleet_pod_set_env(struct fleet_pod *p, const char *name, const char *value);
+const char *fleet_pod_env(const struct fleet_pod *p, const char *name);
+/* Fill the probed fields from a transcript (pure).  with_nixl: read UCX,
+ * NIXL and the backend too. */
+void fleet_pod_read(struct fleet_pod *p, const struct transcript *t, bool with_nixl);
+
+/* ---- the fleet checks (fleet_checks.c), pure over the pods ---- */
+
+/* Variables whose values prefill and decode must agree on: they choose the
+ * transport or the backend at both ends of a KV transfer. */
+bool fleet_var_must_match(const char *name);
+
+void fleet_check_unreachable(struct ci_report *r, const struct fleet_pod *p, size_t n);
+void fleet_check_env_drift(struct ci_report *r, const struct fleet_pod *p, size_t n);
+void fleet_check_ucx_version(struct ci_report *r, const struct fleet_pod *p, size_t n);
+void fleet_check_nixl_version(struct ci_report *r, const struct fleet_pod *p, size_t n);
+void fleet_check_backend(struct ci_report *r, const struct fleet_pod *p, size_t n);
+void fleet_check_rdma_ports(struct ci_report *r, const struct fleet_pod *p, size_t n);
+void fleet_check_rdma_rate(struct ci_report *r, const struct fleet_pod *p, size_t n);
+void fleet_check_link_layer(struct ci_report *r, const struct fleet_pod *p, size_t n);
+void fleet_check_gpus(struct ci_report *r, const struct fleet_pod *p, size_t n);
+void fleet_check_driver(struct ci_report *r, const struct fleet_pod *p, size_t n);
+void fleet_check_gpudirect_mode(struct ci_report *r, const struct fleet_pod *p, size_t n);
+void fleet_check_gdrcopy(struct ci_report *r, const struct fleet_pod *p, size_t n);
+void fleet_check_efa_colocated(struct ci_report *r, const struct fleet_pod *p, size_t n);
+/* All of the above for `kind` (the UCX/NIXL ones need FLEET_NIXL or
+ * FLEET_ALL; the hardware ones FLEET_NODE or FLEET_ALL). */
+void fleet_checks_run(struct ci_report *r, enum fleet_kind kind, const struct fleet_pod *p,
+		      size_t n);
+
+/* ---- which pods (fleet_plan.c), pure ---- */
+
+enum fleet_pick { FP_PROBE = 0, FP_FRONTEND, FP_NOT_WORKER, FP_NOT_RUNNING };
+
+struct fleet_plan_pod {
+	const struct kube_pod *kp;   /* into the list */
+	enum fleet_pick pick;
+	char role[32];               /* "prefill", "decode", "worker", "" */
+	char state[96];              /* FP_NOT_RUNNING: "Pending", "Running, terminating" */
+};
+
+struct fleet_plan {
+	struct fleet_plan_pod *v;
+	size_t n, cap;
+	size_t n_probe;
+};
+
+void fleet_plan_make(const struct kube_pod_list *l, struct fleet_plan *out);
+void fleet_plan_release(struct fleet_plan *p);
+/* Add fleet.pods and fleet.pods.not_running. */
+void fleet_plan_report(struct ci_report *r, const struct fleet_plan *p, const char *what);
+
+/* ---- the worker pool (fleet_probe.c) ---- */
+
+struct fleet_job {
+	const char *pod;             /* input */
+	struct probe_outcome out;    /* output */
+	bool started;                /* false: the deadline passed before its turn */
+};
+
+/* Probe every job with probe_collect, at most o->jobs at once, each call
+ * bounded by the absolute `deadline` (run_now() clock).  progress: print
+ * "\rprobed i/n pods" on stderr as they finish. */
+void fleet_probe_all(const struct cli_opts *o, struct fleet_job *jobs, size_t n, double deadline,
+		     bool progress);
+
+/* ---- the orchestration (fleet_run.c) ---- */
+
+/* What a fleet run leaves for `all` (drift) beside the report. */
+struct fleet_result {
+	struct fleet_pod *pods;      /* the probed-or-tried worker pods */
+	size_t n;
+	char *selector;              /* the label selector used */
+};
+void fleet_result_release(struct fleet_result *res);
+
+/* Validate the fleet options of `verb`; 0 or CI_EXIT_USAGE (message printed). */
+int fleet_validate(const char *verb, const struct cli_opts *o);
+/* The selector for o (--deployment and/or --selector); caller frees. */
+char *fleet_selector(const struct cli_opts *o);
+
+/* List, probe and judge the pods, appending to out (initialised by the
+ * caller): the fleet checks at the top, one child per pod.  res (may be
+ * NULL) receives the per-pod summaries.  Returns 0 when the pods could be
+ * listed (whatever the verdict), CI_EXIT_UNKNOWN when the listing failed
+ * (out then holds a critical skipped fleet.pods saying why; the one line was
+ * printed on stderr), CI_EXIT_USAGE for an invalid name. */
+int fleet_run(const struct cli_opts *o, enum fleet_kind kind, struct ci_report *out,
+	      struct fleet_result *res);
+/* The `node`/`nixl` entry with --deployment / --selector: validate, run,
+ * render, exit code. */
+int fleet_cmd(const struct cli_opts *o, enum fleet_kind kind);
+
+/* Render a fleet report (text: the matrix; JSON: the core renderer) and
+ * return the exit code of its verdict. */
+int fleet_finish(const struct ci_report *r, const struct cli_opts *o);
+void fleet_render_text(FILE *out, const struct ci_report *r, const struct ci_verdict *v,
+		       const struct cli_opts *o);
+/* The matrix column of a check id ("rdma", "gpudirect", ...), or NULL when
+ * it is in no column. */
+const char *fleet_group_of(const char *check_id);
+
+/* ---- all: recipe versus pods (all_drift.c), pure ---- */
+
+/* The recipe deployment that the pods run: the one named `dgd`, else the
+ * only DynamoGraphDeployment; NULL when none fits. */
+const struct deployment *all_pick_deployment(const struct manifest_set *ms, const char *dgd);
+void all_check_drift(struct ci_report *r, const struct deployment *d, const struct fleet_pod *p,
+		     size_t n);
+
+#endif
