@@ -13,6 +13,15 @@ void render_text(FILE *out, const struct ci_report *r, const struct ci_verdict *
 void render_json(FILE *out, const struct ci_report *r, const struct ci_verdict *v,
 		 const struct cli_opts *o);
 
+/* Pieces of the text renderer for verbs with their own layout (the fleet
+ * matrix): one check line (id column id_col wide, indented by base), the
+ * numbered next commands, and the verdict with its fix-first list. */
+void render_text_check(FILE *out, const struct ci_check *c, const struct cli_opts *o, int base,
+		       int id_col);
+void render_text_steps(FILE *out, const struct ci_report *r);
+void render_text_verdict(FILE *out, const struct ci_report *r, const struct ci_verdict *v,
+			 const struct cli_opts *o);
+
 /* Compute the verdict, render r to stdout in the chosen format, and return
  * the exit code for it.  Every verb ends with `return report_finish(...)`. */
 int report_finish(const struct ci_report *r, const struct cli_opts *o);

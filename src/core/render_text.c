@@ -244,3 +244,24 @@ void render_text(FILE *out, const struct ci_report *r, const struct ci_verdict *
 	}
 	print_verdict(out, r, v, &s);
 }
+
+/* Pieces for verbs with their own layout (the fleet matrix): the same
+ * check lines, next commands and verdict as above. */
+void render_text_check(FILE *out, const struct ci_check *c, const struct cli_opts *o, int base,
+		       int id_col)
+{
+	struct style s = {.color = o->use_color, .id_col = id_col > MAX_ID_COL ? MAX_ID_COL : id_col};
+	print_check(out, c, &s, o, base);
+}
+
+void render_text_steps(FILE *out, const struct ci_report *r)
+{
+	print_steps(out, r);
+}
+
+void render_text_verdict(FILE *out, const struct ci_report *r, const struct ci_verdict *v,
+			 const struct cli_opts *o)
+{
+	struct style s = {.color = o->use_color, .id_col = id_width(r)};
+	print_verdict(out, r, v, &s);
+}

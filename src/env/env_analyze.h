@@ -4,6 +4,7 @@
  * checks and facts in a ci_report.  Pure: no I/O, no globals.  Split in
  *   env_classify.c  what each deployment is (mode, engine, backend, fabric)
  *   env_rules.c     the checks
+ *   env_varrules.c  the per-variable value rules, shared with the node verb
  *   env_facts.c     the transport variables seen
  *   env_text.c      small string parsers (UCX_TLS, device lists, flags)
  */

@@ -133,8 +133,12 @@ static void decide_mode(struct env_class *c)
 		if (p) {
 			pre++;
 			pname = pname ? pname : s->name;
+			/* Name the marker the recipe really uses: vLLM/Dynamo
+			 * workers say --is-prefill-worker, SGLang/TRT-LLM say
+			 * --disaggregation-mode prefill. */
 			if (!pre_how)
-				pre_how = flag || old_prefill ? "--disaggregation-mode"
+				pre_how = flag ? "--disaggregation-mode"
+					  : old_prefill ? "--is-prefill-worker"
 					  : s->role_source ? s->role_source : "role";
 		}
 		if (q) {

@@ -23,6 +23,7 @@
 #include "core/redact.h"
 #include "core/xalloc.h"
 #include "env_analyze.h"
+#include "env_varrules.h"
 
 /* ---- grouping helper ---- */
 
@@ -222,6 +223,8 @@ static bool is_role(const struct env_worker *w, enum svc_role role)
 		return true;
 	const char *cmd = w->svc->command_line ? w->svc->command_line : "";
 	const char *want = role == ROLE_PREFILL ? "prefill" : "decode";
+	if (role == ROLE_PREFILL && strstr(cmd, "--is-prefill-worker"))
+		return true;
 	char *m = cmdline_flag_value(cmd, "--disaggregation-mode");
 	bool yes = m && !strcasecmp(m, want);
 	free(m);
@@ -543,7 +546,81 @@ static void check_vars(struct ci_report *r, const struct env_class *c)
 	acc_emit(&a, r, "env.vars", true, CI_LAYER_ENV, c->label);
 }
 
-/* ---- env.ucx.* ---- */
+/* ---- env.ucx.*, env.nccl.ib: the shared value rules (env_varrules.c) ---- */
+
+/* A worker's variables as the shared rules read them; `where` is the
+ * file:line that evidence lines start with. */
+struct svc_vars {
+	struct var_view *v;
+	char **where;
+	size_t n;
+};
+
+static void svc_vars_init(struct svc_vars *sv, const struct service *s)
+{
+	const struct env_list *l = &s->env;
+	sv->n = l->n;
+	sv->v = xcalloc(l->n ? l->n : 1, sizeof(*sv->v));
+	sv->where = xcalloc(l->n ? l->n : 1, sizeof(*sv->where));
+	for (size_t i = 0; i < l->n; i++) {
+		const struct env_var *e = &l->v[i];
+		const struct src_loc *loc = &e->loc;
+		if (loc->file)
+			sv->where[i] = loc->line ? xasprintf("%s:%d", loc->file, loc->line)
+						 : xstrdup(loc->file);
+		sv->v[i] = (struct var_view){
+			.name = e->name,
+			.value = e->value,
+			.shown = shown(e),
+			.where = sv->where[i],
+			.ref = e->value_from != NULL,
+		};
+	}
+}
+
+static void svc_vars_release(struct svc_vars *sv)
+{
+	for (size_t i = 0; i < sv->n; i++)
+		free(sv->where[i]);
+	free(sv->where);
+	free(sv->v);
+	memset(sv, 0, sizeof(*sv));
+}
+
+/* Run one shared rule on a worker and add what it found to the group,
+ * under the worker's name.  False when the rule had nothing to say. */
+static bool acc_rule(struct acc *a, enum varrule_id id, const struct env_class *c,
+		     const struct env_worker *w)
+{
+	struct svc_vars sv;
+	svc_vars_init(&sv, w->svc);
+	/* A recipe: the fabric is what its pod spec suggests, KV buffers
+	 * are GPU memory. */
+	struct varrule_ctx x = {
+		.fabric = c->fabric,
+		.hw = false,
+		.gpu = true,
+		.cross_pod = c->cross_pod,
+		.nodes = w->svc->node_count,
+	};
+	struct varrule_res res;
+	bool any = varrule_eval(id, sv.v, sv.n, &x, &res);
+	if (any) {
+		for (size_t i = 0; i < res.n_ev; i++) {
+			char *e = var_view_evidence(res.ev[i]);
+			acc_ev(a, (struct src_loc){0}, "%s", e);
+			free(e);
+		}
+		for (size_t i = 0; i < res.n_note; i++) {
+			acc_note(a, res.note[i].st, svc_name(w->svc), "%s", res.note[i].msg);
+			if (res.note[i].fix)
+				acc_fix(a, res.note[i].st, "%s", res.note[i].fix);
+		}
+		varrule_res_release(&res);
+	}
+	svc_vars_release(&sv);
+	return any;
+}
 
 static bool any_ucx(const struct env_class *c)
 {
@@ -553,224 +630,42 @@ static bool any_ucx(const struct env_class *c)
 	return false;
 }
 
-static void check_ucx_tls(struct ci_report *r, const struct env_class *c)
+/* One grouped check of a shared rule over the UCX workers. */
+static struct acc ucx_rule(const struct env_class *c, enum varrule_id id)
 {
 	struct acc a = {0};
-	bool mnnvl = c->fabric & FAB_MNNVL;
-	bool nic = c->fabric & (FAB_IB | FAB_ROCE | FAB_EFA);
-	for (size_t i = 0; i < c->n_w; i++) {
-		const struct env_worker *w = &c->w[i];
-		if (!w->uses_ucx)
-			continue;
-		const char *sn = svc_name(w->svc);
-		const struct env_var *v = service_env_get(w->svc, "UCX_TLS");
-		if (!v || !v->value)
-			continue;
-		ev_var(&a, v);
-		struct tls_info t;
-		ucx_tls_parse(v->value, &t);
-		const struct env_var *mn = service_env_get(w->svc, "UCX_CUDA_IPC_ENABLE_MNNVL");
-		bool mn_off = mn && mn->value && !env_truthy(mn->value);
-		if (t.empty) {
-			acc_note(&a, CI_WARN, sn, "UCX_TLS is empty");
-			acc_fix(&a, CI_WARN, "remove the empty UCX_TLS or list the transports");
-		} else if (mnnvl && t.cuda_ipc) {
-			if (mn_off) {
-				ev_var(&a, mn);
-				acc_note(&a, CI_WARN, sn, "UCX_TLS=%s relies on cuda_ipc but "
-					 "UCX_CUDA_IPC_ENABLE_MNNVL=%s keeps it inside one node", v->value,
-					 mn->value);
-				acc_fix(&a, CI_WARN, "set UCX_CUDA_IPC_ENABLE_MNNVL=y on MNNVL workers");
-			} else {
-				acc_note(&a, CI_OK, sn, "UCX_TLS=%s: cuda_ipc over MNNVL is the fast path",
-					 v->value);
-			}
-		} else if (mnnvl && !t.cuda_ipc) {
-			enum ci_status st = t.rdma && nic ? CI_WARN : CI_FAIL;
-			bool contra = mn && env_truthy(mn->value);
-			if (contra)
-				ev_var(&a, mn);
-			acc_note(&a, st, sn, "UCX_TLS=%s %s cuda_ipc, the MNNVL path%s%s", v->value,
-				 t.exclude ? "excludes" : "omits",
-				 contra ? " (while UCX_CUDA_IPC_ENABLE_MNNVL=y asks for it)" : "",
-				 st == CI_WARN ? ": KV takes the NIC instead of NVLink"
-					       : " (GB200 \"failed to select lane\", ai-dynamo/nixl#1110)");
-			acc_fix(&a, st, "on MNNVL use UCX_TLS=cuda_copy,cuda_ipc,tcp with "
-				"UCX_CUDA_IPC_ENABLE_MNNVL=y (or leave UCX_TLS unset)");
-		} else if (!t.rdma) {
-			acc_note(&a, CI_FAIL, sn, "UCX_TLS=%s leaves no RDMA transport (rc, dc, ud, ib): "
-				 "KV between pods goes over TCP", v->value);
-			acc_fix(&a, CI_FAIL, "include the RDMA transports, e.g. UCX_TLS=rc_x,rc,cuda_copy,cuda_ipc, "
-				"or leave UCX_TLS unset");
-		} else if (!t.cuda) {
-			acc_note(&a, CI_WARN, sn, "UCX_TLS=%s lists no CUDA transport (cuda_copy, "
-				 "cuda_ipc): GPU buffers are staged through host memory", v->value);
-			acc_fix(&a, CI_WARN, "add cuda_copy (and cuda_ipc) to UCX_TLS");
-		} else {
-			acc_note(&a, CI_OK, sn, "UCX_TLS=%s keeps RDMA and CUDA transports", v->value);
-		}
-	}
-	if (!a.n) {
+	for (size_t i = 0; i < c->n_w; i++)
+		if (c->w[i].uses_ucx)
+			acc_rule(&a, id, c, &c->w[i]);
+	return a;
+}
+
+static void check_ucx(struct ci_report *r, const struct env_class *c)
+{
+	struct acc a = ucx_rule(c, VR_UCX_TLS);
+	if (!a.n)
 		report_add(r, "env.ucx.tls", CI_SKIPPED, false, CI_LAYER_ENV, c->label,
 			   "UCX_TLS is not set in the recipe: UCX uses every transport it finds "
 			   "(see env.vars)");
-		return;
+	else
+		acc_emit(&a, r, "env.ucx.tls", true, CI_LAYER_ENV, c->label);
+	static const enum varrule_id more[] = {VR_UCX_NET_DEVICES, VR_UCX_IB_ADDR_TYPE, VR_UCX_RNDV};
+	for (size_t k = 0; k < sizeof(more) / sizeof(more[0]); k++) {
+		char id[64];
+		snprintf(id, sizeof(id), "env.%s", varrule_suffix(more[k]));
+		a = ucx_rule(c, more[k]);
+		acc_emit(&a, r, id, varrule_critical(more[k]), CI_LAYER_ENV, c->label);
 	}
-	acc_emit(&a, r, "env.ucx.tls", true, CI_LAYER_ENV, c->label);
 }
 
-static void check_ucx_net_devices(struct ci_report *r, const struct env_class *c)
-{
-	struct acc a = {0};
-	bool mnnvl = c->fabric & FAB_MNNVL;
-	for (size_t i = 0; i < c->n_w; i++) {
-		const struct env_worker *w = &c->w[i];
-		if (!w->uses_ucx)
-			continue;
-		const char *sn = svc_name(w->svc);
-		const struct env_var *v = service_env_get(w->svc, "UCX_NET_DEVICES");
-		if (!v || !v->value)
-			continue;
-		ev_var(&a, v);
-		char bad[80];
-		unsigned bits = ucx_net_devices_check(v->value, bad, sizeof(bad));
-		if (bits & NETDEV_DYNAMIC) {
-			acc_note(&a, CI_OK, sn, "UCX_NET_DEVICES is computed when the pod starts (%s); "
-				 "`check_interconnect node` reads the real value", v->value);
-		} else if (bits & NETDEV_EMPTY) {
-			acc_note(&a, CI_WARN, sn, "UCX_NET_DEVICES is empty");
-			acc_fix(&a, CI_WARN, "list the RDMA devices (mlx5_0:1,...) or remove the variable");
-		} else if ((bits & NETDEV_TCP_ONLY) && !mnnvl) {
-			acc_note(&a, CI_FAIL, sn, "UCX_NET_DEVICES=%s names only network interfaces, no "
-				 "RDMA device: KV between pods goes over TCP", v->value);
-			acc_fix(&a, CI_FAIL, "list the RDMA devices with their port (mlx5_0:1,...)");
-		} else if (bits & NETDEV_BONDED) {
-			acc_note(&a, CI_WARN, sn, "UCX_NET_DEVICES=%s names a bonded device (%s): bonds "
-				 "report LID 0 and fail NIXL backend creation", v->value, bad);
-			acc_fix(&a, CI_WARN, "list the member devices (mlx5_0:1,...) instead of the bond");
-		} else if (bits & NETDEV_MALFORMED) {
-			acc_note(&a, CI_WARN, sn, "UCX_NET_DEVICES=%s has a malformed entry (%s): "
-				 "expected dev:port such as mlx5_0:1", v->value, bad);
-			acc_fix(&a, CI_WARN, "write each RDMA device as dev:port (mlx5_0:1), comma-separated");
-		} else {
-			acc_note(&a, CI_OK, sn, "UCX_NET_DEVICES=%s is well-formed; `check_interconnect "
-				 "node` checks each device exists", v->value);
-		}
-	}
-	acc_emit(&a, r, "env.ucx.net_devices", true, CI_LAYER_ENV, c->label);
-}
-
-static void check_ucx_addr_type(struct ci_report *r, const struct env_class *c)
-{
-	/* Only the InfiniBand-style plumbing (rdma/ resources, /dev/infiniband):
-	 * GKE RoCE networks, EFA and an MNNVL cuda_ipc path do not need it. */
-	if (!(c->fabric & FAB_IB) || (c->fabric & FAB_MNNVL) || !c->cross_pod)
-		return;
-	struct acc a = {0};
-	for (size_t i = 0; i < c->n_w; i++) {
-		const struct env_worker *w = &c->w[i];
-		if (!w->uses_ucx)
-			continue;
-		const char *sn = svc_name(w->svc);
-		const struct env_var *v = service_env_get(w->svc, "UCX_IB_ADDR_TYPE");
-		if (!v) {
-			acc_note(&a, CI_WARN, sn, "UCX_IB_ADDR_TYPE not set: cross-pod InfiniBand on "
-				 "Kubernetes usually needs eth (or ib_global) addressing; without it "
-				 "transfers fail with NIXL_ERR_REMOTE_DISCONNECT");
-			acc_fix(&a, CI_WARN, "set UCX_IB_ADDR_TYPE=eth (ib_global on routed IB) on prefill "
-				"and decode, or confirm the image sets it with `check_interconnect node`");
-			continue;
-		}
-		ev_var(&a, v);
-		const char *val = v->value ? v->value : "";
-		if (!strcasecmp(val, "eth") || !strcasecmp(val, "ib_global") || !strcasecmp(val, "auto") ||
-		    strchr(val, '$') || v->value_from) {
-			acc_note(&a, CI_OK, sn, "UCX_IB_ADDR_TYPE=%s", shown(v));
-		} else {
-			acc_note(&a, CI_WARN, sn, "UCX_IB_ADDR_TYPE=%s does not give a global address "
-				 "that another pod can reach", val);
-			acc_fix(&a, CI_WARN, "use UCX_IB_ADDR_TYPE=eth (or ib_global)");
-		}
-	}
-	acc_emit(&a, r, "env.ucx.ib_addr_type", true, CI_LAYER_ENV, c->label);
-}
-
-static void check_ucx_rndv(struct ci_report *r, const struct env_class *c)
-{
-	struct acc a = {0};
-	for (size_t i = 0; i < c->n_w; i++) {
-		const struct env_worker *w = &c->w[i];
-		if (!w->uses_ucx)
-			continue;
-		const char *sn = svc_name(w->svc);
-		const struct env_var *th = service_env_get(w->svc, "UCX_RNDV_THRESH");
-		const struct env_var *sc = service_env_get(w->svc, "UCX_RNDV_SCHEME");
-		if (!th && !sc)
-			continue;
-		ev_var(&a, th);
-		ev_var(&a, sc);
-		bool bad = false;
-		if (th && th->value && (!strcasecmp(th->value, "inf") || !strcasecmp(th->value, "infinity"))) {
-			bad = true;
-			acc_note(&a, CI_WARN, sn, "UCX_RNDV_THRESH=%s turns off the rendezvous protocol: "
-				 "no zero-copy GPU RDMA, KV is copied through bounce buffers", th->value);
-			acc_fix(&a, CI_WARN, "remove UCX_RNDV_THRESH=inf (leave the default or set a size)");
-		}
-		if (sc && sc->value && !strcasecmp(sc->value, "get_zcopy") && (c->fabric & FAB_EFA)) {
-			bad = true;
-			acc_note(&a, CI_WARN, sn, "UCX_RNDV_SCHEME=get_zcopy with UCX on EFA crashes on "
-				 "kernel >= 6.8");
-			acc_fix(&a, CI_WARN, "use UCX_RNDV_SCHEME=auto on EFA (or NIXL's LIBFABRIC backend)");
-		}
-		if (!bad)
-			acc_note(&a, CI_OK, sn, "%s%s%s%s%s", th ? "UCX_RNDV_THRESH=" : "",
-				 th ? shown(th) : "", th && sc ? ", " : "", sc ? "UCX_RNDV_SCHEME=" : "",
-				 sc ? shown(sc) : "");
-	}
-	acc_emit(&a, r, "env.ucx.rndv", true, CI_LAYER_ENV, c->label);
-}
-
-/* ---- env.nccl.ib ---- */
-
+/* NCCL between the nodes of a worker that spans several. */
 static void check_nccl(struct ci_report *r, const struct env_class *c)
 {
 	struct acc a = {0};
-	bool mnnvl = c->fabric & FAB_MNNVL;
-	for (size_t i = 0; i < c->n_w; i++) {
-		const struct service *s = c->w[i].svc;
-		if (s->node_count <= 1)
-			continue;
-		const char *sn = svc_name(s);
-		const struct env_var *dis = service_env_get(s, "NCCL_IB_DISABLE");
-		const struct env_var *net = service_env_get(s, "NCCL_NET");
-		const struct env_var *p2p = service_env_get(s, "NCCL_P2P_DISABLE");
-		bool ib_off = dis && env_truthy(dis->value);
-		bool sock = net && net->value && !strcasecmp(net->value, "Socket");
-		bool p2p_off = p2p && env_truthy(p2p->value);
-		ev_var(&a, dis);
-		ev_var(&a, net);
-		ev_var(&a, p2p);
-		if ((ib_off || sock) && !mnnvl) {
-			acc_note(&a, CI_WARN, sn, "%s%s%s on a worker that spans %ld nodes: NCCL traffic "
-				 "between its nodes goes over TCP sockets%s",
-				 ib_off ? "NCCL_IB_DISABLE=" : "", ib_off ? dis->value : "",
-				 ib_off && sock ? " and NCCL_NET=Socket" : sock ? "NCCL_NET=Socket" : "",
-				 s->node_count, p2p_off ? " (and NCCL_P2P_DISABLE=1 turns off NVLink inside each node)" : "");
-			acc_fix(&a, CI_WARN, "remove NCCL_IB_DISABLE=1 / NCCL_NET=Socket and give the "
-				"pods the RDMA NICs, so that NCCL uses NET/IB between nodes");
-		} else if (p2p_off) {
-			acc_note(&a, CI_WARN, sn, "NCCL_P2P_DISABLE=%s turns off NVLink/PCIe peer access "
-				 "inside each node", p2p->value);
-			acc_fix(&a, CI_WARN, "remove NCCL_P2P_DISABLE");
-		} else if (ib_off || sock) {
-			acc_note(&a, CI_OK, sn, "NCCL's network transport is off, but the nodes share "
-				 "MNNVL (NVLink across nodes)");
-		} else {
-			acc_note(&a, CI_OK, sn, "nothing forces NCCL off RDMA between the %ld nodes",
-				 s->node_count);
-		}
-	}
-	acc_emit(&a, r, "env.nccl.ib", true, CI_LAYER_ENV, c->label);
+	for (size_t i = 0; i < c->n_w; i++)
+		if (c->w[i].svc->node_count > 1)
+			acc_rule(&a, VR_NCCL_IB, c, &c->w[i]);
+	acc_emit(&a, r, "env.nccl.ib", varrule_critical(VR_NCCL_IB), CI_LAYER_ENV, c->label);
 }
 
 /* ---- env.pod.* ---- */
@@ -982,10 +877,7 @@ void env_check_deployment(struct ci_report *r, const struct manifest_set *ms,
 	}
 	check_vars(r, c);
 	if (c->mode == MODE_DISAGG && any_ucx(c)) {
-		check_ucx_tls(r, c);
-		check_ucx_net_devices(r, c);
-		check_ucx_addr_type(r, c);
-		check_ucx_rndv(r, c);
+		check_ucx(r, c);
 	}
 	check_nccl(r, c);
 	check_pod_rdma(r, c);

@@ -589,7 +589,11 @@ static void role_decide(struct sbuild *b, bool allow_name)
 	if (shell_disagg_mode(s->command_line, mode, sizeof(mode))) {
 		enum svc_role mr = role_word(mode);
 		if (mr == ROLE_PREFILL || mr == ROLE_DECODE) {
-			role_set(s, mr, xasprintf("--disaggregation-mode %s", mode), s->command_loc);
+			/* Name the flag the command really uses: older vLLM
+			 * workers say --is-prefill-worker. */
+			bool modern = strstr(s->command_line, "--disaggregation-mode") != NULL;
+			role_set(s, mr, modern ? xasprintf("--disaggregation-mode %s", mode)
+					       : xstrdup("--is-prefill-worker"), s->command_loc);
 			return;
 		}
 		if (strcmp(mode, "encode") == 0) {

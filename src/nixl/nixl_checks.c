@@ -560,9 +560,19 @@ static void check_ucx_filters(struct ci_report *r, const struct nixl_facts *f)
 
 /* ---- peer and reachability ---- */
 
-static void check_peer(struct ci_report *r, const struct nixl_target *t)
+static void check_peer(struct ci_report *r, const struct nixl_facts *f, const struct nixl_target *t)
 {
 	struct ci_check *c;
+	if (f->efa && t->peer && t->pod_node && t->peer_node && !strcmp(t->pod_node, t->peer_node)) {
+		/* EFA moves data between nodes only: a same-node pair retries
+		 * forever (fi_read EAGAIN), in the test and in serving. */
+		c = report_add(r, "nixl.peer", CI_WARN, false, CI_LAYER_FABRIC, t->peer,
+			       "%s; on EFA a pair on one node (%s) fails with EAGAIN",
+			       t->peer_why ? t->peer_why : t->peer, t->pod_node);
+		check_set_fix(c, "keep prefill and decode on different nodes (pod anti-affinity), "
+			      "and pass --peer with a pod on another node");
+		return;
+	}
 	switch (t->peer_state) {
 	case PEER_GIVEN:
 		report_add(r, "nixl.peer", CI_OK, false, CI_LAYER_ENV, t->peer,
@@ -617,7 +627,7 @@ void nixl_analyze(struct ci_report *r, const struct nixl_facts *f, const struct 
 	check_ucx_gpudirect(r, f);
 	check_ucx_cuda(r, f);
 	check_ucx_filters(r, f);
-	check_peer(r, t);
+	check_peer(r, f, t);
 	check_reachability(r, t);
 	node_report_env_facts(r, &f->node, subject);
 }

@@ -91,37 +91,6 @@ static void read_which(struct nixl_facts *f, const struct section *s)
 	lines_release(&it);
 }
 
-/* UCX 1.13 and older print "# Version 1.13.1" where newer releases print
- * "# Library version: 1.16.0"; the shared parser knows only the latter (see
- * the report to the parsers area), so a second pass feeds it that form. */
-static int parse_ucx_version(const struct section *s, struct ucx_version *v)
-{
-	if (ucx_version_parse(s->body, s->len, v) == 0)
-		return 0;
-	ucx_version_release(v);
-	struct lines it;
-	char *l, *found = NULL;
-	lines_init(&it, s->body, s->len);
-	while ((l = lines_next(&it)) && !found) {
-		const char *p = str_skip_ws(l);
-		if (*p == '#')
-			p = str_skip_ws(p + 1);
-		if (str_starts(p, "Version ") && p[8] >= '0' && p[8] <= '9')
-			found = xstrndup(p + 8, strcspn(p + 8, " \t"));
-	}
-	lines_release(&it);
-	if (!found)
-		return -1;
-	char *buf = xasprintf("# Library version: %s\n%.*s", found, (int)(s->len > 1u << 20 ? 1u << 20 : s->len),
-			      s->body);
-	int rc = ucx_version_parse(buf, strlen(buf), v);
-	free(buf);
-	free(found);
-	if (rc)
-		ucx_version_release(v);
-	return rc;
-}
-
 static void read_ucx(struct nixl_facts *f, const struct transcript *t)
 {
 	const struct section *v = transcript_get(t, SEC_UCX_INFO_V);
@@ -135,7 +104,7 @@ static void read_ucx(struct nixl_facts *f, const struct transcript *t)
 	if (f->ucx_d_t.state == TOOL_MISSING)
 		snprintf(f->ucx_d_t.why, sizeof(f->ucx_d_t.why), "ucx_info is not on PATH in this image");
 	if (f->ucx_v_t.state == TOOL_OK) {
-		if (parse_ucx_version(v, &f->ucxv) == 0) {
+		if (ucx_version_parse(v->body, v->len, &f->ucxv) == 0) {
 			f->have_ucxv = true;
 		} else {
 			f->ucx_v_t.state = TOOL_FAILED;

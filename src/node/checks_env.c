@@ -1,30 +1,21 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The pod's real transport environment (filtered inside the pod by the
- * probe) checked against the hardware the same probe saw: every device a
- * variable names must exist here, and be up.  The value parsers are the
- * env verb's (src/env/env_text.c), so both verbs read UCX_TLS alike.
+ * probe).  Two kinds of checks:
+ *  - the value rules of the env verb (src/env/env_varrules.c: UCX_TLS,
+ *    UCX_NET_DEVICES form, UCX_IB_ADDR_TYPE, UCX_RNDV_*, NCCL_IB_DISABLE /
+ *    NCCL_NET / NCCL_P2P_DISABLE), run with the fabric this host's hardware
+ *    shows, under the same suffixes as in `env` (node.env.ucx.tls ...);
+ *  - what only this verb can tell: every device or interface a variable
+ *    names exists here and is up.
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-#include <strings.h>
 
+#include "core/bufcat.h"
 #include "core/redact.h"
-#include "env/env_analyze.h"
+#include "env/env_varrules.h"
 #include "node/node_checks.h"
-
-static void cat(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void cat(char *buf, size_t len, const char *fmt, ...)
-{
-	size_t used = strlen(buf);
-	if (used + 1 >= len)
-		return;
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(buf + used, len - used, fmt, ap);
-	va_end(ap);
-}
 
 /* Next comma-separated entry of *p into buf (trimmed); false at the end. */
 static bool next_entry(const char **p, char *buf, size_t len)
@@ -43,6 +34,17 @@ static bool next_entry(const char **p, char *buf, size_t len)
 	return true;
 }
 
+/* Next NCCL_IB_HCA-style entry ("dev[:port]") as the device name alone. */
+static bool next_dev(const char **p, char *buf, size_t len)
+{
+	if (!next_entry(p, buf, len))
+		return false;
+	char *colon = strchr(buf, ':');
+	if (colon)
+		*colon = '\0';
+	return true;
+}
+
 static bool port_ok(const struct node_rdma_dev *d, unsigned port, const struct node_port **pp)
 {
 	for (size_t i = 0; i < d->n_ports; i++)
@@ -54,38 +56,11 @@ static bool port_ok(const struct node_rdma_dev *d, unsigned port, const struct n
 	return false;
 }
 
-static void check_ucx_tls(struct ci_report *r, const struct node_facts *f, const char *v)
-{
-	const char *id = "node.env.ucx_tls";
-	struct tls_info t;
-	ucx_tls_parse(v, &t);
-	struct ci_check *c;
-	bool rdma_hw = node_count_verbs_devs(f) > 0 && f->n_uverbs > 0;
-	bool no_rdma = t.excl_rdma_all || (!t.exclude && !t.rdma);
-	if (rdma_hw && no_rdma) {
-		c = report_add(r, id, CI_FAIL, true, CI_LAYER_ENV, "UCX_TLS",
-			       "UCX_TLS=%s leaves no RDMA transport although this pod has RDMA devices: "
-			       "KV moves over TCP", v);
-		check_set_fix(c, "add rc_x,rc (or dc_x) to UCX_TLS, or unset it so UCX uses every "
-				 "transport it finds");
-	} else if (node_mnnvl(f) && t.excl_cuda_ipc) {
-		c = report_add(r, id, CI_FAIL, true, CI_LAYER_ENV, "UCX_TLS",
-			       "UCX_TLS=%s excludes cuda_ipc on a multi-node NVLink system (\"failed to "
-			       "select lane\")", v);
-		check_set_fix(c, "use UCX_TLS=cuda_copy,cuda_ipc,tcp (or unset it) on MNNVL");
-	} else if (!t.exclude && !t.cuda && !t.cuda_copy && !t.cuda_ipc && node_has_gpu(f)) {
-		c = report_add(r, id, CI_WARN, true, CI_LAYER_ENV, "UCX_TLS",
-			       "UCX_TLS=%s lists no cuda transport (cuda_copy, cuda_ipc): GPU buffers "
-			       "cannot be handled", v);
-		check_set_fix(c, "add cuda_copy,cuda_ipc to UCX_TLS");
-	} else {
-		report_add(r, id, CI_OK, true, CI_LAYER_ENV, "UCX_TLS", "UCX_TLS=%s fits this pod", v);
-	}
-}
-
+/* Each entry against sysfs; the form of the value (bonds, missing ports,
+ * interfaces only, empty) is the shared rule node.env.ucx.net_devices. */
 static void check_ucx_net_devices(struct ci_report *r, const struct node_facts *f, const char *v)
 {
-	const char *id = "node.env.ucx_net_devices";
+	const char *id = "node.env.ucx.devices_exist";
 	char bad[512] = "", okl[512] = "", e[128];
 	size_t n = 0, good = 0;
 	const char *p = v;
@@ -104,17 +79,17 @@ static void check_ucx_net_devices(struct ci_report *r, const struct node_facts *
 			const struct node_rdma_dev *d = node_find_dev(f, e);
 			const struct node_port *pp = NULL;
 			if (!d) {
-				cat(bad, sizeof(bad), "%s%s:%s (no such RDMA device here)", *bad ? ", " : "",
+				bufcatf(bad, sizeof(bad), "%s%s:%s (no such RDMA device here)", *bad ? ", " : "",
 				    e, colon + 1);
 			} else if (!port_ok(d, port, &pp)) {
-				cat(bad, sizeof(bad), "%s%s:%s (%s)", *bad ? ", " : "", e, colon + 1,
+				bufcatf(bad, sizeof(bad), "%s%s:%s (%s)", *bad ? ", " : "", e, colon + 1,
 				    pp ? "port not active" : "no such port");
 			} else if (d->bond && pp->have_lid && pp->lid == 0) {
-				cat(bad, sizeof(bad), "%s%s:%u (bonded device with LID 0)", *bad ? ", " : "",
+				bufcatf(bad, sizeof(bad), "%s%s:%u (bonded device with LID 0)", *bad ? ", " : "",
 				    e, port);
 			} else {
 				good++;
-				cat(okl, sizeof(okl), "%s%s:%u", *okl ? ", " : "", e, port);
+				bufcatf(okl, sizeof(okl), "%s%s:%u", *okl ? ", " : "", e, port);
 			}
 			continue;
 		}
@@ -123,9 +98,9 @@ static void check_ucx_net_devices(struct ci_report *r, const struct node_facts *
 		const struct node_rdma_dev *d = node_find_dev(f, e);
 		if (d || ifc) {
 			good++;
-			cat(okl, sizeof(okl), "%s%s", *okl ? ", " : "", e);
+			bufcatf(okl, sizeof(okl), "%s%s", *okl ? ", " : "", e);
 		} else {
-			cat(bad, sizeof(bad), "%s%s (no such device or interface here)", *bad ? ", " : "", e);
+			bufcatf(bad, sizeof(bad), "%s%s (no such device or interface here)", *bad ? ", " : "", e);
 		}
 	}
 	struct ci_check *c;
@@ -135,10 +110,7 @@ static void check_ucx_net_devices(struct ci_report *r, const struct node_facts *
 			       good ? "" : ": UCX has no RDMA device to use (KV over TCP)");
 		check_set_fix(c, "list only devices this pod has, as dev:port with an ACTIVE port "
 				 "(see node.rdma.ports), or unset UCX_NET_DEVICES");
-	} else if (!n) {
-		report_add(r, id, CI_WARN, true, CI_LAYER_ENV, "UCX_NET_DEVICES",
-			   "UCX_NET_DEVICES is set but empty");
-	} else {
+	} else if (n) {
 		c = report_add(r, id, CI_OK, true, CI_LAYER_ENV, "UCX_NET_DEVICES",
 			       "every UCX_NET_DEVICES entry exists here and is active");
 		if (*okl)
@@ -163,10 +135,7 @@ bool node_nccl_hca_selects(const char *value, const char *dev)
 	char e[128];
 	bool hit = false;
 	size_t n = 0;
-	while (next_entry(&p, e, sizeof(e)) && n++ < 64) {
-		char *colon = strchr(e, ':');
-		if (colon)
-			*colon = '\0';
+	while (next_dev(&p, e, sizeof(e)) && n++ < 64) {
 		size_t l = strlen(e);
 		if (!l)
 			continue;
@@ -180,13 +149,13 @@ bool node_nccl_hca_selects(const char *value, const char *dev)
 
 static void check_nccl_ib_hca(struct ci_report *r, const struct node_facts *f, const char *v)
 {
-	const char *id = "node.env.nccl_ib_hca";
+	const char *id = "node.env.nccl.ib_hca";
 	char sel[512] = "", miss[256] = "";
 	size_t nsel = 0;
 	for (size_t i = 0; i < f->n_devs; i++)
 		if (node_nccl_hca_selects(v, f->devs[i].name)) {
 			nsel++;
-			cat(sel, sizeof(sel), "%s%s", *sel ? ", " : "", f->devs[i].name);
+			bufcatf(sel, sizeof(sel), "%s%s", *sel ? ", " : "", f->devs[i].name);
 		}
 	/* Inclusive lists: every entry must name something here. */
 	const char *p = v;
@@ -196,17 +165,14 @@ static void check_nccl_ib_hca(struct ci_report *r, const struct node_facts *f, c
 			p++;
 		char e[128];
 		size_t n = 0;
-		while (next_entry(&p, e, sizeof(e)) && n++ < 64) {
-			char *colon = strchr(e, ':');
-			if (colon)
-				*colon = '\0';
+		while (next_dev(&p, e, sizeof(e)) && n++ < 64) {
 			char one[136];
 			snprintf(one, sizeof(one), "%s%s", exact ? "=" : "", e);
 			bool found = false;
 			for (size_t i = 0; i < f->n_devs && !found; i++)
 				found = node_nccl_hca_selects(one, f->devs[i].name);
 			if (!found)
-				cat(miss, sizeof(miss), "%s%s", *miss ? ", " : "", e);
+				bufcatf(miss, sizeof(miss), "%s%s", *miss ? ", " : "", e);
 		}
 	}
 	struct ci_check *c;
@@ -238,7 +204,7 @@ static void check_socket_ifname(struct ci_report *r, const struct node_facts *f,
 {
 	char id[64];
 	snprintf(id, sizeof(id), "node.env.%s", !strcmp(var, "NCCL_SOCKET_IFNAME") ?
-		 "nccl_socket_ifname" : "gloo_socket_ifname");
+		 "nccl.socket_ifname" : "gloo.socket_ifname");
 	if (!f->n_ifs) {
 		report_add(r, id, CI_SKIPPED, false, CI_LAYER_ENV, var,
 			   "the probe could not list /sys/class/net");
@@ -252,9 +218,9 @@ static void check_socket_ifname(struct ci_report *r, const struct node_facts *f,
 			continue;
 		if (if_up(n)) {
 			nup++;
-			cat(sel, sizeof(sel), "%s%s", *sel ? ", " : "", n->name);
+			bufcatf(sel, sizeof(sel), "%s%s", *sel ? ", " : "", n->name);
 		} else {
-			cat(down, sizeof(down), "%s%s (%s)", *down ? ", " : "", n->name,
+			bufcatf(down, sizeof(down), "%s%s (%s)", *down ? ", " : "", n->name,
 			    n->operstate ? n->operstate : "state unknown");
 		}
 	}
@@ -268,6 +234,28 @@ static void check_socket_ifname(struct ci_report *r, const struct node_facts *f,
 	} else {
 		c = report_add(r, id, CI_OK, true, CI_LAYER_ENV, var, "%s=%s matches %s", var, v, sel);
 	}
+}
+
+/* The fabric as the shared value rules see it: what this pod can open. */
+static unsigned pod_fabric(const struct node_facts *f)
+{
+	unsigned m = 0;
+	/* Without a uverbs device the pod cannot open the NICs it sees. */
+	bool usable = !f->have_dev || f->n_uverbs > 0;
+	for (size_t i = 0; usable && i < f->n_devs; i++) {
+		const struct node_rdma_dev *d = &f->devs[i];
+		if (d->efa) {
+			m |= FAB_EFA;
+			continue;
+		}
+		bool eth = false;
+		for (size_t p = 0; p < d->n_ports; p++)
+			eth |= d->ports[p].ll == IB_LL_ETHERNET;
+		m |= eth ? FAB_ROCE : FAB_IB;
+	}
+	if (node_mnnvl(f))
+		m |= FAB_MNNVL;
+	return m;
 }
 
 void node_check_env(struct ci_report *r, const struct node_facts *f)
@@ -285,9 +273,26 @@ void node_check_env(struct ci_report *r, const struct node_facts *f)
 	report_add(r, "node.env", CI_OK, false, CI_LAYER_ENV, "environment",
 		   "%zu transport variable%s set (listed under facts)", f->n_env,
 		   f->n_env == 1 ? "" : "s");
+	struct var_view vars[NODE_MAX_ENV];
+	size_t n = 0;
+	for (size_t i = 0; i < f->n_env && n < NODE_MAX_ENV; i++)
+		vars[n++] = (struct var_view){
+			.name = f->env[i].name,
+			.value = f->env[i].value,
+			.shown = redact_value(f->env[i].name, f->env[i].value ? f->env[i].value : ""),
+			.where = f->env[i].source,
+		};
+	/* This pod is one end of a transfer (KV crosses pods when it is a
+	 * prefill or decode worker); NCCL's node count is not visible here. */
+	struct varrule_ctx x = {
+		.fabric = pod_fabric(f),
+		.hw = true,
+		.gpu = node_has_gpu(f),
+		.cross_pod = true,
+		.nodes = 0,
+	};
+	env_check_pod_vars(r, NULL, vars, n, &x, "node.env");
 	const char *v;
-	if ((v = node_env_get(f, "UCX_TLS")))
-		check_ucx_tls(r, f, v);
 	if ((v = node_env_get(f, "UCX_NET_DEVICES")))
 		check_ucx_net_devices(r, f, v);
 	if ((v = node_env_get(f, "NCCL_IB_HCA")) && f->n_devs)
@@ -296,15 +301,6 @@ void node_check_env(struct ci_report *r, const struct node_facts *f)
 		check_socket_ifname(r, f, "NCCL_SOCKET_IFNAME", v);
 	if ((v = node_env_get(f, "GLOO_SOCKET_IFNAME")))
 		check_socket_ifname(r, f, "GLOO_SOCKET_IFNAME", v);
-	const char *ibd = node_env_get(f, "NCCL_IB_DISABLE");
-	const char *net = node_env_get(f, "NCCL_NET");
-	if (f->n_devs && ((ibd && env_truthy(ibd)) || (net && !strcasecmp(net, "Socket")))) {
-		struct ci_check *c = report_add(r, "node.env.nccl_ib_disable", CI_WARN, false,
-			CI_LAYER_ENV, ibd ? "NCCL_IB_DISABLE" : "NCCL_NET",
-			"%s=%s forces NCCL onto sockets although this pod has RDMA devices",
-			ibd ? "NCCL_IB_DISABLE" : "NCCL_NET", ibd ? ibd : net);
-		check_set_fix(c, "unset it unless sockets are intended");
-	}
 }
 
 void node_report_env_facts(struct ci_report *r, const struct node_facts *f, const char *subject)

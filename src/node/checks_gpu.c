@@ -3,23 +3,11 @@
  * GPU side: GPUDirect RDMA, GDRCopy, NVLink (links, NVSwitch fabric, IMEX
  * channels for multi-node NVLink) and GPU-to-NIC affinity.
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "core/bufcat.h"
 #include "node/node_checks.h"
-
-static void cat(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void cat(char *buf, size_t len, const char *fmt, ...)
-{
-	size_t used = strlen(buf);
-	if (used + 1 >= len)
-		return;
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(buf + used, len - used, fmt, ap);
-	va_end(ap);
-}
 
 static bool kernel_at_least(const struct node_facts *f, int ma, int mi)
 {
@@ -188,17 +176,17 @@ void node_check_nvlink(struct ci_report *r, const struct node_facts *f)
 					if (cell.kind != TOPO_NV) {
 						without++;
 						if (without <= 4)
-							cat(list, sizeof(list), "%s%s-%s %s", *list ? ", " : "",
+							bufcatf(list, sizeof(list), "%s%s-%s %s", *list ? ", " : "",
 							    f->topo.devs[a].name, f->topo.devs[b].name,
 							    topo_link_name(cell.kind));
 					}
 				}
 			}
 			if (without == pairs)
-				cat(issues, sizeof(issues), "no NVLink between the %zu GPUs (they talk over "
+				bufcatf(issues, sizeof(issues), "no NVLink between the %zu GPUs (they talk over "
 				    "PCIe: %s%s)", f->topo.ngpus, list, without > 4 ? ", ..." : "");
 			else
-				cat(issues, sizeof(issues), "%zu of %zu GPU pairs without NVLink: %s%s",
+				bufcatf(issues, sizeof(issues), "%zu of %zu GPU pairs without NVLink: %s%s",
 				    without, pairs, list, without > 4 ? ", ..." : "");
 		}
 	}
@@ -213,17 +201,17 @@ void node_check_nvlink(struct ci_report *r, const struct node_facts *f)
 				char links[128] = "";
 				for (size_t l = 0; l < gp->nlinks; l++)
 					if (!gp->links[l].active)
-						cat(links, sizeof(links), "%s%u", *links ? "," : "",
+						bufcatf(links, sizeof(links), "%s%u", *links ? "," : "",
 						    gp->links[l].num);
 				if (*links) {
 					if (gp->index >= 0)
-						cat(list, sizeof(list), "%sGPU%d links %s", *list ? "; " : "",
+						bufcatf(list, sizeof(list), "%sGPU%d links %s", *list ? "; " : "",
 						    gp->index, links);
 					else
-						cat(list, sizeof(list), "%slinks %s", *list ? "; " : "", links);
+						bufcatf(list, sizeof(list), "%slinks %s", *list ? "; " : "", links);
 				}
 			}
-			cat(issues, sizeof(issues), "%s%zu NVLink%s inactive (%s)", *issues ? "; " : "",
+			bufcatf(issues, sizeof(issues), "%s%zu NVLink%s inactive (%s)", *issues ? "; " : "",
 			    inactive, inactive == 1 ? "" : "s", list);
 		}
 	}
@@ -267,12 +255,12 @@ void node_check_nvlink_fabric(struct ci_report *r, const struct node_facts *f)
 		const char *gpu = f->q.gpus[i].bus_id ? f->q.gpus[i].bus_id : "GPU";
 		if (!smi_fabric_completed(fb)) {
 			bad++;
-			cat(badl, sizeof(badl), "%s%s state %s status %s", *badl ? ", " : "", gpu,
+			bufcatf(badl, sizeof(badl), "%s%s state %s status %s", *badl ? ", " : "", gpu,
 			    fb->state ? fb->state : "?", fb->status ? fb->status : "?");
 		} else if (fb->health_summary && !smi_is_na(fb->health_summary) &&
 			   strcmp(fb->health_summary, "Healthy")) {
 			unhealthy++;
-			cat(badl, sizeof(badl), "%s%s health %s", *badl ? ", " : "", gpu,
+			bufcatf(badl, sizeof(badl), "%s%s health %s", *badl ? ", " : "", gpu,
 			    fb->health_summary);
 		}
 		if (!*ev && fb->clique_id && !smi_is_na(fb->clique_id))
@@ -364,7 +352,7 @@ void node_check_affinity(struct ci_report *r, const struct node_facts *f)
 			snprintf(ev[nev++], sizeof(ev[0]), "%s -> %s %s", g->name, nn, topo_link_name(k));
 		if (k == TOPO_NODE || k == TOPO_SYS || k == TOPO_SOC) {
 			nfar++;
-			cat(far, sizeof(far), "%s%s (nearest %s: %s)", *far ? ", " : "", g->name, nn,
+			bufcatf(far, sizeof(far), "%s%s (nearest %s: %s)", *far ? ", " : "", g->name, nn,
 			    topo_link_name(k));
 		}
 	}

@@ -3,10 +3,10 @@
  * RDMA devices, every port, the pod's access to them (uverbs), RoCE GIDs and
  * EFA.  Everything here reads sysfs facts, never ibstat.
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "core/bufcat.h"
 #include "node/node_checks.h"
 
 #define SUBJ_IB "/sys/class/infiniband"
@@ -22,19 +22,6 @@ static const char *dev_kind(const struct node_rdma_dev *d)
 			return "RoCE";
 	}
 	return "unknown link layer";
-}
-
-/* Append to a bounded buffer; silently stops at its end. */
-static void cat(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void cat(char *buf, size_t len, const char *fmt, ...)
-{
-	size_t used = strlen(buf);
-	if (used + 1 >= len)
-		return;
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(buf + used, len - used, fmt, ap);
-	va_end(ap);
 }
 
 void node_check_rdma_devices(struct ci_report *r, const struct node_facts *f)
@@ -78,13 +65,13 @@ void node_check_rdma_devices(struct ci_report *r, const struct node_facts *f)
 	}
 	char kinds[160] = "";
 	if (n_ib)
-		cat(kinds, sizeof(kinds), "%zu InfiniBand", n_ib);
+		bufcatf(kinds, sizeof(kinds), "%zu InfiniBand", n_ib);
 	if (n_roce)
-		cat(kinds, sizeof(kinds), "%s%zu RoCE", *kinds ? ", " : "", n_roce);
+		bufcatf(kinds, sizeof(kinds), "%s%zu RoCE", *kinds ? ", " : "", n_roce);
 	if (n_efa)
-		cat(kinds, sizeof(kinds), "%s%zu EFA", *kinds ? ", " : "", n_efa);
+		bufcatf(kinds, sizeof(kinds), "%s%zu EFA", *kinds ? ", " : "", n_efa);
 	if (f->n_devs > n_ib + n_roce + n_efa)
-		cat(kinds, sizeof(kinds), "%s%zu unknown", *kinds ? ", " : "",
+		bufcatf(kinds, sizeof(kinds), "%s%zu unknown", *kinds ? ", " : "",
 		    f->n_devs - n_ib - n_roce - n_efa);
 	struct ci_check *c = report_add(r, id, CI_OK, true, CI_LAYER_FABRIC, SUBJ_IB,
 					"%zu RDMA device%s: %s", f->n_devs,
@@ -132,13 +119,13 @@ void node_check_rdma_ports(struct ci_report *r, const struct node_facts *f)
 	for (size_t i = 0; i < f->n_devs; i++) {
 		const struct node_rdma_dev *d = &f->devs[i];
 		if (!d->n_ports)
-			cat(issues, sizeof(issues), "%s%s has no readable port", *issues ? "; " : "",
+			bufcatf(issues, sizeof(issues), "%s%s has no readable port", *issues ? "; " : "",
 			    d->name);
 		for (size_t j = 0; j < d->n_ports; j++) {
 			const struct node_port *p = &d->ports[j];
 			total++;
 			if (!node_port_active(p)) {
-				cat(down, sizeof(down), "%s%s/%u %s (%s)", *down ? ", " : "", d->name,
+				bufcatf(down, sizeof(down), "%s%s/%u %s (%s)", *down ? ", " : "", d->name,
 				    p->num, ib_port_state_name(p->state), ib_phys_state_name(p->phys));
 				continue;
 			}
@@ -154,9 +141,9 @@ void node_check_rdma_ports(struct ci_report *r, const struct node_facts *f)
 			}
 			if (p->have_lid && p->lid == 0 && d->bond &&
 			    !(nd && *nd && !ucx_lists_dev(nd, d->name)))
-				cat(bonds, sizeof(bonds), "%s%s", *bonds ? ", " : "", d->name);
+				bufcatf(bonds, sizeof(bonds), "%s%s", *bonds ? ", " : "", d->name);
 			else if (p->have_lid && p->lid == 0 && p->ll == IB_LL_INFINIBAND)
-				cat(lid0, sizeof(lid0), "%s%s/%u", *lid0 ? ", " : "", d->name, p->num);
+				bufcatf(lid0, sizeof(lid0), "%s%s/%u", *lid0 ? ", " : "", d->name, p->num);
 		}
 	}
 	struct ci_check *c;
@@ -173,18 +160,18 @@ void node_check_rdma_ports(struct ci_report *r, const struct node_facts *f)
 		return;
 	}
 	if (*down)
-		cat(issues, sizeof(issues), "%sdown: %s", *issues ? "; " : "", down);
+		bufcatf(issues, sizeof(issues), "%sdown: %s", *issues ? "; " : "", down);
 	if (ib_max > ib_min && ib_min > 0)
-		cat(issues, sizeof(issues), "%smixed InfiniBand rates %g..%g Gb/s", *issues ? "; " : "",
+		bufcatf(issues, sizeof(issues), "%smixed InfiniBand rates %g..%g Gb/s", *issues ? "; " : "",
 		    ib_min, ib_max);
 	if (eth_max > eth_min && eth_min > 0)
-		cat(issues, sizeof(issues), "%smixed RoCE rates %g..%g Gb/s", *issues ? "; " : "",
+		bufcatf(issues, sizeof(issues), "%smixed RoCE rates %g..%g Gb/s", *issues ? "; " : "",
 		    eth_min, eth_max);
 	if (*bonds)
-		cat(issues, sizeof(issues), "%sbonded device with LID 0: %s (keep it out of "
+		bufcatf(issues, sizeof(issues), "%sbonded device with LID 0: %s (keep it out of "
 		    "UCX_NET_DEVICES; UCX picks every device when it is unset)", *issues ? "; " : "", bonds);
 	if (*lid0)
-		cat(issues, sizeof(issues), "%sactive InfiniBand port with LID 0 (no subnet manager "
+		bufcatf(issues, sizeof(issues), "%sactive InfiniBand port with LID 0 (no subnet manager "
 		    "assigned one): %s", *issues ? "; " : "", lid0);
 	if (*issues) {
 		c = report_add(r, id, CI_WARN, true, CI_LAYER_FABRIC, SUBJ_IB,
@@ -194,9 +181,9 @@ void node_check_rdma_ports(struct ci_report *r, const struct node_facts *f)
 	} else {
 		char rates[96] = "";
 		if (ib_max > 0)
-			cat(rates, sizeof(rates), " (InfiniBand %g Gb/s", ib_max);
+			bufcatf(rates, sizeof(rates), " (InfiniBand %g Gb/s", ib_max);
 		if (eth_max > 0)
-			cat(rates, sizeof(rates), "%sRoCE %g Gb/s", *rates ? ", " : " (", eth_max);
+			bufcatf(rates, sizeof(rates), "%sRoCE %g Gb/s", *rates ? ", " : " (", eth_max);
 		if (*rates)
 			c = report_add(r, id, CI_OK, true, CI_LAYER_FABRIC, SUBJ_IB,
 				       "all %zu RDMA ports ACTIVE/LinkUp%s)", total, rates);
@@ -263,12 +250,12 @@ void node_check_roce_gid(struct ci_report *r, const struct node_facts *f)
 			n++;
 			if (p->roce_v2_index >= 0) {
 				good++;
-				cat(goodl, sizeof(goodl), "%s%s/%u index %d", *goodl ? ", " : "",
+				bufcatf(goodl, sizeof(goodl), "%s%s/%u index %d", *goodl ? ", " : "",
 				    d->name, p->num, p->roce_v2_index);
 			} else if (!p->have_gid_types) {
 				unread++;
 			} else {
-				cat(bad, sizeof(bad), "%s%s/%u", *bad ? ", " : "", d->name, p->num);
+				bufcatf(bad, sizeof(bad), "%s%s/%u", *bad ? ", " : "", d->name, p->num);
 			}
 		}
 	}

@@ -6,6 +6,7 @@
 #include "core/cli.h"
 #include "core/render.h"
 #include "core/report.h"
+#include "fleet/fleet.h"
 #include "node/node.h"
 #include "probe/probe.h"
 
@@ -38,11 +39,21 @@ static int validate(const struct cli_opts *o)
 
 int cmd_node(const struct cli_opts *o)
 {
+	/* --deployment / --selector: every worker pod, in src/fleet. */
+	if (o->deployment || o->selector)
+		return fleet_cmd(o, FLEET_NODE);
 	int rc = validate(o);
 	if (rc)
 		return rc;
 	struct probe_outcome out;
 	probe_collect(o, NULL, &out);
+	if (out.err == PROBE_BAD_TARGET) {
+		/* A name that fails validation is a usage error: nothing ran,
+		 * so there is no report to print. */
+		rc = cli_usage_error("node", "%s", out.message ? out.message : "invalid target");
+		probe_outcome_release(&out);
+		return rc;
+	}
 	const char *target = out.target ? out.target : "local host";
 	struct ci_report r;
 	report_init(&r, "node", target);

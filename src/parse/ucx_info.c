@@ -127,6 +127,12 @@ int ucx_version_parse(const char *buf, size_t len, struct ucx_version *out)
 				out->revision = word(p + 9);
 			continue;
 		}
+		/* UCX <= 1.13: "# Version 1.13.1" (newer: "Library version: x") */
+		if (str_istarts(s, "Version ") && s[8] >= '0' && s[8] <= '9') {
+			if (!out->version)
+				out->version = word(s + 8);
+			continue;
+		}
 		if (str_istarts(s, "Git branch") && (p = strstr(s, "revision "))) {
 			free(out->revision);
 			out->revision = word(p + 9);

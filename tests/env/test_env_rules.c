@@ -96,6 +96,34 @@ static void test_clean_ib_pair_is_ready(void **state)
 	assert_non_null(strstr(tu_get(&f->r, "env.mode")->detail, "InfiniBand"));
 }
 
+/* vLLM's --is-prefill-worker marks the prefill side: the mode evidence
+ * names that flag, and the pairing finds the prefill worker by it. */
+static void test_is_prefill_worker_flag(void **state)
+{
+	struct fx *f = *state;
+	struct deployment *dep = tu_dep(&f->ms, "v", "vllm");
+	static const char kv[] = " --kv-transfer-config '{\"kv_connector\":\"NixlConnector\"}'";
+	char pcmd[160], dcmd[160];
+	snprintf(pcmd, sizeof(pcmd), "python3 -m dynamo.vllm --is-prefill-worker%s", kv);
+	snprintf(dcmd, sizeof(dcmd), "python3 -m dynamo.vllm%s", kv);
+	struct service *p = tu_svc(dep, "P", ROLE_WORKER, 1, 1, pcmd);
+	struct service *d = tu_svc(dep, "D", ROLE_DECODE, 1, 1, dcmd);
+	tu_env(p, "UCX_TLS", "rc,cuda_copy", 5);
+	tu_env(d, "UCX_TLS", "rc,cuda_copy,cuda_ipc", 6);
+	run(f);
+	const struct ci_check *c = tu_get(&f->r, "env.mode");
+	bool named = false, wrong = false;
+	for (size_t i = 0; i < c->n_evidence; i++) {
+		named |= strstr(c->evidence[i], "mode: prefill P, decode D (--is-prefill-worker)") != NULL;
+		wrong |= strstr(c->evidence[i], "(--disaggregation-mode)") != NULL;
+	}
+	assert_true(named);
+	assert_false(wrong);
+	c = tu_get(&f->r, "env.pair.agree");
+	assert_int_equal(c->status, CI_WARN);
+	assert_non_null(strstr(c->detail, "UCX_TLS differs"));
+}
+
 static void test_tls_tcp_only_fails(void **state)
 {
 	struct fx *f = *state;
@@ -547,6 +575,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_clean_ib_pair_is_ready, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_is_prefill_worker_flag, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_tls_tcp_only_fails, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_tls_exclusions, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_tls_without_cuda_warns, setup, teardown),

@@ -116,8 +116,10 @@ static void test_h100_ib(void **state)
 	assert_int_equal(st(&r, "node.memlock"), CI_OK);
 	assert_int_equal(st(&r, "node.caps"), CI_OK);
 	assert_int_equal(st(&r, "node.shm"), CI_OK);
-	assert_int_equal(st(&r, "node.env.ucx_net_devices"), CI_OK);
-	assert_int_equal(st(&r, "node.env.nccl_ib_hca"), CI_OK);
+	assert_int_equal(st(&r, "node.env.ucx.net_devices"), CI_OK);
+	assert_int_equal(st(&r, "node.env.ucx.devices_exist"), CI_OK);
+	assert_int_equal(st(&r, "node.env.ucx.tls"), CI_OK);
+	assert_int_equal(st(&r, "node.env.nccl.ib_hca"), CI_OK);
 	assert_int_equal(verdict(&r), CI_READY);
 	/* Facts: the pod's variables, the secret one redacted, planted ones absent. */
 	bool tls = false;
@@ -140,10 +142,14 @@ static void test_gb200(void **state)
 	analyse_file(&r, "tests/fixtures/node/transcripts/gb200.txt");
 	assert_int_equal(st(&r, "node.mnnvl.imex"), CI_OK);
 	assert_int_equal(st(&r, "node.nvlink.fabric"), CI_WARN);   /* Health: Unhealthy */
-	assert_int_equal(st(&r, "node.env.ucx_tls"), CI_FAIL);     /* ^cuda_ipc on MNNVL */
+	/* ^cuda_ipc on MNNVL with InfiniBand NICs: KV takes the NIC (the
+	 * env verb's rule, so both verbs judge it alike) */
+	assert_int_equal(st(&r, "node.env.ucx.tls"), CI_WARN);
+	assert_true(detail_has(&r, "node.env.ucx.tls", "excludes cuda_ipc, the MNNVL path"));
+	assert_non_null(strstr(fix_of(&r, "node.env.ucx.tls"), "UCX_TLS=cuda_copy,cuda_ipc,tcp"));
 	assert_int_equal(st(&r, "node.gpudirect"), CI_OK);         /* DMA-BUF */
 	assert_true(detail_has(&r, "node.gpudirect", "DMA-BUF"));
-	assert_int_equal(verdict(&r), CI_BLOCKED);
+	assert_int_equal(verdict(&r), CI_DEGRADED);
 	report_release(&r);
 }
 
@@ -158,7 +164,7 @@ static void test_down_memlock(void **state)
 	assert_int_equal(st(&r, "node.memlock"), CI_FAIL);
 	assert_true(detail_has(&r, "node.memlock", "64 KiB"));
 	assert_int_equal(st(&r, "node.caps"), CI_FAIL);
-	assert_int_equal(st(&r, "node.env.nccl_socket_ifname"), CI_FAIL);
+	assert_int_equal(st(&r, "node.env.nccl.socket_ifname"), CI_FAIL);
 	/* nvidia-smi is not in that image: skipped, never failed */
 	assert_int_equal(st(&r, "node.nvlink"), CI_SKIPPED);
 	assert_true(detail_has(&r, "node.nvlink", "not on PATH"));
@@ -292,13 +298,63 @@ static void test_env_against_hardware(void **state)
 		    "@@end sys rc=0\n@@begin dev\n|dev/infiniband/uverbs0\n@@end dev rc=0\n"
 		    "@@begin env:pid1\n|UCX_NET_DEVICES=mlx5_3:1,mlx5_bond_0:1\n|NCCL_IB_HCA=mlx5_9\n"
 		    "|NCCL_SOCKET_IFNAME=ib\n|UCX_TLS=tcp,cuda_copy\n@@end env:pid1 rc=0\n@@done\n", "6.8.0");
-	assert_int_equal(st(&r, "node.env.ucx_net_devices"), CI_FAIL);
-	assert_true(detail_has(&r, "node.env.ucx_net_devices", "mlx5_3:1 (no such RDMA device here)"));
-	assert_true(detail_has(&r, "node.env.ucx_net_devices", "bonded device with LID 0"));
-	assert_int_equal(st(&r, "node.env.nccl_ib_hca"), CI_FAIL);
-	assert_int_equal(st(&r, "node.env.nccl_socket_ifname"), CI_FAIL);
-	assert_true(detail_has(&r, "node.env.nccl_socket_ifname", "ib0 (down)"));
-	assert_int_equal(st(&r, "node.env.ucx_tls"), CI_FAIL);
+	assert_int_equal(st(&r, "node.env.ucx.devices_exist"), CI_FAIL);
+	assert_true(detail_has(&r, "node.env.ucx.devices_exist", "mlx5_3:1 (no such RDMA device here)"));
+	assert_true(detail_has(&r, "node.env.ucx.devices_exist", "bonded device with LID 0"));
+	/* the shared form rule names the bond too */
+	assert_int_equal(st(&r, "node.env.ucx.net_devices"), CI_WARN);
+	assert_true(detail_has(&r, "node.env.ucx.net_devices", "bonded device (mlx5_bond_0:1)"));
+	assert_int_equal(st(&r, "node.env.nccl.ib_hca"), CI_FAIL);
+	assert_int_equal(st(&r, "node.env.nccl.socket_ifname"), CI_FAIL);
+	assert_true(detail_has(&r, "node.env.nccl.socket_ifname", "ib0 (down)"));
+	assert_int_equal(st(&r, "node.env.ucx.tls"), CI_FAIL);
+	assert_true(detail_has(&r, "node.env.ucx.tls", "leaves no RDMA transport"));
+	assert_true(crit(&r, "node.env.ucx.tls"));
+	/* the ids of the copies the shared rules replaced are gone */
+	assert_null(find(&r, "node.env.ucx_tls"));
+	assert_null(find(&r, "node.env.ucx_net_devices"));
+	report_release(&r);
+}
+
+/* The env verb's value rules, run on the pod's variables with the fabric
+ * the hardware shows. */
+static void test_env_shared_rules(void **state)
+{
+	(void)state;
+	struct ci_report r;
+	/* an InfiniBand pod: sockets forced, rendezvous off, interfaces only */
+	analyse_fmt(&r, HDR "@@begin sys\n" IB_DEV("mlx5_0", "4: ACTIVE", "400 Gb/sec (4X NDR)", "0x1")
+		    "|sys/class/net/eth0/\n|sys/class/net/eth0/operstate=up\n"
+		    "@@end sys rc=0\n@@begin dev\n|dev/infiniband/uverbs0\n@@end dev rc=0\n"
+		    "@@begin env:pid1\n|NCCL_IB_DISABLE=1\n|UCX_RNDV_THRESH=inf\n"
+		    "|UCX_NET_DEVICES=eth0\n|UCX_IB_ADDR_TYPE=ib_local\n@@end env:pid1 rc=0\n@@done\n",
+		    "6.8.0");
+	assert_int_equal(st(&r, "node.env.nccl.ib"), CI_WARN);
+	assert_true(detail_has(&r, "node.env.nccl.ib", "NCCL_IB_DISABLE=1: NCCL traffic between "
+			       "nodes goes over TCP sockets although this host has RDMA devices"));
+	const struct ci_check *c = find(&r, "node.env.nccl.ib");
+	if (c) {
+		assert_string_equal(c->subject, "NCCL_IB_DISABLE");
+		assert_int_equal(c->n_evidence, 1);
+		assert_string_equal(c->evidence[0], "pid 1 environment: NCCL_IB_DISABLE=1");
+	}
+	assert_int_equal(st(&r, "node.env.ucx.rndv"), CI_WARN);
+	assert_true(detail_has(&r, "node.env.ucx.rndv", "turns off the rendezvous protocol"));
+	assert_int_equal(st(&r, "node.env.ucx.net_devices"), CI_FAIL);
+	assert_true(detail_has(&r, "node.env.ucx.net_devices", "names only network interfaces"));
+	assert_int_equal(st(&r, "node.env.ucx.devices_exist"), CI_OK);
+	assert_int_equal(st(&r, "node.env.ucx.ib_addr_type"), CI_WARN);
+	assert_null(find(&r, "node.env.ucx.tls"));          /* not set: nothing to say */
+	report_release(&r);
+
+	/* no RDMA device at all: TCP-only values lose nothing here */
+	analyse_fmt(&r, HDR "@@begin sys\n|sys/class/net/eth0/\n|sys/class/net/eth0/operstate=up\n"
+		    "@@end sys rc=0\n@@begin env:pid1\n|NCCL_IB_DISABLE=1\n|UCX_TLS=tcp\n"
+		    "|UCX_NET_DEVICES=eth0\n@@end env:pid1 rc=0\n@@done\n", "6.8.0");
+	assert_int_equal(st(&r, "node.env.nccl.ib"), CI_OK);
+	assert_int_equal(st(&r, "node.env.ucx.tls"), CI_OK);
+	assert_int_equal(st(&r, "node.env.ucx.net_devices"), CI_OK);
+	assert_null(find(&r, "node.env.ucx.ib_addr_type"));  /* not InfiniBand */
 	report_release(&r);
 }
 
@@ -380,6 +436,7 @@ int main(void)
 		cmocka_unit_test(test_gpudirect_ladder),
 		cmocka_unit_test(test_memlock_boundary),
 		cmocka_unit_test(test_env_against_hardware),
+		cmocka_unit_test(test_env_shared_rules),
 		cmocka_unit_test(test_nccl_hca_semantics),
 		cmocka_unit_test(test_efa),
 		cmocka_unit_test(test_one_gpu_and_cut),

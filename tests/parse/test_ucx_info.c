@@ -30,6 +30,21 @@ static void ucx_v_1_16(void **state)
 	ucx_version_release(&v);
 }
 
+/* UCX <= 1.13 prints "# Version x" instead of "# Library version: x". */
+static void ucx_v_1_13_debian(void **state)
+{
+	struct ucx_version v;
+
+	(void)state;
+	PARSE_FIXTURE(ucx_version_parse, v, "ucx_info_-v__debian12_ci_1.13.1.txt", 0);
+	assert_string_equal(v.version, "1.13.1");
+	assert_int_equal(v.minor, 13);
+	assert_int_equal(v.verbs, UCX_OPT_WITH);
+	assert_int_equal(v.cuda, UCX_OPT_DEFAULT);
+	assert_false(ucx_version_at_least(&v, 1, 14, 0));
+	ucx_version_release(&v);
+}
+
 static void ucx_v_synthetic(void **state)
 {
 	struct ucx_version v;
@@ -300,6 +315,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(ucx_v_1_16),
+		cmocka_unit_test(ucx_v_1_13_debian),
 		cmocka_unit_test(ucx_v_synthetic),
 		cmocka_unit_test(ucx_d_cx6_no_gpudirect),
 		cmocka_unit_test(ucx_d_debug_log_interleaved),

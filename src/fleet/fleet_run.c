@@ -1,0 +1,272 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * fleet_run(): one `get pods`, one exec per worker pod in parallel, one
+ * child report per pod from that pod's transcript, and the fleet checks.
+ * The deadline is fixed once, before the listing: every kubectl call after
+ * it gets only the time that is left.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/cli.h"
+#include "core/xalloc.h"
+#include "fleet/fleet.h"
+#include "nixl/nixl.h"
+#include "node/node.h"
+#include "probe/run_command.h"
+
+#define FLEET_OPTS (OPT_NAMESPACE | OPT_CONTAINER | OPT_CONTEXT | OPT_KUBECONFIG | OPT_KUBECTL | \
+		    OPT_TIMEOUT | OPT_DEPLOYMENT | OPT_SELECTOR | OPT_JOBS)
+
+int fleet_validate(const char *verb, const struct cli_opts *o)
+{
+	if (o->given & (OPT_POD | OPT_PEER))
+		return cli_usage_error(verb, "--deployment and --selector probe every worker pod; "
+				       "they cannot be used with --pod or --peer");
+	if (o->given & (OPT_SYSROOT | OPT_REPLAY | OPT_SAVE_PROBE))
+		return cli_usage_error(verb, "--sysroot, --replay and --save-probe take one target; "
+				       "they cannot be used with --deployment or --selector");
+	int rc = cli_allow_only(verb, o, FLEET_OPTS);
+	if (rc)
+		return rc;
+	if (!(o->given & OPT_NAMESPACE) || !o->namespace_)
+		return cli_usage_error(verb, "--deployment and --selector need -n NAMESPACE");
+	if (!(o->given & (OPT_DEPLOYMENT | OPT_SELECTOR)))
+		return cli_usage_error(verb, "needs --deployment NAME or --selector LABELS");
+	if (o->deployment && !kube_name_valid(o->deployment))
+		return cli_usage_error(verb, "invalid --deployment name (a Kubernetes name: lowercase "
+				       "letters, digits, '-' and '.')");
+	if (o->selector && !kube_selector_valid(o->selector))
+		return cli_usage_error(verb, "invalid --selector (labels as kubectl -l takes them: "
+				       "key=value[,key!=value], key in (a,b))");
+	return 0;
+}
+
+char *fleet_selector(const struct cli_opts *o)
+{
+	if (o->deployment && o->selector)
+		return xasprintf("%s=%s,%s", KUBE_LABEL_DGD, o->deployment, o->selector);
+	if (o->deployment)
+		return xasprintf("%s=%s", KUBE_LABEL_DGD, o->deployment);
+	return xstrdup(o->selector ? o->selector : "");
+}
+
+void fleet_result_release(struct fleet_result *res)
+{
+	for (size_t i = 0; i < res->n; i++)
+		fleet_pod_release(&res->pods[i]);
+	free(res->pods);
+	free(res->selector);
+	memset(res, 0, sizeof(*res));
+}
+
+/* node and nixl both list the pod's transport variables as facts; `all`
+ * runs both on one transcript, so keep each (name, value, source) once. */
+static void dedupe_facts(struct ci_report *r)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < r->n_facts; i++) {
+		struct ci_fact *f = &r->facts[i];
+		bool dup = false;
+		for (size_t j = 0; j < k && !dup; j++)
+			dup = !strcmp(r->facts[j].name, f->name) && !strcmp(r->facts[j].value, f->value) &&
+			      !strcmp(r->facts[j].source, f->source);
+		if (dup) {
+			free(f->name);
+			free(f->value);
+			free(f->subject);
+			free(f->source);
+		} else {
+			r->facts[k++] = *f;
+		}
+	}
+	r->n_facts = k;
+}
+
+static char *timeout_line(const struct cli_opts *o, const char *target, bool started)
+{
+	double t = o->timeout_s > 0 ? o->timeout_s : 30;
+	if (!started)
+		return xasprintf("%s was not probed: the --timeout deadline (%g s) passed before its "
+				 "turn (raise --timeout or --jobs)", target, t);
+	return xasprintf("kubectl exec into %s did not answer before the --timeout deadline (%g s); "
+			 "kubectl was stopped", target, t);
+}
+
+struct pod_ctx {
+	const struct cli_opts *o;
+	enum fleet_kind kind;
+	const struct kube_pod_list *list;
+	const struct fleet_plan_pod *pp;
+	struct fleet_job *job;
+};
+
+/* One pod's child report and summary, from its one transcript. */
+static void judge_pod(const struct pod_ctx *x, struct ci_report *child, struct fleet_pod *fp)
+{
+	const struct kube_pod *kp = x->pp->kp;
+	char *target = xasprintf("pod %s/%s", x->o->namespace_, kp->name);
+	const char *probe_id = x->kind == FLEET_NIXL ? "nixl.probe" : "node.probe";
+	const char *verb = x->kind == FLEET_NIXL ? "nixl" : x->kind == FLEET_NODE ? "node" : "all";
+
+	report_init(child, verb, target);
+	child->child_label = *x->pp->role
+		? xasprintf("%s on %s", x->pp->role, kp->node_name ? kp->node_name : "no node")
+		: xasprintf("on %s", kp->node_name ? kp->node_name : "no node");
+	fleet_pod_init(fp, kp->name, kp->node_name, x->pp->role, kp->component);
+
+	struct probe_outcome *out = &x->job->out;
+	if (!x->job->started || out->err != PROBE_OK) {
+		char *msg = !x->job->started || out->err == PROBE_TIMEOUT
+			? timeout_line(x->o, target, x->job->started)
+			: xstrdup(out->message ? out->message : probe_error_name(out->err));
+		report_add(child, probe_id, CI_SKIPPED, true, CI_LAYER_FABRIC, NULL, "%s",
+			   msg);
+		fp->unreachable = msg;
+		fp->timed_out = !x->job->started || out->err == PROBE_TIMEOUT;
+		free(target);
+		return;
+	}
+
+	if (x->kind != FLEET_NIXL)
+		node_analyze(child, &out->t, target);
+	if (x->kind != FLEET_NODE) {
+		struct nixl_facts f;
+		nixl_facts_init(&f);
+		nixl_facts_read(&f, &out->t);
+		struct nixl_peer_choice pc;
+		memset(&pc, 0, sizeof(pc));
+		nixl_pick_peer(x->list, kp->name, &pc);
+		struct nixl_target t = {
+			.kind = NK_POD, .namespace_ = x->o->namespace_, .pod = kp->name,
+			.container = x->o->container, .context = x->o->context,
+			.kubeconfig = x->o->kubeconfig, .peer_state = pc.state, .peer_why = pc.why,
+			.pod_ip = kp->pod_ip, .pod_role = kp->sub_component_type,
+			.pod_node = kp->node_name, .dgd = kp->dgd,
+		};
+		if (pc.peer) {
+			t.peer = pc.peer->name;
+			t.peer_ip = pc.peer->pod_ip;
+			t.peer_role = pc.peer->sub_component_type;
+			t.peer_node = pc.peer->node_name;
+		}
+		nixl_analyze(child, &f, &t, target);
+		nixl_steps(child, &f, &t);
+		nixl_facts_release(&f);
+		dedupe_facts(child);
+	}
+	fleet_pod_read(fp, &out->t, x->kind != FLEET_NODE);
+	free(target);
+}
+
+/* The pair test is the same for every prefill/decode pair: show the first
+ * prefill pod's commands once at the top. */
+static void lift_steps(struct ci_report *r, const struct fleet_pod *pods)
+{
+	const struct ci_report *pick = NULL;
+	for (size_t i = 0; i < r->n_children && !pick; i++)
+		if (r->children[i].n_steps && !strcmp(pods[i].role, "prefill"))
+			pick = &r->children[i];
+	for (size_t i = 0; i < r->n_children && !pick; i++)
+		if (r->children[i].n_steps)
+			pick = &r->children[i];
+	for (size_t i = 0; pick && i < pick->n_steps; i++)
+		report_add_step(r, pick->steps[i].description, pick->steps[i].command);
+}
+
+int fleet_run(const struct cli_opts *o, enum fleet_kind kind, struct ci_report *out,
+	      struct fleet_result *res)
+{
+	const char *verb = kind == FLEET_NIXL ? "nixl" : kind == FLEET_NODE ? "node" : "all";
+	double timeout = o->timeout_s > 0 ? o->timeout_s : 30;
+	double deadline = run_now() + timeout;
+	char *sel = fleet_selector(o);
+	char *what = o->deployment ? xasprintf("deployment %s", o->deployment)
+				   : xasprintf("selector %s", sel);
+
+	struct kube_pod_list list;
+	kube_pod_list_init(&list);
+	char *msg = NULL;
+	enum probe_error e = kube_get_pods(o, o->namespace_, sel, deadline, &list, &msg, NULL);
+	if (e != PROBE_OK) {
+		const char *m = msg ? msg : probe_error_name(e);
+		cli_error("%s: %s", verb, m);
+		struct ci_check *c = report_add(out, "fleet.pods", CI_SKIPPED, true, CI_LAYER_FABRIC,
+						what, "the pods could not be listed: %s", m);
+		check_set_fix(c, "check kubectl's access to the namespace (kubectl get pods -n NS)");
+		free(msg);
+		free(what);
+		free(sel);
+		kube_pod_list_release(&list);
+		return e == PROBE_BAD_TARGET ? CI_EXIT_USAGE : CI_EXIT_UNKNOWN;
+	}
+
+	struct fleet_plan plan;
+	fleet_plan_make(&list, &plan);
+	fleet_plan_report(out, &plan, what);
+
+	size_t n = plan.n_probe;
+	struct fleet_job *jobs = xcalloc(n ? n : 1, sizeof(*jobs));
+	const struct fleet_plan_pod **pps = xcalloc(n ? n : 1, sizeof(*pps));
+	for (size_t i = 0, k = 0; i < plan.n; i++)
+		if (plan.v[i].pick == FP_PROBE) {
+			pps[k] = &plan.v[i];
+			jobs[k++].pod = plan.v[i].kp->name;
+		}
+	bool progress = !o->quiet && isatty(STDERR_FILENO);
+	fleet_probe_all(o, jobs, n, deadline, progress);
+
+	struct fleet_pod *pods = xcalloc(n ? n : 1, sizeof(*pods));
+	struct ci_report *children = xcalloc(n ? n : 1, sizeof(*children));
+	for (size_t i = 0; i < n; i++) {
+		struct pod_ctx x = {.o = o, .kind = kind, .list = &list, .pp = pps[i], .job = &jobs[i]};
+		judge_pod(&x, &children[i], &pods[i]);
+		probe_outcome_release(&jobs[i].out);
+	}
+	fleet_checks_run(out, kind, pods, n);
+	for (size_t i = 0; i < n; i++)
+		report_adopt_child(out, &children[i]);
+	if (kind != FLEET_NODE)
+		lift_steps(out, pods);
+
+	if (res) {
+		res->pods = pods;
+		res->n = n;
+		res->selector = sel;
+		sel = NULL;
+	} else {
+		for (size_t i = 0; i < n; i++)
+			fleet_pod_release(&pods[i]);
+		free(pods);
+	}
+	free(children);
+	free(jobs);
+	free(pps);
+	fleet_plan_release(&plan);
+	kube_pod_list_release(&list);
+	free(what);
+	free(sel);
+	return 0;
+}
+
+int fleet_cmd(const struct cli_opts *o, enum fleet_kind kind)
+{
+	const char *verb = kind == FLEET_NIXL ? "nixl" : "node";
+	int rc = fleet_validate(verb, o);
+	if (rc)
+		return rc;
+	if (o->n_args)
+		return cli_usage_error(verb, "unexpected argument '%s'", o->args[0]);
+	char *target = o->deployment
+		? xasprintf("deployment %s in namespace %s", o->deployment, o->namespace_)
+		: xasprintf("pods -l %s in namespace %s", o->selector, o->namespace_);
+	struct ci_report r;
+	report_init(&r, verb, target);
+	rc = fleet_run(o, kind, &r, NULL);
+	if (rc != CI_EXIT_USAGE)
+		rc = fleet_finish(&r, o);
+	report_release(&r);
+	free(target);
+	return rc;
+}

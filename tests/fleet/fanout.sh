@@ -1,0 +1,105 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# The fleet fan-out against tests/fakes/kubectl.  usage: fanout.sh BINARY
+set -uo pipefail
+bin=$1
+root=$(pwd)
+kubectl=$root/tests/fakes/kubectl
+clusters=$root/tests/fixtures/fleet/clusters
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/fleet-fanout.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+failures=0
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+# grep across the text renderer's line wrapping
+says() { tr -s '\n ' '  ' <"$tmp/out" | grep -qF -- "$1"; }
+
+run() { # cluster, then args; sets rc, out, err, wall
+	local c=$1; shift
+	local t0 t1
+	t0=$(date +%s.%N)
+	FAKE_KUBECTL_PODS_DIR=$clusters/$c FAKE_KUBECTL_LOG=$tmp/log \
+		"$bin" --kubectl "$kubectl" -n dynamo "$@" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	t1=$(date +%s.%N)
+	wall=$(echo "$t1 - $t0" | bc)
+}
+
+# 1. Round trips: one get, one exec per running worker (frontend and the
+#    not-running pods get none), for node, nixl and all alike.
+for verb in node nixl; do
+	: >"$tmp/log"
+	run not_running "$verb" --deployment llm-disagg
+	gets=$(grep -c '\[get\] \[pods\]' "$tmp/log")
+	execs=$(grep -c '\[exec\]' "$tmp/log")
+	[ "$gets" -eq 1 ] || fail "$verb: $gets get pods calls (want 1)"
+	[ "$execs" -eq 2 ] || fail "$verb: $execs execs (want 2: one per running worker)"
+	says 'llm-disagg-vllmprefillworker-1 (Pending)' || fail "$verb: Pending pod not named"
+	says 'left out: 1 frontend' || fail "$verb: frontend not named"
+	grep -q '\[-l\] \[nvidia.com/dynamo-graph-deployment-name=llm-disagg\]' "$tmp/log" ||
+		fail "$verb: the get pods selector is not the DGD label"
+	[ -s "$tmp/err" ] && fail "$verb: stderr not empty off a terminal: $(cat "$tmp/err")"
+done
+: >"$tmp/log"
+run healthy all tests/fixtures/fleet/recipes/llm-disagg --deployment llm-disagg
+[ "$(grep -c '\[exec\]' "$tmp/log")" -eq 2 ] || fail "all: not one exec per pod"
+[ "$(grep -c '\[get\]' "$tmp/log")" -eq 1 ] || fail "all: not one get"
+
+# 2. A hanging pod: named, verdict unknown, the run ends by the deadline + 1 s.
+run hang node --deployment llm-disagg --timeout 2
+[ "$rc" -eq 3 ] || fail "hang: exit $rc (want 3, unknown)"
+says 'vllmdecodeworker-0 did not answer before the --timeout deadline' || fail "hang: pod not named"
+says 'RBAC forbids exec into pod dynamo/llm-disagg-vllmdecodeworker-1' || fail "hang: forbidden pod not named"
+if [ "$(echo "$wall >= 3.0" | bc)" -eq 1 ]; then fail "hang: took $wall s with --timeout 2"; fi
+if [ "$(echo "$wall < 1.9" | bc)" -eq 1 ]; then fail "hang: returned in $wall s, before the deadline?"; fi
+
+# 3. Parallel: 8 pods at 300 ms each, --jobs 8: one round trip, not eight.
+big=$tmp/big
+mkdir -p "$big"
+python3 - "$clusters/healthy/_pods.json" "$big" <<'PY'
+import json, os, sys
+src, out = sys.argv[1], sys.argv[2]
+doc = json.load(open(src))
+tmpl = [p for p in doc["items"] if p["metadata"]["labels"].get("nvidia.com/dynamo-sub-component-type") == "prefill"][0]
+items = []
+for i in range(8):
+    p = json.loads(json.dumps(tmpl))
+    p["metadata"]["name"] = "w-%d" % i
+    items.append(p)
+    os.makedirs(os.path.join(out, "w-%d" % i))
+    os.symlink(os.path.abspath("tests/fixtures/fleet/transcripts/ib_ok.txt"), os.path.join(out, "w-%d" % i, "transcript"))
+    open(os.path.join(out, "w-%d" % i, "latency_ms"), "w").write("300\n")
+doc["items"] = items
+json.dump(doc, open(os.path.join(out, "_pods.json"), "w"))
+PY
+t0=$(date +%s.%N)
+FAKE_KUBECTL_PODS_DIR=$big "$bin" node --kubectl "$kubectl" -n dynamo -l app=x --jobs 8 >"$tmp/out" 2>&1
+t1=$(date +%s.%N)
+w=$(echo "$t1 - $t0" | bc)
+if [ "$(echo "$w > 1.5" | bc)" -eq 1 ]; then fail "8 pods x 300 ms with --jobs 8 took $w s (not parallel)"; fi
+says '8 running worker pods' || fail "selector run: not 8 pods"
+
+# 4. Progress on a terminal only (script(1) gives the run a pty).
+if command -v script >/dev/null 2>&1; then
+	FAKE_KUBECTL_PODS_DIR=$clusters/healthy script -qec "$bin node --kubectl $kubectl -n dynamo --deployment llm-disagg" /dev/null >"$tmp/tty" 2>&1
+	grep -q 'probed 2/2 pods' "$tmp/tty" || fail "no progress line on a terminal"
+	FAKE_KUBECTL_PODS_DIR=$clusters/healthy script -qec "$bin node --quiet --kubectl $kubectl -n dynamo --deployment llm-disagg" /dev/null >"$tmp/tty" 2>&1
+	grep -q 'probed' "$tmp/tty" && fail "progress printed with --quiet"
+fi
+
+# 5. Usage: the fleet options and what they exclude.
+"$bin" node --deployment x >/dev/null 2>&1; [ $? -eq 64 ] || fail "--deployment without -n is not a usage error"
+"$bin" node --deployment x -n ns --pod p >/dev/null 2>&1; [ $? -eq 64 ] || fail "--deployment with --pod accepted"
+"$bin" node --deployment 'Bad_Name' -n ns >/dev/null 2>&1; [ $? -eq 64 ] || fail "invalid --deployment accepted"
+"$bin" all -n ns --deployment x >/dev/null 2>&1; [ $? -eq 64 ] || fail "all without a recipe accepted"
+
+# 6. The listing itself forbidden: one line, exit 3.
+FAKE_KUBECTL_GET_MODE=forbidden FAKE_KUBECTL_PODS_DIR=$clusters/healthy "$bin" node --kubectl "$kubectl" -n dynamo --deployment llm-disagg >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ "$rc" -eq 3 ] || fail "get pods forbidden: exit $rc (want 3)"
+grep -q "RBAC forbids listing pods" "$tmp/err" || fail "get pods forbidden: no line on stderr"
+
+if [ "$failures" -ne 0 ]; then
+	echo "$failures failure(s)"
+	exit 1
+fi
+echo "fleet fan-out: all good"

@@ -1,0 +1,490 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The fleet checks as pure functions over hand-built per-pod summaries, the
+ * pod selection over a parsed `get pods` answer, the per-pod summary read
+ * from a real-derived transcript, and the recipe-versus-pod drift.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "core/report.h"
+#include "fleet/fleet.h"
+#include "probe/transcript.h"
+
+/* A healthy IB pod; tests then change one reading. */
+static void mk(struct fleet_pod *p, const char *name, const char *node, const char *role)
+{
+	fleet_pod_init(p, name, node, role, NULL);
+	p->probed = true;
+	p->rdma_known = true;
+	p->n_ports = 8;
+	p->n_active = 8;
+	p->link_layer = strdup("InfiniBand");
+	p->rate = strdup("400 Gb/s");
+	p->n_gpus = 8;
+	p->driver = strdup("535.183.01");
+	p->gpudirect = strdup("peermem");
+	p->gdrcopy = 1;
+	p->ucx_version = strdup("1.19.0");
+	p->nixl_version = strdup("0.7.1");
+	p->backend = strdup("UCX");
+	fleet_pod_set_env(p, "UCX_TLS", "rc_x,rc,cuda_copy,cuda_ipc");
+}
+
+struct fx {
+	struct fleet_pod p[4];
+	size_t n;
+	struct ci_report r;
+};
+
+static int setup(void **state)
+{
+	struct fx *x = calloc(1, sizeof(*x));
+	mk(&x->p[0], "p0", "node-a", "prefill");
+	mk(&x->p[1], "d0", "node-b", "decode");
+	mk(&x->p[2], "d1", "node-c", "decode");
+	x->n = 3;
+	report_init(&x->r, "node", "test");
+	*state = x;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fx *x = *state;
+	for (size_t i = 0; i < x->n; i++)
+		fleet_pod_release(&x->p[i]);
+	report_release(&x->r);
+	free(x);
+	return 0;
+}
+
+static void replace(char **field, const char *v)
+{
+	free(*field);
+	*field = v ? strdup(v) : NULL;
+}
+
+/* The only check with `id`, asserted to have status st and critical. */
+static const struct ci_check *one(const struct ci_report *r, const char *id, enum ci_status st)
+{
+	const struct ci_check *c = NULL;
+	size_t k = 0;
+	for (size_t i = 0; i < r->n_checks; i++)
+		if (!strcmp(r->checks[i].id, id)) {
+			c = &r->checks[i];
+			k++;
+		}
+	assert_int_equal(k, 1);
+	if (!c)
+		fail_msg("no check %s", id);
+	else
+		assert_int_equal(c->status, st);
+	return c;
+}
+
+static void has(const struct ci_check *c, const char *text)
+{
+	if (!strstr(c->detail, text))
+		fail_msg("'%s' not in '%s'", text, c->detail);
+}
+
+static void test_unreachable(void **state)
+{
+	struct fx *x = *state;
+	fleet_check_unreachable(&x->r, x->p, x->n);
+	const struct ci_check *c = one(&x->r, "fleet.unreachable", CI_OK);
+	has(c, "all 3 worker pods");
+
+	report_release(&x->r);
+	report_init(&x->r, "node", "t");
+	x->p[2].probed = false;
+	x->p[2].timed_out = true;
+	x->p[2].unreachable = strdup("did not answer before the deadline");
+	fleet_check_unreachable(&x->r, x->p, x->n);
+	c = one(&x->r, "fleet.unreachable", CI_SKIPPED);
+	assert_true(c->critical);
+	has(c, "1 of 3 worker pods could not be probed (1 timed out): d1");
+	assert_int_equal(c->n_evidence, 1);
+	struct ci_verdict v;
+	verdict_compute(&x->r, &v);
+	assert_int_equal(v.kind, CI_UNKNOWN);
+	verdict_release(&v);
+}
+
+static void test_env_drift(void **state)
+{
+	struct fx *x = *state;
+	fleet_check_env_drift(&x->r, x->p, x->n);
+	has(one(&x->r, "fleet.env.drift", CI_OK), "same 1 transport variable");
+
+	report_release(&x->r);
+	report_init(&x->r, "node", "t");
+	free(x->p[1].env[0].value);
+	x->p[1].env[0].value = strdup("tcp,cuda_copy");
+	fleet_pod_set_env(&x->p[0], "NCCL_DEBUG", "INFO");
+	fleet_check_env_drift(&x->r, x->p, x->n);
+	/* UCX_TLS must match (fail); NCCL_DEBUG only warns. */
+	size_t fails = 0, warns = 0;
+	for (size_t i = 0; i < x->r.n_checks; i++) {
+		const struct ci_check *c = &x->r.checks[i];
+		assert_string_equal(c->id, "fleet.env.drift");
+		if (c->status == CI_FAIL) {
+			fails++;
+			assert_string_equal(c->subject, "UCX_TLS");
+			has(c, "UCX_TLS=tcp,cuda_copy on d0 (decode)");
+			has(c, "UCX_TLS=rc_x,rc,cuda_copy,cuda_ipc on p0 (prefill), d1 (decode)");
+		} else if (c->status == CI_WARN) {
+			warns++;
+			assert_string_equal(c->subject, "NCCL_DEBUG");
+			has(c, "NCCL_DEBUG unset on d0 (decode), d1 (decode)");
+		}
+	}
+	assert_int_equal(fails, 1);
+	assert_int_equal(warns, 1);
+	assert_true(fleet_var_must_match("UCX_TLS"));
+	assert_false(fleet_var_must_match("NCCL_DEBUG"));
+}
+
+static void test_one_pod_skips(void **state)
+{
+	struct fx *x = *state;
+	fleet_check_env_drift(&x->r, x->p, 1);
+	fleet_check_ucx_version(&x->r, x->p, 1);
+	assert_false(one(&x->r, "fleet.env.drift", CI_SKIPPED)->critical);
+	has(one(&x->r, "fleet.ucx.version", CI_SKIPPED), "nothing to compare");
+}
+
+static void test_versions_backend(void **state)
+{
+	struct fx *x = *state;
+	replace(&x->p[1].ucx_version, "1.18.0");
+	replace(&x->p[2].nixl_version, "0.6.0");
+	replace(&x->p[0].backend, "LIBFABRIC");
+	fleet_check_ucx_version(&x->r, x->p, x->n);
+	fleet_check_nixl_version(&x->r, x->p, x->n);
+	fleet_check_backend(&x->r, x->p, x->n);
+	has(one(&x->r, "fleet.ucx.version", CI_WARN), "UCX 1.18.0 on d0 (decode)");
+	has(one(&x->r, "fleet.nixl.version", CI_WARN), "NIXL 0.6.0 on d1 (decode)");
+	const struct ci_check *c = one(&x->r, "fleet.backend", CI_FAIL);
+	assert_true(c->critical);
+	has(c, "LIBFABRIC on p0 (prefill); UCX on d0 (decode), d1 (decode)");
+	/* A pod without the reading is left out, not counted as different. */
+	report_release(&x->r);
+	report_init(&x->r, "node", "t");
+	replace(&x->p[1].ucx_version, NULL);
+	fleet_check_ucx_version(&x->r, x->p, x->n);
+	has(one(&x->r, "fleet.ucx.version", CI_OK), "every pod runs UCX 1.19.0 (2 pods)");
+}
+
+static void test_rdma(void **state)
+{
+	struct fx *x = *state;
+	x->p[1].n_active = 7;
+	replace(&x->p[2].rate, "200 Gb/s");
+	fleet_check_rdma_ports(&x->r, x->p, x->n);
+	fleet_check_rdma_rate(&x->r, x->p, x->n);
+	has(one(&x->r, "fleet.rdma.ports", CI_WARN), "7 active on node-b (d0)");
+	has(one(&x->r, "fleet.rdma.rate", CI_WARN), "200 Gb/s on node-c (d1)");
+}
+
+static void test_link_layer(void **state)
+{
+	struct fx *x = *state;
+	fleet_check_link_layer(&x->r, x->p, x->n);
+	one(&x->r, "fleet.link_layer", CI_OK);
+	/* Overlapping sets warn; disjoint ones fail. */
+	report_release(&x->r);
+	report_init(&x->r, "node", "t");
+	replace(&x->p[1].link_layer, "InfiniBand+RoCE");
+	fleet_check_link_layer(&x->r, x->p, x->n);
+	one(&x->r, "fleet.link_layer", CI_WARN);
+	report_release(&x->r);
+	report_init(&x->r, "node", "t");
+	replace(&x->p[2].link_layer, "RoCE");
+	replace(&x->p[1].link_layer, "InfiniBand");
+	fleet_check_link_layer(&x->r, x->p, x->n);
+	has(one(&x->r, "fleet.link_layer", CI_FAIL), "RoCE on node-c (d1)");
+}
+
+static void test_gpus(void **state)
+{
+	struct fx *x = *state;
+	x->p[0].n_gpus = 4;   /* prefill with other parallelism: fine */
+	fleet_check_gpus(&x->r, x->p, x->n);
+	has(one(&x->r, "fleet.gpus", CI_OK), "4 GPUs on p0 (prefill)");
+	report_release(&x->r);
+	report_init(&x->r, "node", "t");
+	x->p[2].n_gpus = 7;   /* two decode replicas that differ */
+	fleet_check_gpus(&x->r, x->p, x->n);
+	has(one(&x->r, "fleet.gpus", CI_WARN), "decode pods see different GPU counts");
+}
+
+static void test_driver_gpudirect_gdrcopy(void **state)
+{
+	struct fx *x = *state;
+	replace(&x->p[1].driver, "550.54.15");
+	replace(&x->p[2].gpudirect, "dma-buf");
+	x->p[0].gdrcopy = 0;
+	fleet_check_driver(&x->r, x->p, x->n);
+	fleet_check_gpudirect_mode(&x->r, x->p, x->n);
+	fleet_check_gdrcopy(&x->r, x->p, x->n);
+	has(one(&x->r, "fleet.driver", CI_WARN), "550.54.15 on node-b (d0)");
+	has(one(&x->r, "fleet.gpudirect.mode", CI_WARN), "dma-buf on node-c (d1)");
+	has(one(&x->r, "fleet.gdrcopy", CI_WARN), "GDRCopy not usable on node-a (p0)");
+}
+
+static void test_efa_colocated(void **state)
+{
+	struct fx *x = *state;
+	fleet_check_efa_colocated(&x->r, x->p, x->n);
+	one(&x->r, "fleet.efa.colocated", CI_SKIPPED);
+	report_release(&x->r);
+	report_init(&x->r, "node", "t");
+	for (size_t i = 0; i < x->n; i++)
+		x->p[i].efa = true;
+	fleet_check_efa_colocated(&x->r, x->p, x->n);
+	one(&x->r, "fleet.efa.colocated", CI_OK);
+	report_release(&x->r);
+	report_init(&x->r, "node", "t");
+	replace(&x->p[2].node, "node-a");
+	/* placement counts even for a pod that was not probed */
+	x->p[2].probed = false;
+	fleet_check_efa_colocated(&x->r, x->p, x->n);
+	const struct ci_check *c = one(&x->r, "fleet.efa.colocated", CI_FAIL);
+	assert_string_equal(c->subject, "node-a");
+	has(c, "prefill p0 and decode d1 run on the same node");
+	has(c, "EAGAIN");
+}
+
+static void test_checks_run_kinds(void **state)
+{
+	struct fx *x = *state;
+	fleet_checks_run(&x->r, FLEET_NODE, x->p, x->n);
+	for (size_t i = 0; i < x->r.n_checks; i++)
+		assert_null(strstr(x->r.checks[i].id, "ucx"));
+	struct ci_verdict v;
+	verdict_compute(&x->r, &v);
+	assert_int_equal(v.kind, CI_READY);
+	verdict_release(&v);
+	report_release(&x->r);
+	report_init(&x->r, "nixl", "t");
+	fleet_checks_run(&x->r, FLEET_NIXL, x->p, x->n);
+	one(&x->r, "fleet.ucx.version", CI_OK);
+	for (size_t i = 0; i < x->r.n_checks; i++)
+		assert_null(strstr(x->r.checks[i].id, "rdma"));
+}
+
+static void test_group_of(void **state)
+{
+	(void)state;
+	assert_string_equal(fleet_group_of("node.rdma.ports"), "rdma");
+	assert_string_equal(fleet_group_of("node.efa"), "rdma");
+	assert_string_equal(fleet_group_of("node.gdrcopy"), "gpudirect");
+	assert_string_equal(fleet_group_of("node.nvlink.fabric"), "nvlink");
+	assert_string_equal(fleet_group_of("node.mnnvl.imex"), "nvlink");
+	assert_string_equal(fleet_group_of("node.caps"), "memlock");
+	assert_string_equal(fleet_group_of("node.env.ucx_tls"), "env");
+	assert_string_equal(fleet_group_of("nixl.ucx.rdma"), "nixl/ucx");
+	assert_null(fleet_group_of("node.probe"));
+	assert_null(fleet_group_of("nixl.probe"));
+}
+
+static char *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	assert_non_null(f);
+	char *b = malloc(1 << 20);
+	*len = fread(b, 1, (1 << 20) - 1, f);
+	b[*len] = '\0';
+	fclose(f);
+	return b;
+}
+
+static void test_plan(void **state)
+{
+	(void)state;
+	size_t len;
+	char *json = slurp("tests/fixtures/fleet/clusters/not_running/_pods.json", &len);
+	struct kube_pod_list l;
+	kube_pod_list_init(&l);
+	assert_int_equal(kube_pods_parse(json, len, &l), 0);
+	struct fleet_plan p;
+	fleet_plan_make(&l, &p);
+	assert_int_equal(p.n, 5);
+	assert_int_equal(p.n_probe, 2);
+	size_t front = 0, down = 0;
+	for (size_t i = 0; i < p.n; i++) {
+		front += p.v[i].pick == FP_FRONTEND;
+		if (p.v[i].pick == FP_NOT_RUNNING) {
+			down++;
+			assert_true(!strcmp(p.v[i].state, "Pending") ||
+				    !strcmp(p.v[i].state, "Running, terminating"));
+		}
+		if (p.v[i].pick == FP_PROBE)
+			assert_true(!strcmp(p.v[i].role, "prefill") || !strcmp(p.v[i].role, "decode"));
+	}
+	assert_int_equal(front, 1);
+	assert_int_equal(down, 2);
+	struct ci_report r;
+	report_init(&r, "node", "t");
+	fleet_plan_report(&r, &p, "deployment llm-disagg");
+	has(one(&r, "fleet.pods", CI_OK), "2 running worker pods to probe (1 prefill, 1 decode");
+	const struct ci_check *c = one(&r, "fleet.pods.not_running", CI_WARN);
+	assert_non_null(strstr(c->subject, "llm-disagg-vllmprefillworker-1 (Pending)"));
+	report_release(&r);
+	fleet_plan_release(&p);
+
+	/* No worker at all: unknown, never ready. */
+	struct kube_pod_list empty;
+	kube_pod_list_init(&empty);
+	fleet_plan_make(&empty, &p);
+	report_init(&r, "node", "t");
+	fleet_plan_report(&r, &p, "deployment x");
+	assert_true(one(&r, "fleet.pods", CI_SKIPPED)->critical);
+	report_release(&r);
+	fleet_plan_release(&p);
+	kube_pod_list_release(&empty);
+	kube_pod_list_release(&l);
+	free(json);
+}
+
+static void read_pod(struct fleet_pod *p, const char *file, bool nixl)
+{
+	size_t len;
+	char *buf = slurp(file, &len);
+	struct transcript t;
+	transcript_init(&t);
+	transcript_parse(&t, buf, len);
+	fleet_pod_init(p, "x", "n", "prefill", NULL);
+	fleet_pod_read(p, &t, nixl);
+	transcript_release(&t);
+	free(buf);
+}
+
+static void test_pod_read(void **state)
+{
+	(void)state;
+	struct fleet_pod p;
+	read_pod(&p, "tests/fixtures/fleet/transcripts/ib_ok.txt", true);
+	assert_true(p.probed);
+	assert_int_equal(p.n_ports, 9);
+	assert_int_equal(p.n_active, 9);
+	assert_string_equal(p.link_layer, "InfiniBand+RoCE");
+	assert_string_equal(p.rate, "200/400 Gb/s");
+	assert_int_equal(p.n_gpus, 8);
+	assert_string_equal(p.driver, "535.183.01");
+	assert_string_equal(p.gpudirect, "peermem");
+	assert_int_equal(p.gdrcopy, 1);
+	assert_string_equal(p.ucx_version, "1.19.0");
+	assert_string_equal(p.nixl_version, "0.7.1");
+	assert_string_equal(p.backend, "UCX");
+	assert_false(p.efa);
+	assert_string_equal(fleet_pod_env(&p, "UCX_TLS"), "rc_x,rc,cuda_copy,cuda_ipc");
+	assert_string_equal(fleet_pod_env(&p, "NIXL_ETCD_PASSWORD"), "<redacted>");
+	fleet_pod_release(&p);
+
+	read_pod(&p, "tests/fixtures/fleet/transcripts/ib_port_down.txt", false);
+	assert_int_equal(p.n_active, 8);
+	assert_null(p.ucx_version);
+	fleet_pod_release(&p);
+
+	read_pod(&p, "tests/fixtures/fleet/transcripts/efa_ok.txt", true);
+	assert_true(p.efa);
+	assert_string_equal(p.link_layer, "EFA");
+	assert_string_equal(p.backend, "LIBFABRIC");
+	fleet_pod_release(&p);
+}
+
+static void test_drift(void **state)
+{
+	(void)state;
+	size_t len;
+	char *yaml = slurp("tests/fixtures/fleet/recipes/llm-disagg/deploy.yaml", &len);
+	struct manifest_set ms;
+	manifest_set_init(&ms);
+	manifest_parse_bytes(&ms, "deploy.yaml", yaml, len);
+	const struct deployment *d = all_pick_deployment(&ms, "llm-disagg");
+	assert_non_null(d);
+	assert_ptr_equal(all_pick_deployment(&ms, "other"), d);   /* the only DGD */
+
+	struct fleet_pod p[2];
+	fleet_pod_init(&p[0], "pre-0", "a", "prefill", "VllmPrefillWorker");
+	fleet_pod_init(&p[1], "dec-0", "b", "decode", NULL);   /* matched by role */
+	for (size_t i = 0; i < 2; i++) {
+		p[i].probed = true;
+		fleet_pod_set_env(&p[i], "UCX_TLS", "rc_x,rc,cuda_copy,cuda_ipc");
+		fleet_pod_set_env(&p[i], "UCX_IB_ADDR_TYPE", "eth");
+		fleet_pod_set_env(&p[i], "NCCL_SOCKET_IFNAME", "eth0");
+	}
+	struct ci_report r;
+	report_init(&r, "all", "t");
+	all_check_drift(&r, d, p, 2);
+	has(one(&r, "all.drift.match", CI_OK), "dec-0 -> VllmDecodeWorker (by role)");
+	one(&r, "all.drift.recipe", CI_OK);
+	has(one(&r, "all.drift.image", CI_OK), "every transport variable in the pods");
+	report_release(&r);
+
+	/* Both ways: decode lacks one and changes one; the image adds two. */
+	free(p[1].env[1].value);
+	p[1].env[1].value = strdup("ib");
+	free(p[1].env[0].name);
+	p[1].env[0].name = strdup("UCX_TLS_X");
+	fleet_pod_set_env(&p[0], "UCX_TLS_EXTRA", "x");       /* does not choose */
+	fleet_pod_set_env(&p[0], "UCX_NET_DEVICES", "mlx5_0:1"); /* chooses */
+	report_init(&r, "all", "t");
+	all_check_drift(&r, d, p, 2);
+	size_t recipe = 0, image_warn = 0, image_ok = 0;
+	for (size_t i = 0; i < r.n_checks; i++) {
+		const struct ci_check *c = &r.checks[i];
+		if (!strcmp(c->id, "all.drift.recipe")) {
+			assert_int_equal(c->status, CI_WARN);
+			recipe++;
+		} else if (!strcmp(c->id, "all.drift.image")) {
+			if (c->status == CI_WARN) {
+				image_warn++;
+				has(c, "UCX_NET_DEVICES=mlx5_0:1 is set in pod pre-0");
+			} else {
+				image_ok++;
+				has(c, "UCX_TLS_EXTRA=x (pre-0)");
+			}
+		}
+	}
+	assert_int_equal(recipe, 2);   /* VllmDecodeWorker: UCX_TLS, UCX_IB_ADDR_TYPE */
+	assert_int_equal(image_warn, 1);
+	assert_int_equal(image_ok, 1);
+	report_release(&r);
+
+	fleet_pod_release(&p[0]);
+	fleet_pod_release(&p[1]);
+	manifest_set_release(&ms);
+	free(yaml);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_unreachable, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_env_drift, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_one_pod_skips, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_versions_backend, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_rdma, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_link_layer, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_gpus, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_driver_gpudirect_gdrcopy, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_efa_colocated, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_checks_run_kinds, setup, teardown),
+		cmocka_unit_test(test_group_of),
+		cmocka_unit_test(test_plan),
+		cmocka_unit_test(test_pod_read),
+		cmocka_unit_test(test_drift),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
