@@ -14,6 +14,7 @@
 
 #include "core/cli.h"
 #include "core/report.h"
+#include "fleet/fleet.h"
 
 #ifndef CI_VERSION
 #define CI_VERSION "0.0.0"
@@ -144,11 +145,23 @@ static bool parse_double(const char *s, double *out)
 	return true;
 }
 
+/* node and nixl over a whole deployment (--deployment / --selector) are
+ * the fleet fan-out's job; the single-target verbs never see those options. */
+static int cmd_node_any(const struct cli_opts *o)
+{
+	return o->deployment || o->selector ? fleet_cmd(o, FLEET_NODE) : cmd_node(o);
+}
+
+static int cmd_nixl_any(const struct cli_opts *o)
+{
+	return o->deployment || o->selector ? fleet_cmd(o, FLEET_NIXL) : cmd_nixl(o);
+}
+
 static const struct {
 	const char *name;
 	int (*fn)(const struct cli_opts *);
 } verbs[] = {
-	{"env", cmd_env}, {"node", cmd_node}, {"nixl", cmd_nixl},
+	{"env", cmd_env}, {"node", cmd_node_any}, {"nixl", cmd_nixl_any},
 	{"all", cmd_all}, {"vars", cmd_vars},
 };
 
@@ -230,6 +243,9 @@ int main(int argc, char **argv)
 		o.use_color = false;
 
 	const char *verb = argv[optind];
+	if ((o.given & OPT_JOBS) && !(o.given & (OPT_DEPLOYMENT | OPT_SELECTOR)))
+		return cli_usage_error(verb, "--jobs applies to runs over many pods "
+				       "(--deployment or --selector)");
 	o.args = argv + optind + 1;
 	o.n_args = argc - optind - 1;
 	for (size_t i = 0; i < sizeof(verbs) / sizeof(verbs[0]); i++)

@@ -375,6 +375,14 @@ static void check_ucx_rdma(struct ci_report *r, const struct nixl_facts *f)
 		return;
 	}
 	char why[256];
+	/* The layer follows the cause, so fix_first points at the real fix:
+	 * no NIC reachable is the fabric; NICs that this UCX cannot drive are
+	 * a build problem (driver layer). */
+	enum ci_layer layer = CI_LAYER_FABRIC;
+	bool build_cause = f->ucxv.verbs == UCX_OPT_WITHOUT ||
+			   (nverbs && !(f->node.have_dev && !f->node.n_uverbs));
+	if (build_cause && !f->efa)
+		layer = CI_LAYER_DRIVER;
 	if (f->ucxv.verbs == UCX_OPT_WITHOUT)
 		snprintf(why, sizeof(why), "UCX was configured --without-verbs");
 	else if (nverbs && f->node.have_dev && !f->node.n_uverbs)
@@ -387,7 +395,7 @@ static void check_ucx_rdma(struct ci_report *r, const struct nixl_facts *f)
 		snprintf(why, sizeof(why), "EFA is reached through libfabric, not through this UCX");
 	else
 		snprintf(why, sizeof(why), "no RDMA device is visible here");
-	c = report_add(r, "nixl.ucx.rdma", CI_FAIL, true, CI_LAYER_DRIVER, "ucx_info -d",
+	c = report_add(r, "nixl.ucx.rdma", CI_FAIL, true, layer, "ucx_info -d",
 		       "UCX has no RDMA transport here (only %s): KV would move over TCP; %s",
 		       all.items ? all.buf : "nothing", why);
 	if (f->efa)
@@ -395,6 +403,9 @@ static void check_ucx_rdma(struct ci_report *r, const struct nixl_facts *f)
 	else if (nverbs && f->node.have_dev && !f->node.n_uverbs)
 		check_set_fix(c, "give the pod its NICs: request rdma/ib (or the cluster's RDMA "
 			      "resource) so that /dev/infiniband is mounted");
+	else if (build_cause)
+		check_set_fix(c, "use a UCX built with verbs/mlx5 (ucx_info -d must list rc_mlx5 or "
+			      "dc_mlx5), e.g. the UCX of the Dynamo runtime images");
 	else
 		check_set_fix(c, "run on a node with RDMA NICs given to the pod (rdma/ib resource), "
 			      "with a UCX built with verbs/mlx5 (ucx_info -d must list rc_mlx5 or dc_mlx5)");

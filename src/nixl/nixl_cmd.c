@@ -16,7 +16,6 @@
 #include "core/render.h"
 #include "core/report.h"
 #include "core/xalloc.h"
-#include "fleet/fleet.h"
 #include "nixl/nixl.h"
 #include "probe/kube_pods.h"
 #include "probe/probe.h"
@@ -102,9 +101,6 @@ static enum nixl_kind kind_of(const struct cli_opts *o)
 
 int cmd_nixl(const struct cli_opts *o)
 {
-	/* --deployment / --selector: every worker pod, in src/fleet. */
-	if (o->deployment || o->selector)
-		return fleet_cmd(o, FLEET_NIXL);
 	int rc = validate(o);
 	if (rc)
 		return rc;

@@ -6,7 +6,6 @@
 #include "core/cli.h"
 #include "core/render.h"
 #include "core/report.h"
-#include "fleet/fleet.h"
 #include "node/node.h"
 #include "probe/probe.h"
 
@@ -39,9 +38,6 @@ static int validate(const struct cli_opts *o)
 
 int cmd_node(const struct cli_opts *o)
 {
-	/* --deployment / --selector: every worker pod, in src/fleet. */
-	if (o->deployment || o->selector)
-		return fleet_cmd(o, FLEET_NODE);
 	int rc = validate(o);
 	if (rc)
 		return rc;
