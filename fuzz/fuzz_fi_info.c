@@ -5,17 +5,10 @@
 #include <string.h>
 
 #include "parse/fi_info.h"
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-#define RUN(type, fn, rel) do { \
-		struct type x_; \
-		(void)fn((const char *)data, size, &x_); \
-		rel(&x_); \
-	} while (0)
+#include "fuzz_parse.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	RUN(fi_info, fi_info_parse, fi_info_release);
+	FUZZ_PARSE(fi_info, fi_info_parse, fi_info_release);
 	return 0;
 }

@@ -6,18 +6,11 @@
 
 #include "parse/ibstat.h"
 #include "parse/ibstatus.h"
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-#define RUN(type, fn, rel) do { \
-		struct type x_; \
-		(void)fn((const char *)data, size, &x_); \
-		rel(&x_); \
-	} while (0)
+#include "fuzz_parse.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	RUN(ibstat, ibstat_parse, ibstat_release);
-	RUN(ibstatus, ibstatus_parse, ibstatus_release);
+	FUZZ_PARSE(ibstat, ibstat_parse, ibstat_release);
+	FUZZ_PARSE(ibstatus, ibstatus_parse, ibstatus_release);
 	return 0;
 }

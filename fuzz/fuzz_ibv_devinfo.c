@@ -7,19 +7,12 @@
 #include "parse/ibv_devinfo.h"
 #include "parse/rdma_link.h"
 #include "parse/ibdev2netdev.h"
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-#define RUN(type, fn, rel) do { \
-		struct type x_; \
-		(void)fn((const char *)data, size, &x_); \
-		rel(&x_); \
-	} while (0)
+#include "fuzz_parse.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	RUN(ibv_devinfo, ibv_devinfo_parse, ibv_devinfo_release);
-	RUN(rdma_link, rdma_link_parse, rdma_link_release);
-	RUN(ibdev2netdev, ibdev2netdev_parse, ibdev2netdev_release);
+	FUZZ_PARSE(ibv_devinfo, ibv_devinfo_parse, ibv_devinfo_release);
+	FUZZ_PARSE(rdma_link, rdma_link_parse, rdma_link_release);
+	FUZZ_PARSE(ibdev2netdev, ibdev2netdev_parse, ibdev2netdev_release);
 	return 0;
 }

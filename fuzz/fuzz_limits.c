@@ -7,14 +7,7 @@
 #include "parse/limits.h"
 #include "parse/proc_status.h"
 #include "parse/mounts.h"
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-#define RUN(type, fn, rel) do { \
-		struct type x_; \
-		(void)fn((const char *)data, size, &x_); \
-		rel(&x_); \
-	} while (0)
+#include "fuzz_parse.h"
 
 static void mnt(const uint8_t *data, size_t size)
 {
@@ -31,9 +24,9 @@ static void mnt(const uint8_t *data, size_t size)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	RUN(limits, limits_parse, limits_release);
-	RUN(proc_status, proc_status_parse, proc_status_release);
+	FUZZ_PARSE(limits, limits_parse, limits_release);
+	FUZZ_PARSE(proc_status, proc_status_parse, proc_status_release);
 	mnt(data, size);
-	RUN(df, df_parse, df_release);
+	FUZZ_PARSE(df, df_parse, df_release);
 	return 0;
 }

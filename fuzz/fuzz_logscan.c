@@ -5,17 +5,10 @@
 #include <string.h>
 
 #include "parse/logscan.h"
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-#define RUN(type, fn, rel) do { \
-		struct type x_; \
-		(void)fn((const char *)data, size, &x_); \
-		rel(&x_); \
-	} while (0)
+#include "fuzz_parse.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	RUN(logscan, logscan_parse, logscan_release);
+	FUZZ_PARSE(logscan, logscan_parse, logscan_release);
 	return 0;
 }

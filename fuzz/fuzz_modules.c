@@ -5,14 +5,7 @@
 #include <string.h>
 
 #include "parse/modules.h"
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-#define RUN(type, fn, rel) do { \
-		struct type x_; \
-		(void)fn((const char *)data, size, &x_); \
-		rel(&x_); \
-	} while (0)
+#include "fuzz_parse.h"
 
 static void mods(const uint8_t *data, size_t size)
 {
@@ -27,6 +20,6 @@ static void mods(const uint8_t *data, size_t size)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	mods(data, size);
-	RUN(modinfo, modinfo_parse, modinfo_release);
+	FUZZ_PARSE(modinfo, modinfo_parse, modinfo_release);
 	return 0;
 }

@@ -5,17 +5,10 @@
 #include <string.h>
 
 #include "parse/pip_meta.h"
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-#define RUN(type, fn, rel) do { \
-		struct type x_; \
-		(void)fn((const char *)data, size, &x_); \
-		rel(&x_); \
-	} while (0)
+#include "fuzz_parse.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	RUN(pip_meta, pip_meta_parse, pip_meta_release);
+	FUZZ_PARSE(pip_meta, pip_meta_parse, pip_meta_release);
 	return 0;
 }

@@ -5,14 +5,7 @@
 #include <string.h>
 
 #include "parse/smi_nvlink.h"
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-#define RUN(type, fn, rel) do { \
-		struct type x_; \
-		(void)fn((const char *)data, size, &x_); \
-		rel(&x_); \
-	} while (0)
+#include "fuzz_parse.h"
 
 static void nvl(const uint8_t *data, size_t size)
 {
@@ -28,6 +21,6 @@ static void nvl(const uint8_t *data, size_t size)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	nvl(data, size);
-	RUN(smi_nvlink_caps, smi_nvlink_caps_parse, smi_nvlink_caps_release);
+	FUZZ_PARSE(smi_nvlink_caps, smi_nvlink_caps_parse, smi_nvlink_caps_release);
 	return 0;
 }

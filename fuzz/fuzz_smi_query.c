@@ -7,14 +7,7 @@
 #include "parse/smi_query.h"
 #include "parse/smi_csv.h"
 #include "parse/smi_error.h"
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-#define RUN(type, fn, rel) do { \
-		struct type x_; \
-		(void)fn((const char *)data, size, &x_); \
-		rel(&x_); \
-	} while (0)
+#include "fuzz_parse.h"
 
 static void query(const uint8_t *data, size_t size)
 {
@@ -32,7 +25,7 @@ static void query(const uint8_t *data, size_t size)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	query(data, size);
-	RUN(smi_csv, smi_csv_parse, smi_csv_release);
+	FUZZ_PARSE(smi_csv, smi_csv_parse, smi_csv_release);
 	(void)smi_error_classify((const char *)data, size);
 	return 0;
 }

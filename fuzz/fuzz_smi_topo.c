@@ -5,14 +5,7 @@
 #include <string.h>
 
 #include "parse/smi_topo.h"
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-#define RUN(type, fn, rel) do { \
-		struct type x_; \
-		(void)fn((const char *)data, size, &x_); \
-		rel(&x_); \
-	} while (0)
+#include "fuzz_parse.h"
 
 static void topo(const uint8_t *data, size_t size)
 {

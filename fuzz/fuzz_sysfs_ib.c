@@ -5,14 +5,7 @@
 #include <string.h>
 
 #include "parse/sysfs_ib.h"
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-#define RUN(type, fn, rel) do { \
-		struct type x_; \
-		(void)fn((const char *)data, size, &x_); \
-		rel(&x_); \
-	} while (0)
+#include "fuzz_parse.h"
 
 static void values(const uint8_t *data, size_t size)
 {
@@ -42,8 +35,8 @@ static void values(const uint8_t *data, size_t size)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	RUN(sysfs_dump, sysfs_dump_parse, sysfs_dump_release);
-	RUN(ib_dev_list, ib_dev_list_parse, ib_dev_list_release);
+	FUZZ_PARSE(sysfs_dump, sysfs_dump_parse, sysfs_dump_release);
+	FUZZ_PARSE(ib_dev_list, ib_dev_list_parse, ib_dev_list_release);
 	values(data, size);
 	return 0;
 }

@@ -5,14 +5,7 @@
 #include <string.h>
 
 #include "parse/ucx_info.h"
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-#define RUN(type, fn, rel) do { \
-		struct type x_; \
-		(void)fn((const char *)data, size, &x_); \
-		rel(&x_); \
-	} while (0)
+#include "fuzz_parse.h"
 
 static void ucx(const uint8_t *data, size_t size)
 {
@@ -34,6 +27,6 @@ static void ucx(const uint8_t *data, size_t size)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	ucx(data, size);
-	RUN(ucx_config, ucx_config_parse, ucx_config_release);
+	FUZZ_PARSE(ucx_config, ucx_config_parse, ucx_config_release);
 	return 0;
 }

@@ -21,6 +21,9 @@ void render_text_check(FILE *out, const struct ci_check *c, const struct cli_opt
 void render_text_steps(FILE *out, const struct ci_report *r);
 void render_text_verdict(FILE *out, const struct ci_report *r, const struct ci_verdict *v,
 			 const struct cli_opts *o);
+/* text word-wrapped at 80 columns from column col (words split on spaces,
+ * continuation lines indented by indent), then a newline. */
+void render_text_wrap(FILE *out, const char *text, int col, int indent);
 
 /* Compute the verdict, render r to stdout in the chosen format, and return
  * the exit code for it.  Every verb ends with `return report_finish(...)`. */

@@ -39,7 +39,7 @@ static const char *verdict_color(enum ci_verdict_kind k)
 
 /* Print text word-wrapped starting at column `col`, continuation lines
  * indented by `indent`.  Words longer than a line are printed whole. */
-static void wrap(FILE *out, const char *text, int col, int indent)
+void render_text_wrap(FILE *out, const char *text, int col, int indent)
 {
 	bool first = true;
 	for (const char *p = text; *p;) {
@@ -78,7 +78,7 @@ static void print_check(FILE *out, const struct ci_check *c, const struct style 
 	fprintf(out, "%*s", base, "");
 	print_status(out, c->status, s);
 	/* The trailing space separates an id as long as the column from the
-	 * detail (wrap() does not start with one). */
+	 * detail (render_text_wrap() does not start with one). */
 	fprintf(out, " %-*s ", s->id_col, c->id);
 	int col = base + STATUS_COL + 1 + (int)(strlen(c->id) > (size_t)s->id_col ? strlen(c->id) : (size_t)s->id_col) + 1;
 	int indent = base + STATUS_COL + 1 + s->id_col + 1;
@@ -93,17 +93,17 @@ static void print_check(FILE *out, const struct ci_check *c, const struct style 
 		fprintf(out, "\n%*s", indent, "");
 		col = indent;
 	}
-	wrap(out, line, col, indent);
+	render_text_wrap(out, line, col, indent);
 	if (c->fix && (c->status == CI_FAIL || c->status == CI_WARN || o->verbose)) {
 		fprintf(out, "%*s", indent, "");
 		snprintf(line, sizeof(line), "fix: %s", c->fix);
-		wrap(out, line, indent, indent + 5);
+		render_text_wrap(out, line, indent, indent + 5);
 	}
 	if (o->verbose)
 		for (size_t i = 0; i < c->n_evidence; i++) {
 			fprintf(out, "%*s", indent, "");
 			snprintf(line, sizeof(line), "> %s", c->evidence[i]);
-			wrap(out, line, indent, indent + 2);
+			render_text_wrap(out, line, indent, indent + 2);
 		}
 }
 
@@ -141,7 +141,7 @@ static void print_facts(FILE *out, const struct ci_report *r, int base)
 		snprintf(line, sizeof(line), "%s=%s  (%s%s%s)", f->name, f->value, f->subject,
 			 *f->source ? ", " : "", f->source);
 		fprintf(out, "%*s  ", base, "");
-		wrap(out, line, base + 2, base + 6);
+		render_text_wrap(out, line, base + 2, base + 6);
 	}
 }
 
@@ -154,7 +154,7 @@ static void print_steps(FILE *out, const struct ci_report *r)
 		char line[4096];
 		snprintf(line, sizeof(line), "%zu. %s", i + 1, r->steps[i].description);
 		fputs("  ", out);
-		wrap(out, line, 2, 5);
+		render_text_wrap(out, line, 2, 5);
 		/* Commands are printed verbatim, never wrapped: they must stay
 		 * copy-pasteable.  Multi-line commands keep their own breaks. */
 		const char *c = r->steps[i].command;
@@ -202,7 +202,7 @@ static void print_verdict(FILE *out, const struct ci_report *r, const struct ci_
 		fprintf(out, "verdict: %s (%s, exit %d)\n", verdict_name(v->kind), trusted,
 			verdict_exit_code(v));
 	fputs("  ", out);
-	wrap(out, v->summary, 2, 2);
+	render_text_wrap(out, v->summary, 2, 2);
 	if (!v->n_fix_first)
 		return;
 	fputs("fix first:\n", out);
@@ -218,7 +218,7 @@ static void print_verdict(FILE *out, const struct ci_report *r, const struct ci_
 		else
 			snprintf(line, sizeof(line), "%zu. %s", i + 1, v->fix_first[i]);
 		fputs("  ", out);
-		wrap(out, line, 2, 5);
+		render_text_wrap(out, line, 2, 5);
 	}
 }
 

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "render.h"
 #include "report.h"
 #include "varcat.h"
 
@@ -13,23 +14,7 @@
  * by `indent`, so that the catalogue reads in an 80-column terminal. */
 static void print_wrapped(const char *prefix, const char *text, int indent)
 {
-	int col = printf("%s", prefix);
-	bool first = true;
-	for (const char *p = text; *p;) {
-		while (*p == ' ')
-			p++;
-		if (!*p)
-			break;
-		int wl = (int)strcspn(p, " ");
-		if (!first && col + 1 + wl > 80)
-			col = printf("\n%*s", indent, "") - 1;
-		else if (!first)
-			col += printf(" ");
-		col += printf("%.*s", wl, p);
-		p += wl;
-		first = false;
-	}
-	putchar('\n');
+	render_text_wrap(stdout, text, printf("%s", prefix), indent);
 }
 
 int cmd_vars(const struct cli_opts *o)

@@ -3,7 +3,7 @@
  * The env checks: pure functions from a classified deployment to report_add
  * calls.  One check per (deployment, id); per-service findings are grouped
  * by message so that "prefill and decode both lack X" reads as one line.
- * docs/checks/env.md explains every id; keep the two in step.
+ * docs/checks.md explains every id; keep the two in step.
  *
  * Severity policy (each warn or fail must be defensible to a recipe author):
  *  - fail: the recipe as written forces KV or NCCL onto a broken or TCP path

@@ -9,8 +9,8 @@
  * fabric, GPUs, how many nodes NCCL spans); what depends on the pod spec
  * (resources, roles, prefill/decode pairing) stays in env_rules.c, and what
  * needs the hardware (does mlx5_3 exist here?) stays in the node verb.
- * Pure: no I/O, no globals.  docs/checks/env.md and docs/checks/node.md
- * describe the outcomes; keep the three in step.
+ * Pure: no I/O, no globals.  docs/checks.md
+ * describes the outcomes; keep them in step.
  */
 #ifndef CI_ENV_VARRULES_H
 #define CI_ENV_VARRULES_H

@@ -18,7 +18,6 @@
  *                     them would make every run `degraded`.
  * Pure: no I/O.
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +26,7 @@
 #include "core/redact.h"
 #include "core/xalloc.h"
 #include "fleet/fleet.h"
+#include "fleet/fleet_sbuf.h"
 
 const struct deployment *all_pick_deployment(const struct manifest_set *ms, const char *dgd)
 {
@@ -98,40 +98,12 @@ static bool chooses_transport(const char *name)
 	return false;
 }
 
-struct sb {
-	char *s;
-	size_t len;
-};
-
-static void sb_add(struct sb *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void sb_add(struct sb *b, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	char *t = NULL;
-	if (vasprintf(&t, fmt, ap) < 0)
-		t = NULL;
-	va_end(ap);
-	if (!t)
-		return;
-	size_t tl = strlen(t);
-	b->s = xrealloc(b->s, b->len + tl + 1);
-	memcpy(b->s + b->len, t, tl + 1);
-	b->len += tl;
-	free(t);
-}
-
-static const char *sb_str(const struct sb *b)
-{
-	return b->s ? b->s : "";
-}
-
 /* Match pods to services; report the matching.  svc_of[i] gets pod i's
  * service (NULL when none or not probed). */
 static void check_match(struct ci_report *r, const struct deployment *d,
 			const struct fleet_pod *p, size_t n, const struct service **svc_of)
 {
-	struct sb ok = {0}, bad = {0};
+	struct sbuf ok = {0}, bad = {0};
 	size_t matched = 0, issues = 0;
 	for (size_t i = 0; i < n; i++) {
 		const char *how = "";
@@ -139,10 +111,10 @@ static void check_match(struct ci_report *r, const struct deployment *d,
 		if (svc_of[i]) {
 			matched++;
 			if (matched <= 8)
-				sb_add(&ok, "%s%s -> %s (by %s)", matched > 1 ? ", " : "", p[i].name,
+				sbuf_add(&ok, "%s%s -> %s (by %s)", matched > 1 ? ", " : "", p[i].name,
 				       svc_of[i]->name, how);
 		} else {
-			sb_add(&bad, "%spod %s matches no service of %s", issues++ ? "; " : "",
+			sbuf_add(&bad, "%spod %s matches no service of %s", issues++ ? "; " : "",
 			       p[i].name, d->name ? d->name : "the recipe");
 		}
 		if (!p[i].probed)
@@ -157,19 +129,19 @@ static void check_match(struct ci_report *r, const struct deployment *d,
 			any = match(d, &p[i], &how) == &d->svcs[s];
 		}
 		if (!any)
-			sb_add(&bad, "%sworker service %s has no running pod", issues++ ? "; " : "",
+			sbuf_add(&bad, "%sworker service %s has no running pod", issues++ ? "; " : "",
 			       d->svcs[s].name);
 	}
 	if (issues) {
 		struct ci_check *c = report_add(r, "all.drift.match", CI_WARN, false, CI_LAYER_ENV,
-						d->name, "%s%s%s", sb_str(&bad), matched ? "; matched: " : "",
-						sb_str(&ok));
+						d->name, "%s%s%s", sbuf_str(&bad), matched ? "; matched: " : "",
+						sbuf_str(&ok));
 		check_set_fix(c, "run the recipe's services (nvidia.com/dynamo-component labels name "
 				 "them), or point `all` at the recipe of this deployment");
 	} else {
 		report_add(r, "all.drift.match", CI_OK, false, CI_LAYER_ENV, d->name,
 			   "%zu pod%s matched to the recipe's services: %s%s", matched,
-			   matched == 1 ? "" : "s", sb_str(&ok), matched > 8 ? ", ..." : "");
+			   matched == 1 ? "" : "s", sbuf_str(&ok), matched > 8 ? ", ..." : "");
 	}
 	free(ok.s);
 	free(bad.s);
@@ -201,16 +173,16 @@ static void check_recipe_side(struct ci_report *r, const struct fleet_pod *p, si
 			}
 			compared++;
 			const char *want = v->value ? redact_value(v->name, v->value) : NULL;
-			struct sb b = {0};
+			struct sbuf b = {0};
 			size_t k = 0;
 			for (size_t j = i; j < n; j++) {
 				if (svc_of[j] != s)
 					continue;
 				const char *have = fleet_pod_env(&p[j], v->name);
 				if (!have)
-					sb_add(&b, "%spod %s does not have it", k++ ? "; " : "", p[j].name);
+					sbuf_add(&b, "%spod %s does not have it", k++ ? "; " : "", p[j].name);
 				else if (want && strcmp(want, have))
-					sb_add(&b, "%spod %s has %s=%s", k++ ? "; " : "", p[j].name,
+					sbuf_add(&b, "%spod %s has %s=%s", k++ ? "; " : "", p[j].name,
 					       v->name, have);
 			}
 			if (k) {
@@ -222,7 +194,7 @@ static void check_recipe_side(struct ci_report *r, const struct fleet_pod *p, si
 					"the recipe sets %s=%s for %s, but %s: the recipe that was "
 					"reviewed is not what runs", v->name,
 					want ? want : v->value_from ? v->value_from : "(no value)", s->name,
-					sb_str(&b));
+					sbuf_str(&b));
 				if (v->loc.file)
 					check_add_evidence(c, "%s:%d: %s", v->loc.file, v->loc.line, v->name);
 				check_set_fix(c, "re-apply the recipe (kubectl apply -f) or update it to "
@@ -242,7 +214,7 @@ static void check_recipe_side(struct ci_report *r, const struct fleet_pod *p, si
 static void check_image_side(struct ci_report *r, const struct fleet_pod *p, size_t n,
 			     const struct service **svc_of)
 {
-	struct sb note = {0};
+	struct sbuf note = {0};
 	size_t warned = 0, noted = 0;
 	const char **seen = NULL;
 	size_t n_seen = 0, cap = 0;
@@ -260,12 +232,12 @@ static void check_image_side(struct ci_report *r, const struct fleet_pod *p, siz
 				continue;
 			*XPUSH(seen, n_seen, cap) = name;
 			/* Every pod that has it without its service setting it. */
-			struct sb pods = {0};
+			struct sbuf pods = {0};
 			size_t k = 0;
 			for (size_t j = i; j < n; j++)
 				if (svc_of[j] && fleet_pod_env(&p[j], name) &&
 				    !service_env_get(svc_of[j], name))
-					sb_add(&pods, "%s%s", k++ ? ", " : "", p[j].name);
+					sbuf_add(&pods, "%s%s", k++ ? ", " : "", p[j].name);
 			const char *val = p[i].env[e].value;
 			if (chooses_transport(name)) {
 				warned++;
@@ -274,11 +246,11 @@ static void check_image_side(struct ci_report *r, const struct fleet_pod *p, siz
 					"%s=%s is set in pod%s %s but not by the recipe: baked into the "
 					"image or injected by the platform, and it chooses the transport, "
 					"which the recipe review could not see", name, val, k == 1 ? "" : "s",
-					sb_str(&pods));
+					sbuf_str(&pods));
 				check_set_fix(c, "set %s explicitly in the recipe (the value you want), "
 						 "so that the review and the pods agree", name);
 			} else {
-				sb_add(&note, "%s%s=%s (%s)", noted++ ? ", " : "", name, val, sb_str(&pods));
+				sbuf_add(&note, "%s%s=%s (%s)", noted++ ? ", " : "", name, val, sbuf_str(&pods));
 			}
 			free(pods.s);
 		}
@@ -286,7 +258,7 @@ static void check_image_side(struct ci_report *r, const struct fleet_pod *p, siz
 	if (noted)
 		report_add(r, "all.drift.image", CI_OK, false, CI_LAYER_ENV, "image",
 			   "set in the pods but not by the recipe (image or platform defaults that "
-			   "do not choose the transport): %s", sb_str(&note));
+			   "do not choose the transport): %s", sbuf_str(&note));
 	else if (!warned)
 		report_add(r, "all.drift.image", CI_OK, false, CI_LAYER_ENV, "image",
 			   "every transport variable in the pods is set by the recipe");

@@ -16,6 +16,7 @@
  *   fleet_run.c      fleet_run / fleet_cmd: the orchestration
  *   fleet_render_text.c  the matrix text layout
  *   all_drift.c      all.drift.*: recipe versus pods (pure)
+ *   fleet_sbuf.c     the growing strings their details are built in
  *   all_cmd.c        the `all` verb
  */
 #ifndef CI_FLEET_H

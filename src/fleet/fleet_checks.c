@@ -7,13 +7,13 @@
  * comparison over fewer than two pods is `skipped` (nothing to compare),
  * never a pass.
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/xalloc.h"
 #include "fleet/fleet.h"
+#include "fleet/fleet_sbuf.h"
 
 /* Names listed in one detail line before "and N more". */
 #define LIST_MAX 6
@@ -61,51 +61,17 @@ static size_t groups_total(const struct vgroups *gs)
 	return t;
 }
 
-/* A growing string. */
-struct sbuf {
-	char *s;
-	size_t len, cap;
-};
-
-static void sb_add(struct sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void sb_add(struct sbuf *b, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	char *t = NULL;
-	if (vasprintf(&t, fmt, ap) < 0)
-		t = NULL;
-	va_end(ap);
-	if (!t)
-		return;
-	size_t tl = strlen(t);
-	if (b->len + tl + 1 > b->cap) {
-		b->cap = (b->len + tl + 1) * 2;
-		b->s = xrealloc(b->s, b->cap);
-	}
-	memcpy(b->s + b->len, t, tl + 1);
-	b->len += tl;
-	free(t);
-}
-
-static const char *sb_str(struct sbuf *b)
-{
-	if (!b->s)
-		sb_add(b, "%s", "");
-	return b->s ? b->s : "";
-}
-
 /* "p0 (prefill), d0 (decode)" */
 static void list_pods(struct sbuf *b, const struct fleet_pod *p, const struct vgroup *g)
 {
 	for (size_t i = 0; i < g->n && i < LIST_MAX; i++) {
 		const struct fleet_pod *q = &p[g->idx[i]];
-		sb_add(b, "%s%s", i ? ", " : "", q->name);
+		sbuf_add(b, "%s%s", i ? ", " : "", q->name);
 		if (*q->role)
-			sb_add(b, " (%s)", q->role);
+			sbuf_add(b, " (%s)", q->role);
 	}
 	if (g->n > LIST_MAX)
-		sb_add(b, " and %zu more", g->n - LIST_MAX);
+		sbuf_add(b, " and %zu more", g->n - LIST_MAX);
 }
 
 /* "node-a (p0, d0), node-b (p1)": nodes, each with its pods. */
@@ -120,15 +86,15 @@ static void list_nodes(struct sbuf *b, const struct fleet_pod *p, const struct v
 		if (seen)
 			continue;
 		if (shown == LIST_MAX) {
-			sb_add(b, " and more");
+			sbuf_add(b, " and more");
 			break;
 		}
-		sb_add(b, "%s%s (", shown ? ", " : "", *q->node ? q->node : "unscheduled");
+		sbuf_add(b, "%s%s (", shown ? ", " : "", *q->node ? q->node : "unscheduled");
 		size_t k = 0;
 		for (size_t j = i; j < g->n; j++)
 			if (!strcmp(p[g->idx[j]].node, q->node))
-				sb_add(b, "%s%s", k++ ? ", " : "", p[g->idx[j]].name);
-		sb_add(b, ")");
+				sbuf_add(b, "%s%s", k++ ? ", " : "", p[g->idx[j]].name);
+		sbuf_add(b, ")");
 		shown++;
 	}
 }
@@ -138,7 +104,7 @@ static void describe(struct sbuf *b, const struct fleet_pod *p, const struct vgr
 		     bool by_node, const char *prefix, const char *suffix)
 {
 	for (size_t i = 0; i < gs->n; i++) {
-		sb_add(b, "%s%s%s%s on ", i ? "; " : "", prefix, gs->g[i].value, suffix);
+		sbuf_add(b, "%s%s%s%s on ", i ? "; " : "", prefix, gs->g[i].value, suffix);
 		if (by_node)
 			list_nodes(b, p, &gs->g[i]);
 		else
@@ -182,15 +148,15 @@ void fleet_check_unreachable(struct ci_report *r, const struct fleet_pod *p, siz
 			continue;
 		timed += p[i].timed_out;
 		if (k < LIST_MAX)
-			sb_add(&names, "%s%s", k ? ", " : "", p[i].name);
+			sbuf_add(&names, "%s%s", k ? ", " : "", p[i].name);
 		else if (k == LIST_MAX)
-			sb_add(&names, " and more");
+			sbuf_add(&names, " and more");
 		k++;
 	}
-	sb_add(&b, "%zu of %zu worker pods could not be probed (%zu timed out): %s; a worker "
-		   "that was not seen cannot be trusted", bad, n, timed, sb_str(&names));
+	sbuf_add(&b, "%zu of %zu worker pods could not be probed (%zu timed out): %s; a worker "
+		   "that was not seen cannot be trusted", bad, n, timed, sbuf_str(&names));
 	struct ci_check *c = report_add(r, "fleet.unreachable", CI_SKIPPED, true, CI_LAYER_FABRIC,
-					"pods", "%s", sb_str(&b));
+					"pods", "%s", sbuf_str(&b));
 	for (size_t i = 0; i < n; i++)
 		if (!p[i].probed)
 			check_add_evidence(c, "%s: %s", p[i].name,
@@ -251,12 +217,12 @@ void fleet_check_env_drift(struct ci_report *r, const struct fleet_pod *p, size_
 			drifted++;
 			bool crit = fleet_var_must_match(names[k]);
 			struct sbuf b = {0};
-			sb_add(&b, "the pods disagree: ");
+			sbuf_add(&b, "the pods disagree: ");
 			describe(&b, p, &gs, false, "", "");
 			if (crit)
-				sb_add(&b, "; both ends of a KV transfer must agree on it");
+				sbuf_add(&b, "; both ends of a KV transfer must agree on it");
 			struct ci_check *c = report_add(r, "fleet.env.drift", crit ? CI_FAIL : CI_WARN,
-							crit, CI_LAYER_ENV, names[k], "%s", sb_str(&b));
+							crit, CI_LAYER_ENV, names[k], "%s", sbuf_str(&b));
 			check_set_fix(c, "set %s once for every worker (the deployment's spec env), "
 					 "not per service or per image", names[k]);
 			free(b.s);
@@ -316,18 +282,18 @@ static void compare(struct ci_report *r, const struct fleet_pod *p, size_t n,
 		/* `same` holds one "%s" for the value (not used as a format). */
 		const char *at = strstr(s->same, "%s");
 		if (at)
-			sb_add(&b, "%.*s%s%s", (int)(at - s->same), s->same, gs.g[0].value, at + 2);
+			sbuf_add(&b, "%.*s%s%s", (int)(at - s->same), s->same, gs.g[0].value, at + 2);
 		else
-			sb_add(&b, "%s", s->same);
-		sb_add(&b, " (%zu pods)", known);
-		report_add(r, s->id, CI_OK, s->critical, s->layer, s->subject, "%s", sb_str(&b));
+			sbuf_add(&b, "%s", s->same);
+		sbuf_add(&b, " (%zu pods)", known);
+		report_add(r, s->id, CI_OK, s->critical, s->layer, s->subject, "%s", sbuf_str(&b));
 	} else {
-		sb_add(&b, "%s differs: ", s->what);
+		sbuf_add(&b, "%s differs: ", s->what);
 		describe(&b, p, &gs, s->by_node, s->prefix, s->suffix);
 		if (s->why)
-			sb_add(&b, "; %s", s->why);
+			sbuf_add(&b, "; %s", s->why);
 		struct ci_check *c = report_add(r, s->id, s->differ, s->critical, s->layer, s->subject,
-						"%s", sb_str(&b));
+						"%s", sbuf_str(&b));
 		check_set_fix(c, "%s", s->fix);
 	}
 	free(b.s);
@@ -507,22 +473,22 @@ void fleet_check_gpus(struct ci_report *r, const struct fleet_pod *p, size_t n)
 			}
 		if (gs.n > 1) {
 			if (differ)
-				sb_add(&b, "; ");
+				sbuf_add(&b, "; ");
 			differ = true;
-			sb_add(&b, "%s pods see different GPU counts: ", *p[i].role ? p[i].role : "unlabelled");
+			sbuf_add(&b, "%s pods see different GPU counts: ", *p[i].role ? p[i].role : "unlabelled");
 			describe(&b, p, &gs, true, "", " GPUs");
 		}
 		groups_release(&gs);
 	}
 	if (differ) {
 		struct ci_check *c = report_add(r, "fleet.gpus", CI_WARN, false, CI_LAYER_TUNING, "GPUs",
-						"%s; replicas of one role should be alike", sb_str(&b));
+						"%s; replicas of one role should be alike", sbuf_str(&b));
 		check_set_fix(c, "look for GPUs missing on those nodes (nvidia-smi, the device "
 				 "plugin's allocatable count)");
 	} else {
-		sb_add(&b, "each role sees one GPU count: ");
+		sbuf_add(&b, "each role sees one GPU count: ");
 		describe(&b, p, &all, false, "", " GPUs");
-		report_add(r, "fleet.gpus", CI_OK, false, CI_LAYER_TUNING, "GPUs", "%s", sb_str(&b));
+		report_add(r, "fleet.gpus", CI_OK, false, CI_LAYER_TUNING, "GPUs", "%s", sbuf_str(&b));
 	}
 	free(b.s);
 	groups_release(&all);
@@ -607,9 +573,9 @@ void fleet_check_efa_colocated(struct ci_report *r, const struct fleet_pod *p, s
 			if (strcmp(p[j].node, p[i].node))
 				continue;
 			if (!strcmp(p[j].role, "prefill"))
-				sb_add(&pre, "%s%s", np++ ? ", " : "", p[j].name);
+				sbuf_add(&pre, "%s%s", np++ ? ", " : "", p[j].name);
 			else if (!strcmp(p[j].role, "decode"))
-				sb_add(&dec, "%s%s", nd++ ? ", " : "", p[j].name);
+				sbuf_add(&dec, "%s%s", nd++ ? ", " : "", p[j].name);
 		}
 		if (nd) {
 			bad++;
@@ -617,7 +583,7 @@ void fleet_check_efa_colocated(struct ci_report *r, const struct fleet_pod *p, s
 				r, "fleet.efa.colocated", CI_FAIL, true, CI_LAYER_FABRIC, p[i].node,
 				"prefill %s and decode %s run on the same node: EFA moves data between "
 				"nodes only, so their KV transfers retry with EAGAIN and never complete",
-				sb_str(&pre), sb_str(&dec));
+				sbuf_str(&pre), sbuf_str(&dec));
 			check_set_fix(c, "add pod anti-affinity between the prefill and decode workers "
 					 "(topologyKey kubernetes.io/hostname)");
 		}

@@ -10,30 +10,26 @@
 
 #include "core/render.h"
 #include "fleet/fleet.h"
+#include "parse/lines.h"
 
 #define NGROUPS 6
 static const char *const group_names[NGROUPS] = {"rdma", "gpudirect", "nvlink", "memlock",
 						 "env", "nixl/ucx"};
 
-static bool has_prefix(const char *s, const char *p)
-{
-	return !strncmp(s, p, strlen(p));
-}
-
 const char *fleet_group_of(const char *id)
 {
-	if (has_prefix(id, "node.rdma.") || has_prefix(id, "node.roce.") || !strcmp(id, "node.efa"))
+	if (str_starts(id, "node.rdma.") || str_starts(id, "node.roce.") || !strcmp(id, "node.efa"))
 		return "rdma";
 	if (!strcmp(id, "node.gpudirect") || !strcmp(id, "node.gdrcopy") ||
 	    !strcmp(id, "node.gpu_nic_affinity"))
 		return "gpudirect";
-	if (has_prefix(id, "node.nvlink") || has_prefix(id, "node.mnnvl."))
+	if (str_starts(id, "node.nvlink") || str_starts(id, "node.mnnvl."))
 		return "nvlink";
 	if (!strcmp(id, "node.memlock") || !strcmp(id, "node.caps") || !strcmp(id, "node.shm"))
 		return "memlock";
-	if (!strcmp(id, "node.env") || has_prefix(id, "node.env."))
+	if (!strcmp(id, "node.env") || str_starts(id, "node.env."))
 		return "env";
-	if (has_prefix(id, "nixl.") && strcmp(id, "nixl.probe"))
+	if (str_starts(id, "nixl.") && strcmp(id, "nixl.probe"))
 		return "nixl/ucx";
 	return NULL;
 }

@@ -4,7 +4,7 @@
  * Rules of the house: a reading that could not be made is `skipped` with the
  * reason, never a pass; reachability between two pods is never claimed.
  *
- * UCX version policy (see docs/checks/nixl.md): fail below 1.14 (no DMA-BUF
+ * UCX version policy (see docs/checks.md): fail below 1.14 (no DMA-BUF
  * GPUDirect, the cuda_ipc fixes NIXL relies on, and real NIXL builds refuse
  * older UCX: "UCP version is incompatible, required: 1.18, actual: 1.12"),
  * warn below 1.18 (what NIXL releases are built against), ok from 1.18;

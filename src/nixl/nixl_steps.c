@@ -141,6 +141,15 @@ static const char *etcd_endpoints(const struct nixl_facts *f)
 	return e;
 }
 
+/* Add a step and free both strings: every command here is formatted for
+ * this one step, and report_add_step keeps its own copies. */
+static void step_add_owned(struct ci_report *r, char *desc, char *cmd)
+{
+	report_add_step(r, desc, cmd);
+	free(desc);
+	free(cmd);
+}
+
 static void expectation(struct ci_report *r, const struct nixl_facts *f)
 {
 	const struct node_facts *n = &f->node;
@@ -220,9 +229,7 @@ void nixl_steps(struct ci_report *r, const struct nixl_facts *f, const struct ni
 				      c.prefix_ctx, ns, pq);
 		char *desc = xasprintf("Read the target's pod IP (read-only): %s %s", tgt->role ? tgt->role : "pod",
 				       tgt->pod);
-		report_add_step(r, desc, cmd);
-		free(desc);
-		free(cmd);
+		step_add_owned(r, desc, cmd);
 		free(ns);
 		free(pq);
 		ipq = xasprintf("\"$%s\"", ipvar);
@@ -256,15 +263,9 @@ void nixl_steps(struct ci_report *r, const struct nixl_facts *f, const struct ni
 			     "sides, data checked%s)%s%s", tw, be,
 			     etcd ? ", ranks paired through etcd" : ", ASIO runtime: no etcd in the environment",
 			     placeholder_note, tool_note);
-	char *c1 = xasprintf("%s%s", tp, bench);
-	report_add_step(r, d1, c1);
-	char *d2 = xasprintf("Within 60 s, the initiator on %s", iw);
-	char *c2 = xasprintf("%s%s", ip, bench);
-	report_add_step(r, d2, c2);
-	free(d1);
-	free(c1);
-	free(d2);
-	free(c2);
+	step_add_owned(r, d1, xasprintf("%s%s", tp, bench));
+	step_add_owned(r, xasprintf("Within 60 s, the initiator on %s", iw),
+		       xasprintf("%s%s", ip, bench));
 
 	if (etcd) {
 		bool here = f->tool_path[NT_ETCDCTL] != NULL;
@@ -283,16 +284,11 @@ void nixl_steps(struct ci_report *r, const struct nixl_facts *f, const struct ni
 	if (f->backend == NB_UCX) {
 		const char *perf_note = f->tool_path[NT_UCX_PERFTEST] ? "" :
 					" (ucx_perftest is not in this image; it ships with UCX)";
-		char *d4 = xasprintf("UCX alone, without NIXL: server on %s%s", tw, perf_note);
-		char *c4 = xasprintf("%sucx_perftest -t tag_bw -m cuda -s 134217728 -n 100", tp);
-		report_add_step(r, d4, c4);
-		char *d5 = xasprintf("then the client on %s, the server's IP first", iw);
-		char *c5 = xasprintf("%sucx_perftest %s -t tag_bw -m cuda -s 134217728 -n 100", ip, ipq);
-		report_add_step(r, d5, c5);
-		free(d4);
-		free(c4);
-		free(d5);
-		free(c5);
+		step_add_owned(r, xasprintf("UCX alone, without NIXL: server on %s%s", tw, perf_note),
+			       xasprintf("%sucx_perftest -t tag_bw -m cuda -s 134217728 -n 100", tp));
+		step_add_owned(r, xasprintf("then the client on %s, the server's IP first", iw),
+			       xasprintf("%sucx_perftest %s -t tag_bw -m cuda -s 134217728 -n 100",
+					 ip, ipq));
 	}
 	expectation(r, f);
 

@@ -22,6 +22,7 @@
 #include <strings.h>
 
 #include "nixl/nixl.h"
+#include "parse/lines.h"
 
 struct alias {
 	const char *name;
@@ -70,11 +71,7 @@ static bool next_entry(const char **pp, char *buf, size_t len, bool *too_long)
 
 static bool blank(const char *v)
 {
-	if (!v)
-		return true;
-	while (isspace((unsigned char)*v))
-		v++;
-	return !*v;
+	return !v || !*str_skip_ws(v);
 }
 
 /* Does one UCX_TLS entry name transport tl? */
@@ -94,12 +91,32 @@ static bool entry_matches(const char *e, const char *tl)
 	return false;
 }
 
-bool nixl_tls_allows(const char *value, const char *tl)
+/* One UCX_TLS entry against tl: "name:aux"-like suffixes are UCX-internal,
+ * so only the name is compared. */
+static bool tls_entry_hits(char *e, const char *tl, bool exclude)
 {
-	if (blank(value) || !tl)
+	(void)exclude;
+	char *colon = strchr(e, ':');
+	if (colon)
+		*colon = '\0';
+	return entry_matches(e, tl);
+}
+
+/* One UCX_NET_DEVICES entry against device: `all` only widens an allow
+ * list; "^all" excludes nothing by name. */
+static bool netdev_entry_hits(char *e, const char *device, bool exclude)
+{
+	return (!exclude && !strcmp(e, "all")) || !strcmp(e, device);
+}
+
+/* Both variables share UCX's list grammar (comma list, leading '^'
+ * excludes, unset or blank allows all); only the per-entry match differs. */
+static bool list_allows(const char *value, const char *want,
+			bool (*hits)(char *e, const char *want, bool exclude))
+{
+	if (blank(value) || !want)
 		return true;
-	while (isspace((unsigned char)*value))
-		value++;
+	value = str_skip_ws(value);
 	bool exclude = *value == '^';
 	if (exclude)
 		value++;
@@ -109,11 +126,7 @@ bool nixl_tls_allows(const char *value, const char *tl)
 	for (int n = 0; n < MAX_ENTRIES && next_entry(&p, e, sizeof(e), &long_entry); n++) {
 		if (long_entry || !*e)
 			continue;
-		/* "name:aux"-like suffixes are UCX-internal: compare the name. */
-		char *colon = strchr(e, ':');
-		if (colon)
-			*colon = '\0';
-		if (entry_matches(e, tl)) {
+		if (hits(e, want, exclude)) {
 			hit = true;
 			break;
 		}
@@ -121,27 +134,14 @@ bool nixl_tls_allows(const char *value, const char *tl)
 	return exclude ? !hit : hit;
 }
 
+bool nixl_tls_allows(const char *value, const char *tl)
+{
+	return list_allows(value, tl, tls_entry_hits);
+}
+
 bool nixl_netdev_allows(const char *value, const char *device)
 {
-	if (blank(value) || !device)
-		return true;
-	while (isspace((unsigned char)*value))
-		value++;
-	bool exclude = *value == '^';
-	if (exclude)
-		value++;
-	const char *p = value;
-	char e[MAX_ENTRY];
-	bool long_entry, hit = false;
-	for (int n = 0; n < MAX_ENTRIES && next_entry(&p, e, sizeof(e), &long_entry); n++) {
-		if (long_entry || !*e)
-			continue;
-		if ((!exclude && !strcmp(e, "all")) || !strcmp(e, device)) {
-			hit = true;
-			break;
-		}
-	}
-	return exclude ? !hit : hit;
+	return list_allows(value, device, netdev_entry_hits);
 }
 
 bool nixl_tl_is_network(const struct ucx_tl *tl)

@@ -14,16 +14,20 @@
 
 const char *node_bytes_str(uint64_t b, char *buf, size_t len)
 {
+	/* Exact units when the value is one (limits usually are), else one
+	 * decimal in the largest unit, so that a reader never counts digits. */
 	if (b == LIMIT_UNLIMITED)
 		snprintf(buf, len, "unlimited");
 	else if (b >= (1ull << 30) && !(b % (1ull << 30)))
 		snprintf(buf, len, "%" PRIu64 " GiB", b >> 30);
 	else if (b >= (1ull << 20) && !(b % (1ull << 20)))
 		snprintf(buf, len, "%" PRIu64 " MiB", b >> 20);
-	else if (b >= (1ull << 10) && !(b % (1ull << 10)))
-		snprintf(buf, len, "%" PRIu64 " KiB", b >> 10);
+	else if (b >= (1ull << 30))
+		snprintf(buf, len, "%.1f GiB", (double)b / (1ull << 30));
 	else if (b >= (1ull << 20))
 		snprintf(buf, len, "%.1f MiB", (double)b / (1 << 20));
+	else if (b >= (1ull << 10) && !(b % (1ull << 10)))
+		snprintf(buf, len, "%" PRIu64 " KiB", b >> 10);
 	else
 		snprintf(buf, len, "%" PRIu64 " bytes", b);
 	return buf;

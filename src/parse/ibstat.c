@@ -88,11 +88,8 @@ int ibstat_parse(const char *buf, size_t len, struct ibstat *out)
 	bool any = false;
 
 	memset(out, 0, sizeof(*out));
-	if (lines_blank_input(buf, len)) {
-		out->empty = true;
+	if (!lines_start(&it, buf, len, &out->empty))
 		return 0;
-	}
-	lines_init(&it, buf, len);
 	while ((l = lines_next(&it))) {
 		char *s = str_lstrip(l), *k, *v;
 

@@ -46,11 +46,8 @@ int ibstatus_parse(const char *buf, size_t len, struct ibstatus *out)
 	struct ibstatus_port *p = NULL;
 
 	memset(out, 0, sizeof(*out));
-	if (lines_blank_input(buf, len)) {
-		out->empty = true;
+	if (!lines_start(&it, buf, len, &out->empty))
 		return 0;
-	}
-	lines_init(&it, buf, len);
 	while ((l = lines_next(&it))) {
 		char *s = str_lstrip(l), *k, *v, *dev;
 		unsigned port;

@@ -124,6 +124,16 @@ bool lines_blank_input(const char *buf, size_t len)
 	return blank;
 }
 
+bool lines_start(struct lines *it, const char *buf, size_t len, bool *empty)
+{
+	if (lines_blank_input(buf, len)) {
+		*empty = true;
+		return false;
+	}
+	lines_init(it, buf, len);
+	return true;
+}
+
 size_t str_indent(const char *s)
 {
 	size_t w = 0;

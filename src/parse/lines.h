@@ -34,6 +34,12 @@ void lines_release(struct lines *it);
 
 /* True when the input holds nothing but whitespace (after normalisation). */
 bool lines_blank_input(const char *buf, size_t len);
+/*
+ * lines_init unless the input is blank: then *empty is set, nothing is
+ * allocated and false comes back.  For tools whose empty output is itself a
+ * reading ("no devices"), distinct from output that could not be parsed.
+ */
+bool lines_start(struct lines *it, const char *buf, size_t len, bool *empty);
 
 /* --- small string helpers (all bounded, NULL-safe where noted) --- */
 

@@ -87,11 +87,8 @@ int smi_nvlink_parse(const char *buf, size_t len, struct smi_nvlink *out)
 	bool any = false;
 
 	memset(out, 0, sizeof(*out));
-	if (lines_blank_input(buf, len)) {
-		out->empty = true;
+	if (!lines_start(&it, buf, len, &out->empty))
 		return 0;
-	}
-	lines_init(&it, buf, len);
 	while ((l = lines_next(&it))) {
 		const char *s = str_skip_ws(l), *v;
 		char *name, *uuid;
@@ -184,6 +181,15 @@ static struct smi_nvlink_caps_link *caps_link(struct smi_nvlink_caps_gpu *g, uns
 	return l;
 }
 
+static struct smi_nvlink_caps_gpu *new_caps_gpu(struct smi_nvlink_caps *c, int idx)
+{
+	struct smi_nvlink_caps_gpu *g = XPUSH(c->gpus, c->ngpus, c->cap);
+
+	memset(g, 0, sizeof(*g));
+	g->index = idx;
+	return g;
+}
+
 int smi_nvlink_caps_parse(const char *buf, size_t len, struct smi_nvlink_caps *out)
 {
 	struct lines it;
@@ -208,9 +214,7 @@ int smi_nvlink_caps_parse(const char *buf, size_t len, struct smi_nvlink_caps *o
 				g = NULL;
 				continue;
 			}
-			g = XPUSH(out->gpus, out->ngpus, out->cap);
-			memset(g, 0, sizeof(*g));
-			g->index = idx;
+			g = new_caps_gpu(out, idx);
 			g->name = name;
 			any = true;
 			continue;
@@ -223,9 +227,7 @@ int smi_nvlink_caps_parse(const char *buf, size_t len, struct smi_nvlink_caps *o
 		if (!g) {
 			if (out->ngpus >= PARSE_MAX_ITEMS)
 				continue;
-			g = XPUSH(out->gpus, out->ngpus, out->cap);
-			memset(g, 0, sizeof(*g));
-			g->index = -1;
+			g = new_caps_gpu(out, -1);
 		}
 		if (!(lk = caps_link(g, num)))
 			continue;

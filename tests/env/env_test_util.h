@@ -14,6 +14,7 @@
 #include "core/xalloc.h"
 #include "env/env_analyze.h"
 #include "manifest/deploy_model.h"
+#include "test_util.h"
 
 static inline const char *tu_file(struct manifest_set *ms)
 {
@@ -79,14 +80,6 @@ static inline void tu_kv(struct kv_list *l, const char *k, const char *v)
 	"--kv-transfer-config '{\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_both\"}'"
 #define TU_VLLM_DECODE "python3 -m dynamo.vllm --disaggregation-mode decode " \
 	"--kv-transfer-config '{\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_both\"}'"
-
-static inline const struct ci_check *tu_find(const struct ci_report *r, const char *id)
-{
-	for (size_t i = 0; i < r->n_checks; i++)
-		if (!strcmp(r->checks[i].id, id))
-			return &r->checks[i];
-	return NULL;
-}
 
 /* Like tu_find, but never NULL: a missing check is a sentinel whose status
  * matches nothing, so assertions on it fail with a readable message. */

@@ -13,6 +13,7 @@
 
 #include "core/report.h"
 #include "env/env_varrules.h"
+#include "test_util.h"
 
 #define V(n, v) {.name = (n), .value = (v), .where = "pid 1 environment"}
 
@@ -140,14 +141,6 @@ static void test_addr_type_rndv_nccl(void **state)
 	assert_non_null(strstr(msg, "between the 2 nodes"));
 }
 
-static const struct ci_check *find(const struct ci_report *r, const char *id)
-{
-	for (size_t i = 0; i < r->n_checks; i++)
-		if (!strcmp(r->checks[i].id, id))
-			return &r->checks[i];
-	return NULL;
-}
-
 static void test_pod_vars(void **state)
 {
 	(void)state;
@@ -162,7 +155,7 @@ static void test_pod_vars(void **state)
 	env_check_pod_vars(&r, NULL, v, 4, &host_ib, "node.env");
 	/* only the rules whose variables are set */
 	assert_int_equal(r.n_checks, 2);
-	const struct ci_check *c = find(&r, "node.env.ucx.tls");
+	const struct ci_check *c = tu_find(&r, "node.env.ucx.tls");
 	assert_non_null(c);
 	if (c) {
 		assert_int_equal(c->status, CI_FAIL);
@@ -173,11 +166,11 @@ static void test_pod_vars(void **state)
 		assert_int_equal(c->n_evidence, 1);
 		assert_string_equal(c->evidence[0], "pid 1 environment: UCX_TLS=tcp");
 	}
-	c = find(&r, "node.env.nccl.ib");
+	c = tu_find(&r, "node.env.nccl.ib");
 	assert_non_null(c);
 	if (c)
 		assert_int_equal(c->status, CI_WARN);
-	assert_null(find(&r, "node.env.ucx.ib_addr_type"));    /* unset: no statement */
+	assert_null(tu_find(&r, "node.env.ucx.ib_addr_type"));    /* unset: no statement */
 	report_release(&r);
 
 	/* a given subject and prefix; two findings of one rule in one check */
@@ -186,7 +179,7 @@ static void test_pod_vars(void **state)
 	struct varrule_ctx efa = host_ib;
 	efa.fabric = FAB_EFA;
 	env_check_pod_vars(&r, "pod p", rv, 2, &efa, "x");
-	c = find(&r, "x.ucx.rndv");
+	c = tu_find(&r, "x.ucx.rndv");
 	assert_non_null(c);
 	if (c) {
 		assert_int_equal(c->status, CI_WARN);

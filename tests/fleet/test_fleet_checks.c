@@ -17,6 +17,7 @@
 #include "core/report.h"
 #include "fleet/fleet.h"
 #include "probe/transcript.h"
+#include "test_util.h"
 
 /* A healthy IB pod; tests then change one reading. */
 static void mk(struct fleet_pod *p, const char *name, const char *node, const char *role)
@@ -297,22 +298,11 @@ static void test_group_of(void **state)
 	assert_null(fleet_group_of("nixl.probe"));
 }
 
-static char *slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	assert_non_null(f);
-	char *b = malloc(1 << 20);
-	*len = fread(b, 1, (1 << 20) - 1, f);
-	b[*len] = '\0';
-	fclose(f);
-	return b;
-}
-
 static void test_plan(void **state)
 {
 	(void)state;
 	size_t len;
-	char *json = slurp("tests/fixtures/fleet/clusters/not_running/_pods.json", &len);
+	char *json = tu_slurp("tests/fixtures/fleet/clusters/not_running/_pods.json", &len);
 	struct kube_pod_list l;
 	kube_pod_list_init(&l);
 	assert_int_equal(kube_pods_parse(json, len, &l), 0);
@@ -359,7 +349,7 @@ static void test_plan(void **state)
 static void read_pod(struct fleet_pod *p, const char *file, bool nixl)
 {
 	size_t len;
-	char *buf = slurp(file, &len);
+	char *buf = tu_slurp(file, &len);
 	struct transcript t;
 	transcript_init(&t);
 	transcript_parse(&t, buf, len);
@@ -407,7 +397,7 @@ static void test_drift(void **state)
 {
 	(void)state;
 	size_t len;
-	char *yaml = slurp("tests/fixtures/fleet/recipes/llm-disagg/deploy.yaml", &len);
+	char *yaml = tu_slurp("tests/fixtures/fleet/recipes/llm-disagg/deploy.yaml", &len);
 	struct manifest_set ms;
 	manifest_set_init(&ms);
 	manifest_parse_bytes(&ms, "deploy.yaml", yaml, len);

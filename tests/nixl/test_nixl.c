@@ -19,33 +19,18 @@
 #include "probe/kube_pods.h"
 #include "probe/run_command.h"
 #include "probe/transcript.h"
+#include "test_util.h"
 
 #define FIX "tests/fixtures/nixl/"
-
-static char *slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		fail_msg("cannot open %s", path);
-	fseek(f, 0, SEEK_END);
-	long n = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	char *b = xmalloc((size_t)n + 1);
-	assert_int_equal(fread(b, 1, (size_t)n, f), (size_t)n);
-	b[n] = '\0';
-	fclose(f);
-	*len = (size_t)n;
-	return b;
-}
 
 /* The check `id`; fails the test when it was not reported (never NULL). */
 static const struct ci_check *find(const struct ci_report *r, const char *id)
 {
 	static char empty[1];
 	static const struct ci_check none = {.detail = empty};
-	for (size_t i = 0; i < r->n_checks; i++)
-		if (!strcmp(r->checks[i].id, id))
-			return &r->checks[i];
+	const struct ci_check *c = tu_find(r, id);
+	if (c)
+		return c;
 	fail_msg("check %s not reported", id);
 	return &none;
 }
@@ -74,7 +59,7 @@ static void tcase_load(struct tcase *c, const char *name, const struct nixl_targ
 	char path[256];
 	size_t len;
 	snprintf(path, sizeof(path), FIX "transcripts/%s.txt", name);
-	c->buf = slurp(path, &len);
+	c->buf = tu_slurp(path, &len);
 	transcript_init(&c->t);
 	transcript_parse(&c->t, c->buf, len);
 	assert_true(c->t.valid && c->t.complete);
@@ -230,7 +215,7 @@ static void load_pods(const char *name, struct kube_pod_list *l)
 	char path[256];
 	size_t len;
 	snprintf(path, sizeof(path), FIX "pods/%s", name);
-	char *b = slurp(path, &len);
+	char *b = tu_slurp(path, &len);
 	kube_pod_list_init(l);
 	assert_int_equal(kube_pods_parse(b, len, l), 0);
 	free(b);
@@ -589,7 +574,7 @@ static void test_debian_outputs(void **state)
 {
 	(void)state;
 	size_t len;
-	char *b = slurp(FIX "outputs/ucx_info_-d__debian12_ci_no_rdma.txt", &len);
+	char *b = tu_slurp(FIX "outputs/ucx_info_-d__debian12_ci_no_rdma.txt", &len);
 	struct ucx_devices d;
 	assert_int_equal(ucx_devices_parse(b, len, &d), 0);
 	assert_false(ucx_devices_has_rdma(&d));

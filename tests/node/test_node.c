@@ -16,33 +16,11 @@
 #include "node/node.h"
 #include "node/node_checks.h"
 #include "node/node_facts.h"
-
-static char *slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	assert_non_null(f);
-	fseek(f, 0, SEEK_END);
-	long n = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	char *b = xmalloc((size_t)n + 1);
-	assert_int_equal(fread(b, 1, (size_t)n, f), (size_t)n);
-	b[n] = '\0';
-	fclose(f);
-	*len = (size_t)n;
-	return b;
-}
-
-static const struct ci_check *find(const struct ci_report *r, const char *id)
-{
-	for (size_t i = 0; i < r->n_checks; i++)
-		if (!strcmp(r->checks[i].id, id))
-			return &r->checks[i];
-	return NULL;
-}
+#include "test_util.h"
 
 static enum ci_status st(const struct ci_report *r, const char *id)
 {
-	const struct ci_check *c = find(r, id);
+	const struct ci_check *c = tu_find(r, id);
 	if (!c) {
 		fail_msg("check %s not reported", id);
 		return (enum ci_status)-1;
@@ -52,19 +30,19 @@ static enum ci_status st(const struct ci_report *r, const char *id)
 
 static bool crit(const struct ci_report *r, const char *id)
 {
-	const struct ci_check *c = find(r, id);
+	const struct ci_check *c = tu_find(r, id);
 	return c && c->critical;
 }
 
 static const char *fix_of(const struct ci_report *r, const char *id)
 {
-	const struct ci_check *c = find(r, id);
+	const struct ci_check *c = tu_find(r, id);
 	return c && c->fix ? c->fix : "";
 }
 
 static bool detail_has(const struct ci_report *r, const char *id, const char *needle)
 {
-	const struct ci_check *c = find(r, id);
+	const struct ci_check *c = tu_find(r, id);
 	return c && strstr(c->detail, needle);
 }
 
@@ -82,7 +60,7 @@ static void analyse(struct ci_report *r, const char *text, size_t len)
 static void analyse_file(struct ci_report *r, const char *path)
 {
 	size_t len;
-	char *b = slurp(path, &len);
+	char *b = tu_slurp(path, &len);
 	analyse(r, b, len);
 	free(b);
 }
@@ -311,8 +289,8 @@ static void test_env_against_hardware(void **state)
 	assert_true(detail_has(&r, "node.env.ucx.tls", "leaves no RDMA transport"));
 	assert_true(crit(&r, "node.env.ucx.tls"));
 	/* the ids of the copies the shared rules replaced are gone */
-	assert_null(find(&r, "node.env.ucx_tls"));
-	assert_null(find(&r, "node.env.ucx_net_devices"));
+	assert_null(tu_find(&r, "node.env.ucx_tls"));
+	assert_null(tu_find(&r, "node.env.ucx_net_devices"));
 	report_release(&r);
 }
 
@@ -332,7 +310,7 @@ static void test_env_shared_rules(void **state)
 	assert_int_equal(st(&r, "node.env.nccl.ib"), CI_WARN);
 	assert_true(detail_has(&r, "node.env.nccl.ib", "NCCL_IB_DISABLE=1: NCCL traffic between "
 			       "nodes goes over TCP sockets although this host has RDMA devices"));
-	const struct ci_check *c = find(&r, "node.env.nccl.ib");
+	const struct ci_check *c = tu_find(&r, "node.env.nccl.ib");
 	if (c) {
 		assert_string_equal(c->subject, "NCCL_IB_DISABLE");
 		assert_int_equal(c->n_evidence, 1);
@@ -344,7 +322,7 @@ static void test_env_shared_rules(void **state)
 	assert_true(detail_has(&r, "node.env.ucx.net_devices", "names only network interfaces"));
 	assert_int_equal(st(&r, "node.env.ucx.devices_exist"), CI_OK);
 	assert_int_equal(st(&r, "node.env.ucx.ib_addr_type"), CI_WARN);
-	assert_null(find(&r, "node.env.ucx.tls"));          /* not set: nothing to say */
+	assert_null(tu_find(&r, "node.env.ucx.tls"));          /* not set: nothing to say */
 	report_release(&r);
 
 	/* no RDMA device at all: TCP-only values lose nothing here */
@@ -354,7 +332,7 @@ static void test_env_shared_rules(void **state)
 	assert_int_equal(st(&r, "node.env.nccl.ib"), CI_OK);
 	assert_int_equal(st(&r, "node.env.ucx.tls"), CI_OK);
 	assert_int_equal(st(&r, "node.env.ucx.net_devices"), CI_OK);
-	assert_null(find(&r, "node.env.ucx.ib_addr_type"));  /* not InfiniBand */
+	assert_null(tu_find(&r, "node.env.ucx.ib_addr_type"));  /* not InfiniBand */
 	report_release(&r);
 }
 

@@ -30,6 +30,15 @@ static void lines_normalise(void **state)
 	lines_release(&it);
 	assert_true(lines_blank_input(" \r\n\t\n", 5));
 	assert_false(lines_blank_input(" x", 2));
+	bool empty = false;
+	assert_false(lines_start(&it, " \r\n", 3, &empty));
+	assert_true(empty);
+	empty = false;
+	assert_true(lines_start(&it, "\n y\n", 4, &empty));
+	assert_false(empty);
+	assert_string_equal(lines_next(&it), "");
+	assert_string_equal(lines_next(&it), " y");
+	lines_release(&it);
 }
 
 static void string_helpers(void **state)
