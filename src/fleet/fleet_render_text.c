@@ -123,6 +123,26 @@ static int clampw(size_t w, int lo, int hi)
 	return (int)w < lo ? lo : (int)w > hi ? hi : (int)w;
 }
 
+/* Length of the prefix every pod name shares, cut back to a '-' so that what
+ * is left of each name still reads as a name ("vllmdecodeworker-0"). */
+static size_t shared_prefix(const struct ci_report *r)
+{
+	if (r->n_children < 2)
+		return 0;
+	const char *first = pod_name(&r->children[0]);
+	size_t n = strlen(first);
+	for (size_t i = 1; i < r->n_children; i++) {
+		const char *p = pod_name(&r->children[i]);
+		size_t k = 0;
+		while (k < n && p[k] == first[k])
+			k++;
+		n = k;
+	}
+	while (n > 0 && first[n - 1] != '-')
+		n--;
+	return n;
+}
+
 static void print_matrix(FILE *out, const struct ci_report *r, const struct cli_opts *o)
 {
 	bool used[NGROUPS] = {false};
@@ -140,6 +160,17 @@ static void print_matrix(FILE *out, const struct ci_report *r, const struct cli_
 				used[g] = true;
 		}
 	}
+	/* An 80-column terminal first: when the rows would be wider, the part
+	 * of the pod names they all share is said once above the matrix. */
+	size_t cut = 0, width = wp + 2 + wr + 2 + wn;
+	for (int g = 0; g < NGROUPS; g++)
+		if (used[g])
+			width += 2 + strlen(group_names[g]);
+	if (width > 80 && (cut = shared_prefix(r)) > 0) {
+		fprintf(out, "(pod names are shown without their shared prefix '%.*s')\n",
+			(int)cut, pod_name(&r->children[0]));
+		wp -= cut < wp ? cut : 0;
+	}
 	int cp = clampw(wp, 3, 40), cr = clampw(wr, 4, 12), cn = clampw(wn, 4, 32);
 	fprintf(out, "%-*s  %-*s  %-*s", cp, "POD", cr, "ROLE", cn, "NODE");
 	for (int g = 0; g < NGROUPS; g++)
@@ -150,7 +181,8 @@ static void print_matrix(FILE *out, const struct ci_report *r, const struct cli_
 		const struct ci_report *c = &r->children[i];
 		char role[64], node[256];
 		split_label(c->child_label, role, sizeof(role), node, sizeof(node));
-		fprintf(out, "%-*.*s  %-*.*s  %-*.*s", cp, cp, pod_name(c), cr, cr, role, cn, cn, node);
+		fprintf(out, "%-*.*s  %-*.*s  %-*.*s", cp, cp, pod_name(c) + cut, cr, cr, role, cn, cn,
+			node);
 		const struct ci_check *pf = probe_failure(c);
 		if (pf) {
 			fputs("  not probed (details below)\n", out);
