@@ -68,18 +68,45 @@ bool kube_loose_valid(const char *s)
 	return true;
 }
 
-int kube_exec_argv(const struct kube_target *k, const char *script, const char *root,
-		   const char *argv[KUBE_ARGV_MAX], char **why)
+int kube_base_argv(const char *kubectl, const char *context, const char *kubeconfig,
+		   const char *namespace_, const char **argv, char **why)
 {
 	*why = NULL;
-	if (!k->kubectl || !*k->kubectl) {
+	if (!kubectl || !*kubectl) {
 		*why = xstrdup("no kubectl given");
 		return -1;
 	}
-	if (!kube_label_valid(k->namespace_)) {
-		*why = xasprintf("invalid namespace name (a Kubernetes name: lowercase letters, digits and '-', at most 63)");
+	if (!kube_label_valid(namespace_)) {
+		*why = xstrdup("invalid namespace name (a Kubernetes name: lowercase letters, digits and '-', at most 63)");
 		return -1;
 	}
+	if (context && !kube_loose_valid(context)) {
+		*why = xstrdup("invalid --context (empty, starts with '-', or has control characters)");
+		return -1;
+	}
+	if (kubeconfig && !kube_loose_valid(kubeconfig)) {
+		*why = xstrdup("invalid --kubeconfig (empty, starts with '-', or has control characters)");
+		return -1;
+	}
+	int n = 0;
+	argv[n++] = kubectl;
+	if (context) {
+		argv[n++] = "--context";
+		argv[n++] = context;
+	}
+	if (kubeconfig) {
+		argv[n++] = "--kubeconfig";
+		argv[n++] = kubeconfig;
+	}
+	return n;
+}
+
+int kube_exec_argv(const struct kube_target *k, const char *script, const char *root,
+		   const char *argv[KUBE_ARGV_MAX], char **why)
+{
+	int n = kube_base_argv(k->kubectl, k->context, k->kubeconfig, k->namespace_, argv, why);
+	if (n < 0)
+		return -1;
 	if (!kube_name_valid(k->pod)) {
 		*why = xasprintf("invalid pod name (a Kubernetes name: lowercase letters, digits, '-' and '.', at most 253)");
 		return -1;
@@ -87,24 +114,6 @@ int kube_exec_argv(const struct kube_target *k, const char *script, const char *
 	if (k->container && !kube_label_valid(k->container)) {
 		*why = xasprintf("invalid container name (a Kubernetes name: lowercase letters, digits and '-', at most 63)");
 		return -1;
-	}
-	if (k->context && !kube_loose_valid(k->context)) {
-		*why = xstrdup("invalid --context (empty, starts with '-', or has control characters)");
-		return -1;
-	}
-	if (k->kubeconfig && !kube_loose_valid(k->kubeconfig)) {
-		*why = xstrdup("invalid --kubeconfig (empty, starts with '-', or has control characters)");
-		return -1;
-	}
-	int n = 0;
-	argv[n++] = k->kubectl;
-	if (k->context) {
-		argv[n++] = "--context";
-		argv[n++] = k->context;
-	}
-	if (k->kubeconfig) {
-		argv[n++] = "--kubeconfig";
-		argv[n++] = k->kubeconfig;
 	}
 	argv[n++] = "exec";
 	argv[n++] = "-n";

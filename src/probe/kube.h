@@ -33,6 +33,13 @@ struct kube_target {
 /* Room for the longest argv below, NULL included. */
 #define KUBE_ARGV_MAX 20
 
+/* The part every kubectl call starts with: validate kubectl, --context,
+ * --kubeconfig and the namespace, then fill
+ *   KUBECTL [--context C] [--kubeconfig F]
+ * into argv.  Returns the count so far, or -1 with *why set (malloc'ed). */
+int kube_base_argv(const char *kubectl, const char *context, const char *kubeconfig,
+		   const char *namespace_, const char **argv, char **why);
+
 /* Validate every name in k, then fill argv (NULL-terminated, pointing into
  * k, script and root: nothing is copied or pasted together) with
  *   KUBECTL [--context C] [--kubeconfig F] exec -n NS POD [-c C]

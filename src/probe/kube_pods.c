@@ -255,36 +255,13 @@ int kube_get_pods_argv(const char *kubectl, const char *context, const char *kub
 		       const char *argv[KUBE_GET_ARGV_MAX], char **why)
 {
 	*why = NULL;
-	if (!kubectl || !*kubectl) {
-		*why = xstrdup("no kubectl given");
-		return -1;
-	}
-	if (!kube_label_valid(namespace_)) {
-		*why = xstrdup("invalid namespace name (a Kubernetes name: lowercase letters, digits and '-', at most 63)");
-		return -1;
-	}
 	if (selector && !kube_selector_valid(selector)) {
 		*why = xstrdup("invalid label selector (letters, digits and . _ / = , ! - only, or 'key in (a,b)')");
 		return -1;
 	}
-	if (context && !kube_loose_valid(context)) {
-		*why = xstrdup("invalid --context (empty, starts with '-', or has control characters)");
+	int n = kube_base_argv(kubectl, context, kubeconfig, namespace_, argv, why);
+	if (n < 0)
 		return -1;
-	}
-	if (kubeconfig && !kube_loose_valid(kubeconfig)) {
-		*why = xstrdup("invalid --kubeconfig (empty, starts with '-', or has control characters)");
-		return -1;
-	}
-	int n = 0;
-	argv[n++] = kubectl;
-	if (context) {
-		argv[n++] = "--context";
-		argv[n++] = context;
-	}
-	if (kubeconfig) {
-		argv[n++] = "--kubeconfig";
-		argv[n++] = kubeconfig;
-	}
 	argv[n++] = "get";
 	argv[n++] = "pods";
 	argv[n++] = "-n";
