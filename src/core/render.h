@@ -29,4 +29,10 @@ void render_text_wrap(FILE *out, const char *text, int col, int indent);
  * the exit code for it.  Every verb ends with `return report_finish(...)`. */
 int report_finish(const struct ci_report *r, const struct cli_opts *o);
 
+/* The same with another text layout (the fleet matrix); JSON is always the
+ * one schema'd renderer. */
+typedef void render_text_fn(FILE *out, const struct ci_report *r, const struct ci_verdict *v,
+			    const struct cli_opts *o);
+int report_finish_as(const struct ci_report *r, const struct cli_opts *o, render_text_fn *text);
+
 #endif

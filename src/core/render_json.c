@@ -121,16 +121,21 @@ void render_json(FILE *out, const struct ci_report *r, const struct ci_verdict *
 	json_decref(doc);
 }
 
-int report_finish(const struct ci_report *r, const struct cli_opts *o)
+int report_finish_as(const struct ci_report *r, const struct cli_opts *o, render_text_fn *text)
 {
 	struct ci_verdict v;
 	verdict_compute(r, &v);
 	if (o->format == CI_FORMAT_JSON)
 		render_json(stdout, r, &v, o);
 	else
-		render_text(stdout, r, &v, o);
+		text(stdout, r, &v, o);
 	fflush(stdout);
 	int rc = verdict_exit_code(&v);
 	verdict_release(&v);
 	return rc;
+}
+
+int report_finish(const struct ci_report *r, const struct cli_opts *o)
+{
+	return report_finish_as(r, o, render_text);
 }

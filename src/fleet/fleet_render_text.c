@@ -273,14 +273,5 @@ void fleet_render_text(FILE *out, const struct ci_report *r, const struct ci_ver
 
 int fleet_finish(const struct ci_report *r, const struct cli_opts *o)
 {
-	struct ci_verdict v;
-	verdict_compute(r, &v);
-	if (o->format == CI_FORMAT_JSON)
-		render_json(stdout, r, &v, o);
-	else
-		fleet_render_text(stdout, r, &v, o);
-	fflush(stdout);
-	int rc = verdict_exit_code(&v);
-	verdict_release(&v);
-	return rc;
+	return report_finish_as(r, o, fleet_render_text);
 }

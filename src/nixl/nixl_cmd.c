@@ -41,25 +41,10 @@ static bool host_valid(const char *s)
 
 static int validate(const struct cli_opts *o)
 {
-	int rc = cli_allow_only("nixl", o, NIXL_OPTS);
+	int rc = probe_target_validate("nixl", o, NIXL_OPTS);
 	if (rc)
 		return rc;
-	if (o->n_args)
-		return cli_usage_error("nixl", "unexpected argument '%s'", o->args[0]);
-	bool pod = o->given & OPT_POD, ns = o->given & OPT_NAMESPACE;
-	if (pod && !ns)
-		return cli_usage_error("nixl", "--pod needs --namespace");
-	if (ns && !pod)
-		return cli_usage_error("nixl", "--namespace needs --pod");
-	if (!pod && (o->given & (OPT_CONTAINER | OPT_CONTEXT | OPT_KUBECONFIG | OPT_KUBECTL)))
-		return cli_usage_error("nixl", "--container, --context, --kubeconfig and --kubectl "
-				       "need --pod");
-	if (pod && (o->given & OPT_SYSROOT))
-		return cli_usage_error("nixl", "--sysroot probes the local host; it cannot be used "
-				       "with --pod");
-	if ((o->given & OPT_REPLAY) && (o->given & (OPT_POD | OPT_SYSROOT | OPT_SAVE_PROBE)))
-		return cli_usage_error("nixl", "--replay analyses a saved transcript; it cannot be "
-				       "used with --pod, --sysroot or --save-probe");
+	bool pod = o->given & OPT_POD;
 	if (o->given & OPT_PEER) {
 		if (pod && !kube_name_valid(o->peer))
 			return cli_usage_error("nixl", "invalid --peer pod name (a Kubernetes name: "

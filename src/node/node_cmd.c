@@ -12,33 +12,9 @@
 #define NODE_OPTS (OPT_NAMESPACE | OPT_POD | OPT_CONTAINER | OPT_CONTEXT | OPT_KUBECONFIG | \
 		   OPT_KUBECTL | OPT_SYSROOT | OPT_SAVE_PROBE | OPT_REPLAY | OPT_TIMEOUT)
 
-static int validate(const struct cli_opts *o)
-{
-	int rc = cli_allow_only("node", o, NODE_OPTS);
-	if (rc)
-		return rc;
-	if (o->n_args)
-		return cli_usage_error("node", "unexpected argument '%s'", o->args[0]);
-	bool pod = o->given & OPT_POD, ns = o->given & OPT_NAMESPACE;
-	if (pod && !ns)
-		return cli_usage_error("node", "--pod needs --namespace");
-	if (ns && !pod)
-		return cli_usage_error("node", "--namespace needs --pod");
-	if (!pod && (o->given & (OPT_CONTAINER | OPT_CONTEXT | OPT_KUBECONFIG | OPT_KUBECTL)))
-		return cli_usage_error("node", "--container, --context, --kubeconfig and --kubectl "
-				       "need --pod");
-	if (pod && (o->given & OPT_SYSROOT))
-		return cli_usage_error("node", "--sysroot probes the local host; it cannot be used "
-				       "with --pod");
-	if ((o->given & OPT_REPLAY) && (o->given & (OPT_POD | OPT_SYSROOT | OPT_SAVE_PROBE)))
-		return cli_usage_error("node", "--replay analyses a saved transcript; it cannot be "
-				       "used with --pod, --sysroot or --save-probe");
-	return 0;
-}
-
 int cmd_node(const struct cli_opts *o)
 {
-	int rc = validate(o);
+	int rc = probe_target_validate("node", o, NODE_OPTS);
 	if (rc)
 		return rc;
 	struct probe_outcome out;

@@ -51,6 +51,12 @@ struct probe_outcome {
 void probe_collect(const struct cli_opts *o, const char *pod_override, struct probe_outcome *out);
 void probe_outcome_release(struct probe_outcome *out);
 
+/* The usage rules every single-target verb shares (node, nixl): --pod and
+ * --namespace together; kubectl options only with --pod; --sysroot only for
+ * the local host; --replay alone.  Allows only `allowed` (OPT_* mask) and no
+ * positional argument.  Returns 0, or CI_EXIT_USAGE after printing why. */
+int probe_target_validate(const char *verb, const struct cli_opts *o, unsigned allowed);
+
 /* The embedded constant script (probe.sh). */
 extern const char probe_script[];
 extern const size_t probe_script_len;
