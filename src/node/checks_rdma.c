@@ -280,7 +280,7 @@ void node_check_roce_gid(struct ci_report *r, const struct node_facts *f)
 		check_add_evidence(c, "%s", goodl);
 	} else {
 		c = report_add(r, id, CI_OK, true, CI_LAYER_FABRIC, SUBJ_IB,
-			       "every active RoCE port has a RoCE v2 GID (%zu)", good);
+			       "every active RoCE port (%zu) has a RoCE v2 GID", good);
 		check_add_evidence(c, "%s", goodl);
 	}
 }
