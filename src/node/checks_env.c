@@ -271,7 +271,7 @@ void node_check_env(struct ci_report *r, const struct node_facts *f)
 		return;
 	}
 	report_add(r, "node.env", CI_OK, false, CI_LAYER_ENV, "environment",
-		   "%zu transport variable%s set (listed under facts)", f->n_env,
+		   "%zu transport variable%s set (listed under the transport settings)", f->n_env,
 		   f->n_env == 1 ? "" : "s");
 	struct var_view vars[NODE_MAX_ENV];
 	size_t n = 0;
