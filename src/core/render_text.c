@@ -94,16 +94,16 @@ static void print_check(FILE *out, const struct ci_check *c, const struct style 
 		col = indent;
 	}
 	render_text_wrap(out, line, col, indent);
+	/* The label is printed before wrapping so that a long first word
+	 * (a path) never leaves it alone on its line. */
 	if (c->fix && (c->status == CI_FAIL || c->status == CI_WARN || o->verbose)) {
-		fprintf(out, "%*s", indent, "");
-		snprintf(line, sizeof(line), "fix: %s", c->fix);
-		render_text_wrap(out, line, indent, indent + 5);
+		fprintf(out, "%*sfix: ", indent, "");
+		render_text_wrap(out, c->fix, indent + 5, indent + 5);
 	}
 	if (o->verbose)
 		for (size_t i = 0; i < c->n_evidence; i++) {
-			fprintf(out, "%*s", indent, "");
-			snprintf(line, sizeof(line), "> %s", c->evidence[i]);
-			render_text_wrap(out, line, indent, indent + 2);
+			fprintf(out, "%*s> ", indent, "");
+			render_text_wrap(out, c->evidence[i], indent + 2, indent + 2);
 		}
 }
 

@@ -66,12 +66,55 @@ bool env_relevant(const struct deployment *d)
 	return false;
 }
 
+/* A kustomize component (components/x/patch-dgd.yaml) holds DGD fragments:
+ * services without an image or a command.  They are not deployments, so
+ * nothing can be judged, but saying "no deployment found" would be wrong;
+ * say what they are, what they set, and how to get something to check. */
+static bool env_report_patches(struct ci_report *r, const struct manifest_set *ms)
+{
+	const struct deployment *first = NULL;
+	size_t n = 0;
+	for (size_t i = 0; i < ms->n_deps; i++) {
+		const struct deployment *d = &ms->deps[i];
+		if (d->kind && !strcmp(d->kind, "DynamoGraphDeployment") && d->n_svcs) {
+			first = first ? first : d;
+			n++;
+		}
+	}
+	if (!n)
+		return false;
+	struct ci_check *c = report_add(r, "env.deployment", CI_SKIPPED, true, CI_LAYER_ENV, NULL,
+		"only kustomize patches here: %zu DynamoGraphDeployment fragment%s with no image or "
+		"command (first: %s, %s:%d); a patch is not a deployment", n, n == 1 ? "" : "s",
+		first->name ? first->name : "unnamed", first->loc.file ? first->loc.file : "?",
+		first->loc.line);
+	check_set_fix(c, "render an overlay that uses it (kustomize build OVERLAY > rendered.yaml) "
+			 "and run env on rendered.yaml");
+	/* What the patch sets, so that -v shows what it would add. */
+	for (size_t i = 0; i < ms->n_deps; i++) {
+		const struct deployment *d = &ms->deps[i];
+		for (size_t j = 0; j < d->n_svcs; j++)
+			for (size_t k = 0; k < d->svcs[j].env.n; k++) {
+				const struct env_var *v = &d->svcs[j].env.v[k];
+				if (!redact_is_transport_name(v->name))
+					continue;
+				check_add_evidence(c, "%s:%d: %s: %s=%s", v->loc.file ? v->loc.file : "?",
+						   v->loc.line, d->svcs[j].name, v->name,
+						   v->value_from ? v->value_from
+								 : redact_value(v->name, v->value ? v->value : ""));
+			}
+	}
+	return true;
+}
+
 void env_analyze(struct ci_report *r, const struct manifest_set *ms, const char *target)
 {
 	env_report_inputs(r, ms);
 	size_t relevant = 0;
 	for (size_t i = 0; i < ms->n_deps; i++)
 		relevant += env_relevant(&ms->deps[i]);
+	if (!relevant && env_report_patches(r, ms))
+		return;
 	if (!relevant) {
 		struct ci_check *c = report_add(r, "env.deployment", CI_SKIPPED, true, CI_LAYER_ENV, NULL,
 						"no DynamoGraphDeployment or pod workload found in %s",
