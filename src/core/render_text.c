@@ -166,29 +166,32 @@ static void print_steps(FILE *out, const struct ci_report *r)
 	}
 }
 
-static const struct ci_check *find_check(const struct ci_report *r, const char *id,
-					 enum ci_status worst)
+/* Ranks as fix_first does (verdict.c): a failure, then a critical skip,
+ * then a warning; anything else last. */
+static int rep_rank(const struct ci_check *c)
 {
-	for (size_t i = 0; i < r->n_checks; i++)
-		if (!strcmp(r->checks[i].id, id) && r->checks[i].status == worst)
-			return &r->checks[i];
-	for (size_t i = 0; i < r->n_children; i++) {
-		const struct ci_check *c = find_check(&r->children[i], id, worst);
-		if (c)
-			return c;
+	switch (c->status) {
+	case CI_FAIL: return 0;
+	case CI_SKIPPED: return c->critical ? 1 : 3;
+	case CI_WARN: return 2;
+	default: return 4;
 	}
-	return NULL;
 }
 
+/* The check that stands for id in the fix-first list: the one that put
+ * the id there. */
 static const struct ci_check *worst_check(const struct ci_report *r, const char *id)
 {
-	static const enum ci_status order[] = {CI_FAIL, CI_SKIPPED, CI_WARN, CI_OK};
-	for (size_t i = 0; i < 4; i++) {
-		const struct ci_check *c = find_check(r, id, order[i]);
-		if (c)
-			return c;
+	const struct ci_check *best = NULL;
+	for (size_t i = 0; i < r->n_checks; i++)
+		if (!strcmp(r->checks[i].id, id) && (!best || rep_rank(&r->checks[i]) < rep_rank(best)))
+			best = &r->checks[i];
+	for (size_t i = 0; i < r->n_children; i++) {
+		const struct ci_check *c = worst_check(&r->children[i], id);
+		if (c && (!best || rep_rank(c) < rep_rank(best)))
+			best = c;
 	}
-	return NULL;
+	return best;
 }
 
 static void print_verdict(FILE *out, const struct ci_report *r, const struct ci_verdict *v,

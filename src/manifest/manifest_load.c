@@ -18,6 +18,7 @@
 
 #define MAX_DIR_DEPTH 32
 #define MAX_FILES 20000
+#define MAX_ENTRIES 200000   /* directory entries looked at, in all */
 
 struct visited {
 	dev_t dev;
@@ -29,7 +30,8 @@ struct walk {
 	struct visited *seen;        /* directories entered, for symlink loops */
 	size_t n_seen, cap_seen;
 	size_t n_files;
-	bool too_many;
+	size_t n_entries;
+	bool too_many, too_big;
 	size_t yaml_found;
 };
 
@@ -121,7 +123,7 @@ static void walk_dir(struct walk *w, const char *dir, const struct stat *dst, in
 	struct manifest_set *ms = w->ms;
 	if (seen_dir(w, dst)) {
 		ms_diag(ms, DIAG_WARN, dir, 0, 0,
-			xstrdup("folder already visited (symlink loop or second link), skipped"));
+			xstrdup("folder already visited (a bind mount or second link to it), skipped"));
 		return;
 	}
 	if (depth > MAX_DIR_DEPTH) {
@@ -152,11 +154,23 @@ static void walk_dir(struct walk *w, const char *dir, const struct stat *dst, in
 	bool slash = dlen && dir[dlen - 1] == '/';
 	for (size_t i = 0; i < n; i++) {
 		char *path = xasprintf("%s%s%s", dir, slash ? "" : "/", names[i]);
-		struct stat st;
-		if (stat(path, &st) != 0) {
+		struct stat st, lst;
+		bool link = lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode);
+		if (++w->n_entries > MAX_ENTRIES) {
+			if (!w->too_big)
+				ms_diag(ms, DIAG_WARN, path, 0, 0,
+					xstrdup("more than 200000 folder entries; the rest skipped"));
+			w->too_big = true;
+		} else if (stat(path, &st) != 0) {
 			/* A dangling link to a .yaml is worth saying; to anything else not. */
 			if (has_yaml_ext(names[i]))
 				diag_errno(ms, DIAG_WARN, path, "cannot read file", errno);
+		} else if (S_ISDIR(st.st_mode) && link) {
+			/* Like find(1): a link to a folder may lead anywhere (out of
+			 * the recipe, /proc/N/root), so it is named, not entered.
+			 * Linked files are read. */
+			ms_diag(ms, DIAG_NOTE, path, 0, 0,
+				xstrdup("symbolic link to a folder, not followed (name it on the command line to read it)"));
 		} else if (S_ISDIR(st.st_mode)) {
 			walk_dir(w, path, &st, depth + 1);
 		} else if (S_ISREG(st.st_mode) && has_yaml_ext(names[i])) {

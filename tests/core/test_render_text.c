@@ -229,6 +229,24 @@ static void test_children(void **state)
 	report_release(&r);
 }
 
+/* The fix-first line quotes the check that put the id on the list (here
+ * the warning), not an informational skip with the same id. */
+static void test_fix_first_quotes_the_ranked_check(void **state)
+{
+	(void)state;
+	struct ci_report r;
+	report_init(&r, "env", "t");
+	report_add(&r, "env.input", CI_SKIPPED, false, CI_LAYER_ENV, NULL, "a note");
+	struct ci_check *w = report_add(&r, "env.input", CI_WARN, false, CI_LAYER_ENV, NULL,
+					"cannot read b.yaml");
+	check_set_fix(w, "fix or remove b.yaml");
+	char *s = render_to_string(&r, R_TEXT, true, false, false);
+	assert_non_null(strstr(s, "1. env.input: fix or remove b.yaml"));
+	assert_null(strstr(s, "a note"));
+	free(s);
+	report_release(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -240,6 +258,7 @@ int main(void)
 		cmocka_unit_test(test_color_only_when_asked),
 		cmocka_unit_test(test_ready_and_empty),
 		cmocka_unit_test(test_children),
+		cmocka_unit_test(test_fix_first_quotes_the_ranked_check),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -139,11 +139,27 @@ static void test_symlink_loop(void **state)
 	assert_int_equal(symlink(".", link), 0);
 	snprintf(link, sizeof(link), "%s/r/dangling.yaml", tmp);
 	assert_int_equal(symlink("/nonexistent/x.yaml", link), 0);
+	/* A link to a folder outside the tree is not a way out of it. */
+	mk("outside");
+	write_file("outside/deploy.yaml", pod("escaped"));
+	snprintf(target, sizeof(target), "%s/outside", tmp);
+	snprintf(link, sizeof(link), "%s/r/out", tmp);
+	assert_int_equal(symlink(target, link), 0);
+	/* A linked file is read. */
+	write_file("shared.yaml", pod("linked"));
+	snprintf(target, sizeof(target), "%s/shared.yaml", tmp);
+	snprintf(link, sizeof(link), "%s/r/linked.yaml", tmp);
+	assert_int_equal(symlink(target, link), 0);
+	snprintf(target, sizeof(target), "%s/r", tmp);
 	assert_true(manifest_load_path(&ms, target));
-	assert_int_equal(ms.n_deps, 1);
-	assert_string_equal(ms.deps[0].name, "once");
-	const struct diag *d = find_diag("symlink loop");
-	assert_true(d && d->severity == DIAG_WARN);
+	assert_int_equal(ms.n_deps, 2);
+	assert_string_equal(ms.deps[0].name, "linked");
+	assert_string_equal(ms.deps[1].name, "once");
+	size_t notes = 0;
+	for (size_t i = 0; i < ms.n_diags; i++)
+		notes += ms.diags[i].severity == DIAG_NOTE &&
+			 strstr(ms.diags[i].message, "symbolic link to a folder, not followed");
+	assert_int_equal(notes, 3);   /* loop, self, out */
 	assert_non_null(find_diag("cannot read file: No such file or directory"));
 }
 
