@@ -112,8 +112,14 @@ void verdict_compute(const struct ci_report *r, struct ci_verdict *v)
 	const char *first = v->n_fix_first ? v->fix_first[0] : NULL;
 	switch (v->kind) {
 	case CI_READY:
-		v->summary = xasprintf("The disaggregated transport can be trusted: "
-				       "all %zu checks passed.", ok);
+		/* A report that carries next commands (nixl's pair test) has not
+		 * proven the transfer itself: say how far the look goes. */
+		if (r->n_steps)
+			v->summary = xasprintf("Ready as far as a read-only check can tell: all %zu "
+					       "checks passed; the next commands prove the transfer.", ok);
+		else
+			v->summary = xasprintf("The disaggregated transport can be trusted: "
+					       "all %zu checks passed.", ok);
 		break;
 	case CI_BLOCKED:
 		v->summary = xasprintf("Do not trust the transport: %zu check%s failed; fix %s first.",

@@ -260,6 +260,27 @@ static void test_release_twice(void **state)
 	report_release(&r);
 }
 
+/* Ready with next commands (nixl): the summary must not claim more than a
+ * read-only look proved. */
+static void test_ready_with_steps_is_modest(void **state)
+{
+	(void)state;
+	struct ci_report r;
+	report_init(&r, "nixl", "t");
+	report_add(&r, "nixl.ucx.rdma", CI_OK, true, CI_LAYER_DRIVER, NULL, "rc_mlx5");
+	struct ci_verdict v;
+	verdict_compute(&r, &v);
+	assert_non_null(strstr(v.summary, "can be trusted"));
+	verdict_release(&v);
+	report_add_step(&r, "pair test", "nixlbench ...");
+	verdict_compute(&r, &v);
+	assert_int_equal(v.kind, CI_READY);
+	assert_non_null(strstr(v.summary, "as far as a read-only check can tell"));
+	assert_null(strstr(v.summary, "can be trusted"));
+	verdict_release(&v);
+	report_release(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -275,6 +296,7 @@ int main(void)
 		cmocka_unit_test(test_children_included),
 		cmocka_unit_test(test_exit_codes),
 		cmocka_unit_test(test_release_twice),
+		cmocka_unit_test(test_ready_with_steps_is_modest),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
