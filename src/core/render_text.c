@@ -80,7 +80,8 @@ static void print_check(FILE *out, const struct ci_check *c, const struct style 
 	/* The trailing space separates an id as long as the column from the
 	 * detail (render_text_wrap() does not start with one). */
 	fprintf(out, " %-*s ", s->id_col, c->id);
-	int col = base + STATUS_COL + 1 + (int)(strlen(c->id) > (size_t)s->id_col ? strlen(c->id) : (size_t)s->id_col) + 1;
+	int idw = (int)strlen(c->id) > s->id_col ? (int)strlen(c->id) : s->id_col;
+	int col = base + STATUS_COL + 1 + idw + 1;
 	int indent = base + STATUS_COL + 1 + s->id_col + 1;
 	if (indent > 40)
 		indent = base + STATUS_COL + 1;
