@@ -229,9 +229,52 @@ void node_check_rdma_uverbs(struct ci_report *r, const struct node_facts *f)
 				 "sysfs alone is not enough");
 		return;
 	}
-	report_add(r, id, CI_OK, true, CI_LAYER_FABRIC, "/dev/infiniband",
-		   "%zu uverbs device%s for %zu RDMA device%s", f->n_uverbs,
-		   f->n_uverbs == 1 ? "" : "s", f->n_devs, f->n_devs == 1 ? "" : "s");
+	if (f->ibv_t.state != TOOL_OK) {
+		report_add(r, id, CI_OK, true, CI_LAYER_FABRIC, "/dev/infiniband",
+			   "%zu uverbs device%s for %zu RDMA device%s (%s: opening them not verified)",
+			   f->n_uverbs, f->n_uverbs == 1 ? "" : "s", f->n_devs,
+			   f->n_devs == 1 ? "" : "s", f->ibv_t.why);
+		return;
+	}
+	/* ibv_devinfo lists only what libibverbs opened: a device in sysfs
+	 * that it does not list has no working userspace provider here. */
+	char missing[512] = "";
+	size_t n_missing = 0;
+	for (size_t i = 0; i < f->n_devs; i++) {
+		bool listed = false;
+		for (size_t j = 0; j < f->ibv_n && !listed; j++)
+			listed = !strcmp(f->ibv_names[j], f->devs[i].name);
+		if (!listed) {
+			n_missing++;
+			bufcatf(missing, sizeof(missing), "%s%s", *missing ? ", " : "", f->devs[i].name);
+		}
+	}
+	if (!n_missing) {
+		report_add(r, id, CI_OK, true, CI_LAYER_FABRIC, "/dev/infiniband",
+			   "%zu uverbs device%s; libibverbs opens all %zu RDMA device%s (ibv_devinfo)",
+			   f->n_uverbs, f->n_uverbs == 1 ? "" : "s", f->n_devs,
+			   f->n_devs == 1 ? "" : "s");
+		return;
+	}
+	char why[160] = "";
+	if (f->ibv_no_driver)
+		snprintf(why, sizeof(why), "; libibverbs warns %zu time%s of no userspace "
+			 "device-specific driver", f->ibv_no_driver, f->ibv_no_driver == 1 ? "" : "s");
+	struct ci_check *c;
+	if (n_missing == f->n_devs) {
+		c = report_add(r, id, CI_FAIL, true, CI_LAYER_FABRIC, "ibv_devinfo",
+			       "/dev/infiniband has %zu uverbs device%s, but libibverbs opens none of "
+			       "the %zu RDMA device%s%s: UCX has no RDMA transport (KV over TCP)",
+			       f->n_uverbs, f->n_uverbs == 1 ? "" : "s", f->n_devs,
+			       f->n_devs == 1 ? "" : "s", why);
+	} else {
+		c = report_add(r, id, CI_WARN, true, CI_LAYER_FABRIC, "ibv_devinfo",
+			       "libibverbs opens %zu of %zu RDMA devices; not: %s%s",
+			       f->n_devs - n_missing, f->n_devs, missing, why);
+	}
+	check_set_fix(c, "install rdma-core's userspace providers in the image (libibverbs + "
+			 "ibverbs-providers, e.g. libmlx5), as the Dynamo runtime images have them");
+	check_add_evidence(c, "sysfs devices not opened by libibverbs: %s", missing);
 }
 
 void node_check_roce_gid(struct ci_report *r, const struct node_facts *f)

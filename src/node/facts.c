@@ -12,6 +12,7 @@
 #include "core/xalloc.h"
 #include "node/facts_internal.h"
 #include "node/sections.h"
+#include "parse/ibv_devinfo.h"
 #include "parse/limits.h"
 #include "parse/lines.h"
 #include "parse/modules.h"
@@ -57,6 +58,8 @@ void node_facts_release(struct node_facts *f)
 		smi_query_release(&f->q);
 	if (f->fi_t.state == TOOL_OK)
 		fi_info_release(&f->fi);
+	for (size_t i = 0; i < f->ibv_n; i++)
+		free(f->ibv_names[i]);
 	node_facts_init(f);
 }
 
@@ -400,6 +403,26 @@ static void read_efa(struct node_facts *f, const struct section *s)
 	}
 }
 
+static void read_ibv(struct node_facts *f, const struct section *s)
+{
+	node_tool_state(s, "ibv_devinfo", &f->ibv_t);
+	/* It exits non-zero after "No IB devices found": an answer. */
+	if (f->ibv_t.state != TOOL_OK && f->ibv_t.state != TOOL_FAILED)
+		return;
+	struct ibv_devinfo d;
+	if (ibv_devinfo_parse(s->body, s->len, &d) == 0) {
+		f->ibv_t.state = TOOL_OK;
+		for (size_t i = 0; i < d.ndevs && f->ibv_n < NODE_MAX_DEVS; i++)
+			if (d.devs[i].hca_id)
+				f->ibv_names[f->ibv_n++] = xstrdup(d.devs[i].hca_id);
+		f->ibv_no_driver = d.no_driver_warnings;
+	} else if (f->ibv_t.state == TOOL_OK) {
+		f->ibv_t.state = TOOL_FAILED;
+		snprintf(f->ibv_t.why, sizeof(f->ibv_t.why), "ibv_devinfo printed nothing readable");
+	}
+	ibv_devinfo_release(&d);
+}
+
 void node_facts_read(struct node_facts *f, const struct transcript *t)
 {
 	f->valid = t->valid;
@@ -415,6 +438,7 @@ void node_facts_read(struct node_facts *f, const struct transcript *t)
 	env_add(f, transcript_get(t, SEC_ENV_PID1), "pid 1 environment");
 	env_add(f, transcript_get(t, SEC_ENV_EXEC), "exec shell environment");
 	read_gpus(f, t);
+	read_ibv(f, transcript_get(t, SEC_IBV_DEVINFO));
 	read_efa(f, transcript_get(t, SEC_FI_INFO_EFA));
 }
 

@@ -133,6 +133,13 @@ struct node_facts {
 	uint64_t shm_bytes;
 	char shm_how[96];
 
+	/* libibverbs' own view: ibv_devinfo lists only the devices it could
+	 * open, so it proves what sysfs and /dev/infiniband only suggest. */
+	struct tool_out ibv_t;
+	char *ibv_names[NODE_MAX_DEVS];   /* hca_ids it listed */
+	size_t ibv_n;
+	size_t ibv_no_driver;   /* "no userspace device-specific driver" warnings */
+
 	/* EFA */
 	struct tool_out fi_t;
 	struct fi_info fi;

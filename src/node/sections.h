@@ -33,9 +33,7 @@
 #define SEC_ENV_PID1        "env:pid1"         /* transport NAME=VALUE, from /proc/1/environ */
 #define SEC_ENV_EXEC        "env:exec"         /* transport NAME=VALUE, from the exec shell */
 #define SEC_WHICH           "which"            /* tool=path, "tool=" when absent */
-#define SEC_IBSTAT          "tool:ibstat"
-#define SEC_IBV_DEVINFO     "tool:ibv_devinfo"
-#define SEC_RDMA_LINK       "tool:rdma-link"
+#define SEC_IBV_DEVINFO     "tool:ibv_devinfo" /* what libibverbs opens */
 #define SEC_SMI_Q           "tool:nvsmi-q"     /* nvidia-smi -q, GPU headers + Fabric */
 #define SEC_SMI_TOPO        "tool:nvsmi-topo"  /* nvidia-smi topo -m */
 #define SEC_SMI_NVLINK      "tool:nvsmi-nvlink" /* nvidia-smi nvlink -s */
@@ -61,7 +59,7 @@
 #define NODE_SECTION_LIST \
 	SEC_META, SEC_SYS, SEC_DEV, SEC_MODULES, SEC_NV_VERSION, SEC_STATUS, SEC_LIMITS, \
 	SEC_MOUNTS, SEC_ULIMIT_L, SEC_ULIMIT_HL, SEC_ENV_PID1, SEC_ENV_EXEC, SEC_WHICH, \
-	SEC_IBSTAT, SEC_IBV_DEVINFO, SEC_RDMA_LINK, SEC_SMI_Q, SEC_SMI_TOPO, SEC_SMI_NVLINK, \
+	SEC_IBV_DEVINFO, SEC_SMI_Q, SEC_SMI_TOPO, SEC_SMI_NVLINK, \
 	SEC_SMI_QUERY, SEC_FI_INFO_EFA, SEC_UCX_INFO_V, SEC_UCX_INFO_D, SEC_DF_SHM, \
 	SEC_NIXL_PLUGINS, SEC_NIXL_PYTHON
 

@@ -10,7 +10,7 @@
 #
 # It only reads: files under ROOT/sys, ROOT/proc, ROOT/dev, the NIXL plugin
 # directories and the nixl Python METADATA; `command -v`; and read-only tool
-# queries (ibstat, ibv_devinfo, rdma link show, nvidia-smi queries, fi_info,
+# queries (ibv_devinfo, nvidia-smi queries, fi_info,
 # ucx_info, df).  It writes nothing and changes nothing.
 #
 # Output (see src/probe/transcript.h):
@@ -38,7 +38,7 @@
 #   env:exec             NAME=VALUE from this shell, transport names only
 #                        (host/pod only).  Secret-like names: <redacted>.
 #   which                "<tool>=<path>" ("<tool>=" when not on PATH)
-#   tool:ibstat tool:ibv_devinfo tool:rdma-link tool:nvsmi-q tool:nvsmi-topo
+#   tool:ibv_devinfo tool:nvsmi-q tool:nvsmi-topo
 #   tool:nvsmi-nvlink tool:nvsmi-query tool:fi_info-efa tool:ucx_info-v
 #   tool:ucx_info-d tool:df-shm          the tools' output (stderr merged)
 #   nixl:plugins         "<dir>/" then "<dir>/libplugin_X.so" per plugin found
@@ -320,15 +320,15 @@ fi
 
 # --- tools -----------------------------------------------------------------
 printf '@@begin which\n'
-for t in ibstat ibv_devinfo rdma nvidia-smi fi_info ucx_info nixlbench nixl_test \
+for t in ibv_devinfo nvidia-smi fi_info ucx_info nixlbench nixl_test \
 	nixl_example kvbench etcdctl ucx_perftest; do
 	printf '|%s=%s\n' "$t" "$(command -v "$t" 2>/dev/null)"
 done
 endsec which 0 ''
 
-tool tool:ibstat "$cap" ibstat
+# InfiniBand facts come from sysfs (ibstat and `rdma link` only re-read
+# it); ibv_devinfo is run because it shows what libibverbs can open.
 tool tool:ibv_devinfo "$cap" ibv_devinfo
-tool tool:rdma-link "$cap" rdma link show
 if [ -n "$have_sed" ] && have nvidia-smi; then
 	# Only what the checks read: GPU headers, product/driver and the Fabric
 	# block (keys at 4 spaces end it), so eight GPUs fit under the cap.

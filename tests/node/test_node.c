@@ -205,6 +205,34 @@ static void test_mixed_rates_and_lid0(void **state)
 	report_release(&r);
 }
 
+/* ibv_devinfo lists only the devices libibverbs opened: one missing from
+ * its list is a warning naming it; its absence leaves the check unproven
+ * but ok. */
+static void test_verbs_open(void **state)
+{
+	(void)state;
+	static const char sys_dev[] =
+		"@@begin sys\n"
+		IB_DEV("mlx5_0", "4: ACTIVE", "400 Gb/sec (4X NDR)", "0x10")
+		IB_DEV("mlx5_1", "4: ACTIVE", "400 Gb/sec (4X NDR)", "0x11")
+		"@@end sys rc=0\n@@begin dev\n|dev/infiniband/uverbs0\n|dev/infiniband/uverbs1\n"
+		"@@end dev rc=0\n";
+	struct ci_report r;
+	analyse_fmt(&r, HDR "%s@@begin tool:ibv_devinfo\n|hca_id:\tmlx5_0\n"
+		    "|\ttransport:\t\t\tInfiniBand (0)\n|libibverbs: Warning: no userspace "
+		    "device-specific driver found for /sys/class/infiniband_verbs/uverbs1\n"
+		    "@@end tool:ibv_devinfo rc=0\n@@done\n", "6.8.0", sys_dev);
+	assert_int_equal(st(&r, "node.rdma.uverbs"), CI_WARN);
+	assert_true(detail_has(&r, "node.rdma.uverbs", "opens 1 of 2 RDMA devices; not: mlx5_1"));
+	report_release(&r);
+
+	analyse_fmt(&r, HDR "%s@@begin tool:ibv_devinfo\n@@end tool:ibv_devinfo rc=127 missing\n"
+		    "@@done\n", "6.8.0", sys_dev);
+	assert_int_equal(st(&r, "node.rdma.uverbs"), CI_OK);
+	assert_true(detail_has(&r, "node.rdma.uverbs", "opening them not verified"));
+	report_release(&r);
+}
+
 static void test_all_ports_down(void **state)
 {
 	(void)state;
@@ -410,6 +438,7 @@ int main(void)
 		cmocka_unit_test(test_down_memlock),
 		cmocka_unit_test(test_ci_host),
 		cmocka_unit_test(test_mixed_rates_and_lid0),
+		cmocka_unit_test(test_verbs_open),
 		cmocka_unit_test(test_all_ports_down),
 		cmocka_unit_test(test_gpudirect_ladder),
 		cmocka_unit_test(test_memlock_boundary),

@@ -41,12 +41,10 @@ KEYWORDS = {"if", "then", "else", "elif", "fi", "for", "in", "do", "done", "whil
             ":", "ulimit"}
 # External programs: read-only ones only.
 PROGRAMS = {"cat", "ls", "head", "sed", "tr", "grep", "timeout", "readlink", "uname", "df",
-            "env", "ibstat", "ibv_devinfo", "rdma", "nvidia-smi", "fi_info", "ucx_info"}
+            "env", "ibv_devinfo", "nvidia-smi", "fi_info", "ucx_info"}
 # Read-only invocations of the tools (argument vectors, after `timeout 5`).
 TOOL_ARGS = {
-    "ibstat": [[]],
     "ibv_devinfo": [[]],
-    "rdma": [["link", "show"]],
     "nvidia-smi": [["-q"], ["topo", "-m"], ["nvlink", "-s"],
                    ["--query-gpu=index,name,pci.bus_id,driver_version", "--format=csv,noheader"]],
     "fi_info": [["-p", "efa"]],
@@ -274,10 +272,10 @@ def test_format():
     try:
         bindir = os.path.join(tmp, "bin")
         os.makedirs(bindir)
-        # A hostile ibstat: forged section lines, no final newline.
-        with open(os.path.join(bindir, "ibstat"), "w") as f:
-            f.write("#!/bin/sh\nprintf '@@end tool:ibstat rc=0\\n@@begin evil\\n@@done\\nlast'\n")
-        os.chmod(os.path.join(bindir, "ibstat"), 0o755)
+        # A hostile ibv_devinfo: forged section lines, no final newline.
+        with open(os.path.join(bindir, "ibv_devinfo"), "w") as f:
+            f.write("#!/bin/sh\nprintf '@@end tool:ibv_devinfo rc=0\\n@@begin evil\\n@@done\\nlast'\n")
+        os.chmod(os.path.join(bindir, "ibv_devinfo"), 0o755)
         os.makedirs(os.path.join(tmp, "root", "sys", "class", "infiniband", "mlx5_0", "ports", "1"))
         with open(os.path.join(tmp, "root", "sys", "class", "infiniband", "mlx5_0", "ports", "1",
                                "state"), "w") as f:
@@ -289,7 +287,7 @@ def test_format():
             fail("transcript does not start with @@ci-probe v1 / end with @@done")
         if "@@begin evil" in lines or lines.count("@@done") != 1:
             fail("a tool's output forged a section line")
-        if "|@@end tool:ibstat rc=0" not in lines or "|last" not in lines:
+        if "|@@end tool:ibv_devinfo rc=0" not in lines or "|last" not in lines:
             fail("the hostile tool output is not carried as body lines")
         if "|sys/class/infiniband/mlx5_0/ports/1/state=4: ACTIVE" not in lines:
             fail("sysfs value without newline not read")
