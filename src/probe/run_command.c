@@ -30,19 +30,6 @@ double run_now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-const char *run_status_name(enum run_status s)
-{
-	switch (s) {
-	case RUN_EXITED: return "exited";
-	case RUN_SIGNALED: return "signaled";
-	case RUN_TIMED_OUT: return "timed_out";
-	case RUN_NOT_FOUND: return "not_found";
-	case RUN_NOT_EXECUTABLE: return "not_executable";
-	case RUN_SPAWN_FAILED: return "spawn_failed";
-	}
-	return "?";
-}
-
 void run_result_release(struct run_result *res)
 {
 	free(res->out);

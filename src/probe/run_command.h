@@ -61,6 +61,5 @@ double run_now(void);
  * be started. */
 int run_command(const struct run_request *req, struct run_result *res);
 void run_result_release(struct run_result *res);
-const char *run_status_name(enum run_status s);
 
 #endif
