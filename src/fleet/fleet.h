@@ -79,6 +79,9 @@ const char *fleet_pod_env(const struct fleet_pod *p, const char *name);
 /* Fill the probed fields from a transcript (pure).  with_nixl: read UCX,
  * NIXL and the backend too. */
 void fleet_pod_read(struct fleet_pod *p, const struct transcript *t, bool with_nixl);
+/* The same from facts already read. */
+struct nixl_facts;
+void fleet_pod_from_facts(struct fleet_pod *p, const struct nixl_facts *f, bool with_nixl);
 
 /* ---- the fleet checks (fleet_checks.c), pure over the pods ---- */
 

@@ -176,27 +176,32 @@ static void read_env(struct fleet_pod *p, const struct node_facts *f)
 		fleet_pod_set_env(p, f->env[i].name, f->env[i].value);
 }
 
+void fleet_pod_from_facts(struct fleet_pod *p, const struct nixl_facts *f, bool with_nixl)
+{
+	p->probed = f->node.valid;
+	read_rdma(p, &f->node);
+	if (f->efa)
+		p->efa = true;
+	read_gpu(p, &f->node);
+	read_env(p, &f->node);
+	if (with_nixl) {
+		if (f->have_ucxv && f->ucxv.version)
+			p->ucx_version = xstrdup(f->ucxv.version);
+		for (size_t i = 0; i < f->n_py; i++)
+			if (f->py[i].name && f->py[i].version && !strncmp(f->py[i].name, "nixl", 4)) {
+				p->nixl_version = xstrdup(f->py[i].version);
+				break;
+			}
+		if (*f->backend_name)
+			p->backend = xstrdup(f->backend_name);
+	}
+}
+
 void fleet_pod_read(struct fleet_pod *p, const struct transcript *t, bool with_nixl)
 {
 	struct nixl_facts f;
 	nixl_facts_init(&f);
 	nixl_facts_read(&f, t);
-	p->probed = f.node.valid;
-	read_rdma(p, &f.node);
-	if (f.efa)
-		p->efa = true;
-	read_gpu(p, &f.node);
-	read_env(p, &f.node);
-	if (with_nixl) {
-		if (f.have_ucxv && f.ucxv.version)
-			p->ucx_version = xstrdup(f.ucxv.version);
-		for (size_t i = 0; i < f.n_py; i++)
-			if (f.py[i].name && f.py[i].version && !strncmp(f.py[i].name, "nixl", 4)) {
-				p->nixl_version = xstrdup(f.py[i].version);
-				break;
-			}
-		if (*f.backend_name)
-			p->backend = xstrdup(f.backend_name);
-	}
+	fleet_pod_from_facts(p, &f, with_nixl);
 	nixl_facts_release(&f);
 }

@@ -129,12 +129,14 @@ static void judge_pod(const struct pod_ctx *x, struct ci_report *child, struct f
 		return;
 	}
 
+	/* One read of the transcript serves the node, nixl and fleet checks
+	 * (the nixl facts hold the node facts). */
+	struct nixl_facts f;
+	nixl_facts_init(&f);
+	nixl_facts_read(&f, &out->t);
 	if (x->kind != FLEET_NIXL)
-		node_analyze(child, &out->t, target);
+		node_analyze_facts(child, &f.node, target);
 	if (x->kind != FLEET_NODE) {
-		struct nixl_facts f;
-		nixl_facts_init(&f);
-		nixl_facts_read(&f, &out->t);
 		struct nixl_peer_choice pc;
 		memset(&pc, 0, sizeof(pc));
 		nixl_pick_peer(x->list, kp->name, &pc);
@@ -153,10 +155,10 @@ static void judge_pod(const struct pod_ctx *x, struct ci_report *child, struct f
 		}
 		nixl_analyze(child, &f, &t, target);
 		nixl_steps(child, &f, &t);
-		nixl_facts_release(&f);
 		dedupe_facts(child);
 	}
-	fleet_pod_read(fp, &out->t, x->kind != FLEET_NODE);
+	fleet_pod_from_facts(fp, &f, x->kind != FLEET_NODE);
+	nixl_facts_release(&f);
 	free(target);
 }
 

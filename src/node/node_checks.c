@@ -38,12 +38,17 @@ void node_checks_run(struct ci_report *r, const struct node_facts *f)
 	node_check_env(r, f);
 }
 
+void node_analyze_facts(struct ci_report *r, const struct node_facts *f, const char *subject)
+{
+	node_checks_run(r, f);
+	node_report_env_facts(r, f, subject);
+}
+
 void node_analyze(struct ci_report *r, const struct transcript *t, const char *subject)
 {
 	struct node_facts f;
 	node_facts_init(&f);
 	node_facts_read(&f, t);
-	node_checks_run(r, &f);
-	node_report_env_facts(r, &f, subject);
+	node_analyze_facts(r, &f, subject);
 	node_facts_release(&f);
 }
