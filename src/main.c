@@ -34,6 +34,9 @@ static const char usage_text[] =
 	"  all <recipe dir>               env + node + nixl over a deployment, with drift\n"
 	"  vars                           print the transport variable catalogue\n"
 	"\n"
+	"recipes (env, all):\n"
+	"  --max-files N                  YAML files read per folder (default 20000)\n"
+	"\n"
 	"output:\n"
 	"  --format text|json, --json     output format (default text)\n"
 	"  --color auto|always|never      colour (auto: only on a terminal; NO_COLOR honoured)\n"
@@ -90,6 +93,7 @@ static const struct {
 	{OPT_REPLAY, "--replay"}, {OPT_PEER, "--peer"},
 	{OPT_DEPLOYMENT, "--deployment"}, {OPT_SELECTOR, "--selector"},
 	{OPT_TIMEOUT, "--timeout"}, {OPT_JOBS, "--jobs"},
+	{OPT_MAX_FILES, "--max-files"},
 };
 
 int cli_allow_only(const char *verb, const struct cli_opts *o, unsigned allowed)
@@ -105,7 +109,7 @@ int cli_allow_only(const char *verb, const struct cli_opts *o, unsigned allowed)
 enum {
 	LONG_FORMAT = 256, LONG_JSON, LONG_COLOR, LONG_POD, LONG_CONTEXT, LONG_KUBECONFIG,
 	LONG_KUBECTL, LONG_SYSROOT, LONG_SAVE_PROBE, LONG_REPLAY, LONG_TIMEOUT,
-	LONG_PEER, LONG_DEPLOYMENT, LONG_JOBS, LONG_VERSION,
+	LONG_PEER, LONG_DEPLOYMENT, LONG_JOBS, LONG_MAX_FILES, LONG_VERSION,
 };
 
 static const struct option long_opts[] = {
@@ -129,6 +133,7 @@ static const struct option long_opts[] = {
 	{"deployment", required_argument, NULL, LONG_DEPLOYMENT},
 	{"selector", required_argument, NULL, 'l'},
 	{"jobs", required_argument, NULL, LONG_JOBS},
+	{"max-files", required_argument, NULL, LONG_MAX_FILES},
 	{"help", no_argument, NULL, 'h'},
 	{"version", no_argument, NULL, LONG_VERSION},
 	{NULL, 0, NULL, 0},
@@ -220,6 +225,17 @@ int main(int argc, char **argv)
 				return cli_usage_error(NULL, "invalid --jobs '%s' (1 to 256)", optarg);
 			o.jobs = (int)j;
 			o.given |= OPT_JOBS;
+			break;
+		}
+		case LONG_MAX_FILES: {
+			char *end;
+			errno = 0;
+			unsigned long long m = strtoull(optarg, &end, 10);
+			/* The cap bounds memory: each file read stays in the model. */
+			if (errno || *end || end == optarg || *optarg == '-' || m < 1 || m > 10000000)
+				return cli_usage_error(NULL, "invalid --max-files '%s' (1 to 10000000)", optarg);
+			o.max_files = (unsigned long)m;
+			o.given |= OPT_MAX_FILES;
 			break;
 		}
 		case 'h': fputs(usage_text, stdout); return 0;

@@ -25,6 +25,7 @@ struct cli_opts {
 	const char *peer, *deployment, *selector;
 	double timeout_s;      /* --timeout, default 30 */
 	int jobs;              /* --jobs, default 16 */
+	unsigned long max_files; /* --max-files: YAML files a folder walk reads (0: 20000) */
 
 	/* which options were given, for per-verb validation */
 	unsigned given;
@@ -38,7 +39,7 @@ enum {
 	OPT_CONTEXT = 1u << 3, OPT_KUBECONFIG = 1u << 4, OPT_KUBECTL = 1u << 5,
 	OPT_SYSROOT = 1u << 6, OPT_SAVE_PROBE = 1u << 7, OPT_REPLAY = 1u << 8,
 	OPT_PEER = 1u << 9, OPT_DEPLOYMENT = 1u << 10, OPT_SELECTOR = 1u << 11,
-	OPT_TIMEOUT = 1u << 12, OPT_JOBS = 1u << 13,
+	OPT_TIMEOUT = 1u << 12, OPT_JOBS = 1u << 13, OPT_MAX_FILES = 1u << 14,
 };
 
 /* Print "check_interconnect: <verb>: <message>" and a --help hint to stderr;

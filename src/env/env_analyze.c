@@ -29,7 +29,12 @@ void env_report_inputs(struct ci_report *r, const struct manifest_set *ms)
 			 * transport fault: warn, and the other files still count. */
 			c = report_add(r, "env.input", CI_WARN, false, CI_LAYER_ENV, NULL,
 				       "%s: %s; this file was not (fully) analysed", where, msg);
-			check_set_fix(c, "fix or remove %s so that every manifest is checked", file);
+			/* The walk's caps cut a run: nothing is wrong with the file. */
+			if (strstr(msg, "(raise --max-files)"))
+				check_set_fix(c, "raise --max-files, or name fewer folders, so that every "
+						 "manifest is checked");
+			else
+				check_set_fix(c, "fix or remove %s so that every manifest is checked", file);
 		}
 		check_add_evidence(c, "%s: %s", where, msg);
 	}

@@ -49,7 +49,7 @@ static void drop_diags(struct manifest_set *ms, size_t from)
 
 int cmd_env(const struct cli_opts *o)
 {
-	if (cli_allow_only("env", o, 0))
+	if (cli_allow_only("env", o, OPT_MAX_FILES))
 		return CI_EXIT_USAGE;
 	if (o->n_args < 1)
 		return cli_usage_error("env", "needs at least one recipe folder or manifest");
@@ -66,6 +66,7 @@ int cmd_env(const struct cli_opts *o)
 
 	struct manifest_set ms;
 	manifest_set_init(&ms);
+	ms.max_files = o->max_files;
 	struct ci_report r;
 	report_init(&r, "env", target);
 	int readable = 0;

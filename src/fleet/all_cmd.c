@@ -16,7 +16,10 @@
 
 int cmd_all(const struct cli_opts *o)
 {
-	int rc = fleet_validate("all", o);
+	/* --max-files is the recipe's; the fleet options are checked apart. */
+	struct cli_opts fo = *o;
+	fo.given &= ~(unsigned)OPT_MAX_FILES;
+	int rc = fleet_validate("all", &fo);
 	if (rc)
 		return rc;
 	if (o->n_args != 1)
@@ -26,6 +29,7 @@ int cmd_all(const struct cli_opts *o)
 
 	struct manifest_set ms;
 	manifest_set_init(&ms);
+	ms.max_files = o->max_files;
 	if (!manifest_load_path(&ms, path)) {
 		const char *why = ms.n_diags && ms.diags[ms.n_diags - 1].message
 					  ? ms.diags[ms.n_diags - 1].message : "unreadable";

@@ -142,6 +142,7 @@ struct manifest_set {
 	size_t n_compute_domains;
 	struct diag *diags;
 	size_t n_diags, cap_diags;
+	size_t max_files;             /* folder walk cap (--max-files); 0: MANIFEST_MAX_FILES */
 };
 
 void manifest_set_init(struct manifest_set *ms);
@@ -151,6 +152,7 @@ void manifest_set_release(struct manifest_set *ms);
  * only produce a bogus syntax error), deeper nesting or more nodes stop the
  * file with a DIAG_ERROR, keeping the documents before. */
 #define MANIFEST_MAX_FILE_BYTES (8u << 20)
+#define MANIFEST_MAX_FILES 20000u           /* YAML files read per folder walk */
 #define MANIFEST_MAX_DEPTH 64
 #define MANIFEST_MAX_NODES 200000u          /* per file, as written */
 #define MANIFEST_MAX_EXPANDED 200000u       /* per document, aliases expanded */

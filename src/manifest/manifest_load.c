@@ -17,8 +17,8 @@
 #include <unistd.h>
 
 #define MAX_DIR_DEPTH 32
-#define MAX_FILES 20000
-#define MAX_ENTRIES 200000   /* directory entries looked at, in all */
+/* Directory entries looked at, in all: ten per file allowed, at least 200000. */
+#define MIN_ENTRIES 200000u
 
 struct visited {
 	dev_t dev;
@@ -29,8 +29,8 @@ struct walk {
 	struct manifest_set *ms;
 	struct visited *seen;        /* directories entered, for symlink loops */
 	size_t n_seen, cap_seen;
-	size_t n_files;
-	size_t n_entries;
+	size_t n_files, max_files;
+	size_t n_entries, max_entries;
 	bool too_many, too_big;
 	size_t yaml_found;
 };
@@ -156,10 +156,11 @@ static void walk_dir(struct walk *w, const char *dir, const struct stat *dst, in
 		char *path = xasprintf("%s%s%s", dir, slash ? "" : "/", names[i]);
 		struct stat st, lst;
 		bool link = lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode);
-		if (++w->n_entries > MAX_ENTRIES) {
+		if (++w->n_entries > w->max_entries) {
 			if (!w->too_big)
 				ms_diag(ms, DIAG_WARN, path, 0, 0,
-					xstrdup("more than 200000 folder entries; the rest skipped"));
+					xasprintf("more than %zu folder entries; the rest skipped "
+						  "(raise --max-files)", w->max_entries));
 			w->too_big = true;
 		} else if (stat(path, &st) != 0) {
 			/* A dangling link to a .yaml is worth saying; to anything else not. */
@@ -175,10 +176,11 @@ static void walk_dir(struct walk *w, const char *dir, const struct stat *dst, in
 			walk_dir(w, path, &st, depth + 1);
 		} else if (S_ISREG(st.st_mode) && has_yaml_ext(names[i])) {
 			w->yaml_found++;
-			if (w->n_files >= MAX_FILES) {
+			if (w->n_files >= w->max_files) {
 				if (!w->too_many)
 					ms_diag(ms, DIAG_WARN, path, 0, 0,
-						xstrdup("more than 20000 YAML files; the rest skipped"));
+						xasprintf("more than %zu YAML files; the rest skipped "
+							  "(raise --max-files)", w->max_files));
 				w->too_many = true;
 			} else {
 				w->n_files++;
@@ -209,7 +211,8 @@ bool manifest_load_path(struct manifest_set *ms, const char *path)
 		diag_errno(ms, DIAG_ERROR, path, "cannot read folder", errno);
 		return false;
 	}
-	struct walk w = {.ms = ms};
+	struct walk w = {.ms = ms, .max_files = ms->max_files ? ms->max_files : MANIFEST_MAX_FILES};
+	w.max_entries = w.max_files > MIN_ENTRIES / 10 ? w.max_files * 10 : MIN_ENTRIES;
 	walk_dir(&w, path, &st, 0);
 	free(w.seen);
 	if (w.yaml_found == 0)
