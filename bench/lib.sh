@@ -65,3 +65,17 @@ bench_bin() {
 		echo "${BENCH_BUILD:-build}/check_interconnect"
 	fi
 }
+
+# wall_cpu_ms CMD...   one run of CMD: "WALL_MS CPU_MS" (CPU: user + system
+# of CMD and its children, from getrusage), output discarded.  On a shared
+# machine the CPU figure is the steadier one.
+wall_cpu_ms() {
+	python3 -c 'import resource, subprocess, sys, time
+r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+t0 = time.perf_counter()
+subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL)
+t1 = time.perf_counter()
+r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+cpu = (r1.ru_utime - r0.ru_utime) + (r1.ru_stime - r0.ru_stime)
+print("%.2f %.2f" % ((t1 - t0) * 1e3, cpu * 1e3))' "$@"
+}

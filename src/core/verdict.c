@@ -46,6 +46,20 @@ static int cmp_rank(const struct ci_check *a, const struct ci_check *b)
 	return (int)b->critical - (int)a->critical;
 }
 
+struct ranked {
+	const struct ci_check *c;
+	size_t pos;              /* input order: the tiebreak that makes qsort stable */
+};
+
+static int cmp_ranked(const void *a, const void *b)
+{
+	const struct ranked *x = a, *y = b;
+	int d = cmp_rank(x->c, y->c);
+	if (d)
+		return d;
+	return (x->pos > y->pos) - (x->pos < y->pos);
+}
+
 static bool has_id(char **ids, size_t n, const char *id)
 {
 	for (size_t i = 0; i < n; i++)
@@ -89,16 +103,17 @@ void verdict_compute(const struct ci_report *r, struct ci_verdict *v)
 		v->kind = CI_READY;
 	v->trusted = v->kind == CI_READY;
 
-	/* Stable insertion sort by rank: the input order breaks ties, so the
-	 * order in which a verb ran its checks stays meaningful. */
-	for (size_t i = 1; i < f.n; i++) {
-		const struct ci_check *c = f.v[i];
-		size_t j = i;
-		while (j > 0 && cmp_rank(f.v[j - 1], c) > 0) {
-			f.v[j] = f.v[j - 1];
-			j--;
-		}
-		f.v[j] = c;
+	/* Sort by rank, the input position breaking ties, so the order in
+	 * which a verb ran its checks stays meaningful (what the stable
+	 * insertion sort did, in n log n: it was quadratic over big trees). */
+	if (f.n > 1) {
+		struct ranked *rk = xcalloc(f.n, sizeof(*rk));
+		for (size_t i = 0; i < f.n; i++)
+			rk[i] = (struct ranked){.c = f.v[i], .pos = i};
+		qsort(rk, f.n, sizeof(*rk), cmp_ranked);
+		for (size_t i = 0; i < f.n; i++)
+			f.v[i] = rk[i].c;
+		free(rk);
 	}
 	size_t cap = 0;
 	for (size_t i = 0; i < f.n; i++) {

@@ -596,10 +596,10 @@ static void decide_kv(const struct manifest_set *ms, struct env_class *c, struct
 static char *make_label(const struct manifest_set *ms, const struct deployment *d)
 {
 	const char *name = d->name && *d->name ? d->name : "(unnamed)";
-	size_t same = 0;
-	for (size_t i = 0; i < ms->n_deps; i++)
-		if (ms->deps[i].name && d->name && !strcmp(ms->deps[i].name, d->name))
-			same++;
+	/* Two deployments of one name (a recipe's variants) are told apart by
+	 * their file; the count comes from a sorted index, not a scan per
+	 * deployment (that made `env` quadratic in the tree). */
+	size_t same = d->name ? manifest_name_count(ms, d->name) : 0;
 	if (same > 1 && d->loc.file) {
 		const char *base = strrchr(d->loc.file, '/');
 		return xasprintf("%s [%s]", name, base ? base + 1 : d->loc.file);

@@ -143,6 +143,7 @@ struct manifest_set {
 	struct diag *diags;
 	size_t n_diags, cap_diags;
 	size_t max_files;             /* folder walk cap (--max-files); 0: MANIFEST_MAX_FILES */
+	struct manifest_names *names; /* deployment names, sorted once (manifest_name_count) */
 };
 
 void manifest_set_init(struct manifest_set *ms);
@@ -171,6 +172,11 @@ void manifest_parse_bytes(struct manifest_set *ms, const char *name, const char 
  * are tooling state or generator input, never a manifest that is applied.
  * A file given explicitly is parsed whatever its name. */
 bool manifest_load_path(struct manifest_set *ms, const char *path);
+
+/* How many deployments in ms carry `name`.  The sorted index is built on
+ * the first call after deployments were added (n log n once, log n per
+ * call), so labelling every deployment stays n log n, not n^2. */
+size_t manifest_name_count(const struct manifest_set *ms, const char *name);
 
 /* Lookups used by the rules.  service_has_cap ignores case and a CAP_
  * prefix, and is true for any capability when ALL was added. */

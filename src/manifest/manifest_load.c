@@ -11,6 +11,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -23,11 +24,12 @@
 struct visited {
 	dev_t dev;
 	ino_t ino;
+	bool used;
 };
 
 struct walk {
 	struct manifest_set *ms;
-	struct visited *seen;        /* directories entered, for symlink loops */
+	struct visited *seen;        /* directories entered, for symlink loops: a hash set */
 	size_t n_seen, cap_seen;
 	size_t n_files, max_files;
 	size_t n_entries, max_entries;
@@ -107,14 +109,36 @@ static int cmp_names(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+static size_t visited_slot(const struct visited *v, size_t cap, dev_t dev, ino_t ino)
+{
+	uint64_t h = ((uint64_t)ino * 0x9e3779b97f4a7c15u) ^ ((uint64_t)dev * 0xc2b2ae3d27d4eb4fu);
+	size_t i = (size_t)(h >> 17) & (cap - 1);
+	while (v[i].used && !(v[i].dev == dev && v[i].ino == ino))
+		i = (i + 1) & (cap - 1);
+	return i;
+}
+
+/* The folders entered, as a hash set of (dev, inode): a list scanned per
+ * folder made a big tree's walk quadratic. */
 static bool seen_dir(struct walk *w, const struct stat *st)
 {
-	for (size_t i = 0; i < w->n_seen; i++)
-		if (w->seen[i].dev == st->st_dev && w->seen[i].ino == st->st_ino)
-			return true;
-	struct visited *v = XPUSH(w->seen, w->n_seen, w->cap_seen);
+	if (w->cap_seen && w->seen[visited_slot(w->seen, w->cap_seen, st->st_dev, st->st_ino)].used)
+		return true;
+	if ((w->n_seen + 1) * 2 > w->cap_seen) {
+		size_t cap = w->cap_seen ? w->cap_seen * 2 : 64;
+		struct visited *v = xcalloc(cap, sizeof(*v));
+		for (size_t i = 0; i < w->cap_seen; i++)
+			if (w->seen[i].used)
+				v[visited_slot(v, cap, w->seen[i].dev, w->seen[i].ino)] = w->seen[i];
+		free(w->seen);
+		w->seen = v;
+		w->cap_seen = cap;
+	}
+	struct visited *v = &w->seen[visited_slot(w->seen, w->cap_seen, st->st_dev, st->st_ino)];
 	v->dev = st->st_dev;
 	v->ino = st->st_ino;
+	v->used = true;
+	w->n_seen++;
 	return false;
 }
 

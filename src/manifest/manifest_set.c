@@ -4,13 +4,73 @@
 
 #include "core/xalloc.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
+/* The index behind manifest_name_count(); allocated by manifest_set_init so
+ * that a const set can still fill it on first use. */
+struct manifest_names {
+	const char **v;          /* ms->deps[i].name (borrowed), sorted */
+	size_t n;
+	size_t built_for;        /* ms->n_deps when sorted; SIZE_MAX: never */
+};
+
 void manifest_set_init(struct manifest_set *ms)
 {
 	memset(ms, 0, sizeof(*ms));
+	ms->names = xcalloc(1, sizeof(*ms->names));
+	ms->names->built_for = SIZE_MAX;
+}
+
+static int cmp_name_ptr(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+size_t manifest_name_count(const struct manifest_set *ms, const char *name)
+{
+	if (!name)
+		return 0;
+	struct manifest_names *ix = ms->names;
+	if (!ix) {
+		/* A set made without manifest_set_init: count the slow way. */
+		size_t same = 0;
+		for (size_t i = 0; i < ms->n_deps; i++)
+			same += ms->deps[i].name && !strcmp(ms->deps[i].name, name);
+		return same;
+	}
+	if (ix->built_for != ms->n_deps) {
+		free(ix->v);
+		ix->v = xcalloc(ms->n_deps ? ms->n_deps : 1, sizeof(*ix->v));
+		ix->n = 0;
+		for (size_t i = 0; i < ms->n_deps; i++)
+			if (ms->deps[i].name)
+				ix->v[ix->n++] = ms->deps[i].name;
+		if (ix->n)
+			qsort(ix->v, ix->n, sizeof(*ix->v), cmp_name_ptr);
+		ix->built_for = ms->n_deps;
+	}
+	/* lower and upper bound of name */
+	size_t lo = 0, hi = ix->n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (strcmp(ix->v[mid], name) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	size_t first = lo;
+	hi = ix->n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (strcmp(ix->v[mid], name) <= 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo - first;
 }
 
 void ms_diag(struct manifest_set *ms, enum diag_severity sev, const char *file, int line, int col,
@@ -154,6 +214,9 @@ void manifest_set_release(struct manifest_set *ms)
 	for (size_t i = 0; i < ms->n_files; i++)
 		free(ms->files[i]);
 	free(ms->files);
+	if (ms->names)
+		free(ms->names->v);
+	free(ms->names);
 	memset(ms, 0, sizeof(*ms));
 }
 

@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "core/report.h"
@@ -178,6 +179,45 @@ static void test_order_layer_then_critical_then_input(void **state)
 	report_release(&r);
 }
 
+/* The sort is n log n now; it must give the order the stable insertion
+ * sort gave: rank first, input order among equals (many ties here). */
+static void test_many_ties_keep_input_order(void **state)
+{
+	(void)state;
+	enum { N = 3000 };
+	static const enum ci_layer layers[] = {CI_LAYER_TUNING, CI_LAYER_FABRIC, CI_LAYER_ENV,
+					       CI_LAYER_DRIVER};
+	struct ci_report r;
+	struct ci_verdict v;
+	report_init(&r, "env", "x");
+	static char ids[N][16];
+	static size_t want[N];
+	size_t nw = 0;
+	for (size_t i = 0; i < N; i++) {
+		snprintf(ids[i], sizeof(ids[i]), "c%04zu", i);
+		enum ci_status st = i % 7 == 0 ? CI_FAIL : i % 5 == 0 ? CI_OK : CI_WARN;
+		add(&r, ids[i], st, i % 2 == 0, layers[(i / 3) % 4]);
+	}
+	/* Reference: group (fail, warn), then layer, then critical, then input. */
+	for (int g = 0; g < 2; g++)
+		for (int layer = 0; layer <= (int)CI_LAYER_TUNING; layer++)
+			for (int crit = 1; crit >= 0; crit--)
+				for (size_t i = 0; i < N; i++) {
+					const struct ci_check *c = &r.checks[i];
+					if ((g == 0) != (c->status == CI_FAIL) ||
+					    (g == 1 && c->status != CI_WARN))
+						continue;
+					if ((int)c->layer == layer && (int)c->critical == crit)
+						want[nw++] = i;
+				}
+	verdict_compute(&r, &v);
+	assert_int_equal(v.n_fix_first, nw);
+	for (size_t k = 0; k < nw; k++)
+		assert_string_equal(v.fix_first[k], ids[want[k]]);
+	verdict_release(&v);
+	report_release(&r);
+}
+
 static void test_dedup_ids(void **state)
 {
 	(void)state;
@@ -292,6 +332,7 @@ int main(void)
 		cmocka_unit_test(test_critical_skip_is_unknown),
 		cmocka_unit_test(test_fail_is_blocked),
 		cmocka_unit_test(test_order_layer_then_critical_then_input),
+		cmocka_unit_test(test_many_ties_keep_input_order),
 		cmocka_unit_test(test_dedup_ids),
 		cmocka_unit_test(test_children_included),
 		cmocka_unit_test(test_exit_codes),

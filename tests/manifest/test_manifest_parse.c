@@ -841,6 +841,21 @@ static void test_amplification_bounded(void **state)
 	assert_int_equal(ms.n_diags, 3);
 }
 
+/* The name index is rebuilt when deployments are added after a lookup. */
+static void test_name_count(void **state)
+{
+	(void)state;
+	parse("apiVersion: nvidia.com/v1alpha1\nkind: DynamoGraphDeployment\nmetadata:\n  name: a\n"
+	      "---\napiVersion: nvidia.com/v1alpha1\nkind: DynamoGraphDeployment\nmetadata:\n  name: b\n");
+	assert_int_equal(manifest_name_count(&ms, "a"), 1);
+	assert_int_equal(manifest_name_count(&ms, "c"), 0);
+	parse("apiVersion: nvidia.com/v1alpha1\nkind: DynamoGraphDeployment\nmetadata:\n  name: a\n");
+	assert_int_equal(manifest_name_count(&ms, "a"), 2);
+	assert_int_equal(manifest_name_count(&ms, "b"), 1);
+	assert_int_equal(manifest_name_count(&ms, ""), 0);
+	assert_int_equal(manifest_name_count(&ms, NULL), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -862,6 +877,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_crlf_bom_non_utf8, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_undefined_alias_and_odd_shapes, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_amplification_bounded, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_name_count, setup, teardown),
 	};
 	return cmocka_run_group_tests_name("manifest_parse", tests, NULL, NULL);
 }
