@@ -7,7 +7,10 @@
 #include <cmocka.h>
 #include <string.h>
 
+#include <stdlib.h>
+
 #include "core/redact.h"
+#include "core/varcat.h"
 
 static void test_secret_names(void **state)
 {
@@ -19,6 +22,9 @@ static void test_secret_names(void **state)
 		"MYSQL_PWD", "TLS_CERT", "NGC_API_KEY", "OPENAI_APIKEY", "ETCD_AUTH",
 		"HUGGING_FACE_HUB_TOKEN", "SESSION_COOKIE", "KEY_FILE", "X-Api-Key",
 		"REQUEST_SIGNATURE", "SSH_PASSPHRASE",
+		/* issue 11: the gaps */
+		"DB_CREDS", "AUTH_BEARER", "BEARER", "GITHUB_JWT", "SSH_PRIVKEY", "MY_PASSWD",
+		"CLIENT_CERT", "TLS_PEM", "AZURE_STORAGE_SAS", "SAS_URL", "ETCD_CERT_FILE",
 	};
 	for (size_t i = 0; i < sizeof(secret) / sizeof(secret[0]); i++)
 		if (!redact_is_secret_name(secret[i]))
@@ -34,6 +40,8 @@ static void test_not_secret_names(void **state)
 		"UCX_TLS", "UCX_KEEPALIVE_INTERVAL", "NCCL_IB_HCA", "MONKEY", "NCCL_IB_PKEY",
 		"UCX_IB_PKEY", "UCX_NET_DEVICES", "NIXL_ETCD_ENDPOINTS", "FI_PROVIDER",
 		"PASSTHROUGH_MODE", "KEYBOARD", "CUDA_VISIBLE_DEVICES", "PATH", "",
+		/* whole words only: these hold the letters, not the word */
+		"UCX_IB_SL", "SASL_MECH", "PEMBROKE", "CERTAINLY", "UCX_RNDV_THRESH",
 	};
 	for (size_t i = 0; i < sizeof(plain) / sizeof(plain[0]); i++)
 		if (redact_is_secret_name(plain[i]))
@@ -49,6 +57,39 @@ static void test_redact_value(void **state)
 	assert_string_equal(redact_value("UCX_TLS", "rc,cuda_copy"), "rc,cuda_copy");
 	assert_null(redact_value("HF_TOKEN", NULL));
 	assert_string_equal(redact_value(NULL, "v"), "v");
+}
+
+static void test_secret_values(void **state)
+{
+	(void)state;
+	assert_string_equal(redact_value("UCX_X", "host=a password=hunter2"), REDACTED);
+	assert_string_equal(redact_value("NIXL_X", "https://h/?token=abc"), REDACTED);
+	assert_string_equal(redact_value("NIXL_X", "Authorization: Bearer abc"), REDACTED);
+	assert_string_equal(redact_value("NIXL_ETCD_ENDPOINTS", "http://user:pw@etcd:2379"),
+			    "http://user:<redacted>@etcd:2379");
+	assert_string_equal(redact_value("NIXL_ETCD_ENDPOINTS",
+					 "http://a:x@e1:2379,https://TOKEN@e2:2379/p@q"),
+			    "http://a:<redacted>@e1:2379,https://<redacted>@e2:2379/p@q");
+	/* the same rewritten value twice is the same string */
+	assert_ptr_equal(redact_value("NIXL_X", "http://u:p@h"), redact_value("NIXL_Y", "http://u:p@h"));
+	assert_string_equal(redact_value("UCX_TLS", "rc,cuda_copy"), "rc,cuda_copy");
+	assert_string_equal(redact_value("NIXL_ETCD_ENDPOINTS", "http://etcd:2379"), "http://etcd:2379");
+	assert_string_equal(redact_value("X", "mail me@host"), "mail me@host");
+	char *d = redact_value_dup("NIXL_ETCD_PASSWORD", "x");
+	assert_string_equal(d, REDACTED);
+	free(d);
+	assert_null(redact_value_dup("X", NULL));
+}
+
+/* No catalogued transport variable is taken for a secret. */
+static void test_catalogue_not_secret(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < varcat_len; i++) {
+		const char *n = varcat[i].name;
+		if (redact_is_secret_name(n))
+			fail_msg("catalogued variable %s would be redacted", n);
+	}
 }
 
 static void test_transport_names(void **state)
@@ -78,6 +119,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_secret_names),
 		cmocka_unit_test(test_not_secret_names),
+		cmocka_unit_test(test_secret_values),
+		cmocka_unit_test(test_catalogue_not_secret),
 		cmocka_unit_test(test_redact_value),
 		cmocka_unit_test(test_transport_names),
 	};
