@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/redact.h"
 #include "core/xalloc.h"
 #include "node/facts_internal.h"
 #include "node/sections.h"
@@ -268,30 +269,55 @@ static void read_shm(struct node_facts *f, const struct transcript *t)
 	}
 }
 
+/* A variable name as the probe writes it: [A-Za-z_][A-Za-z0-9_]*. */
+static bool env_name_valid(const char *n, size_t len)
+{
+	if (!len || len > 128 || (n[0] >= '0' && n[0] <= '9'))
+		return false;
+	for (size_t i = 0; i < len; i++)
+		if (!((n[i] >= 'A' && n[i] <= 'Z') || (n[i] >= 'a' && n[i] <= 'z') ||
+		      (n[i] >= '0' && n[i] <= '9') || n[i] == '_'))
+			return false;
+	return true;
+}
+
+/* One variable per transcript line, and nothing else splits one: the
+ * script turns the NUL that ends each variable in /proc/PID/environ into
+ * the line break, and a newline inside a value into \036, so a CR, ESC or
+ * any other byte inside a value stays inside it (the renderer escapes it)
+ * and can never start a variable of its own.  The pod-side filter is
+ * applied again here, so a hand-edited transcript (--replay) shows no more
+ * than a pod would: transport names only, secrets and URL credentials
+ * redacted (core/redact.h). */
 static void env_add(struct node_facts *f, const struct section *s, const char *source)
 {
 	if (!s || s->missing)
 		return;
 	f->have_env = true;
-	struct lines it;
-	lines_init(&it, s->body, s->len);
-	char *l;
-	while ((l = lines_next(&it)) && f->n_env < NODE_MAX_ENV) {
-		char *eq = strchr(l, '=');
-		if (!eq || eq == l)
+	const char *p = s->body, *end = s->body + s->len;
+	while (p < end && f->n_env < NODE_MAX_ENV) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *le = nl ? nl : end;
+		const char *eq = memchr(p, '=', (size_t)(le - p));
+		const char *line = p;
+		p = nl ? nl + 1 : end;
+		if (!eq || !env_name_valid(line, (size_t)(eq - line)))
 			continue;
-		*eq = '\0';
-		if (node_env_get(f, l))
-			continue;   /* pid 1 first: it is what the worker really runs with */
+		char *name = xstrndup(line, (size_t)(eq - line));
+		if (!redact_is_transport_name(name) || node_env_get(f, name)) {
+			free(name);  /* pid 1 first: it is what the worker really runs with */
+			continue;
+		}
+		char *raw = xstrndup(eq + 1, (size_t)(le - eq - 1));
+		for (char *q = raw; *q; q++)
+			if (*q == '\036')
+				*q = ' ';
 		struct node_env_var *v = &f->env[f->n_env++];
-		v->name = xstrdup(l);
-		v->value = xstrdup(eq + 1);
-		for (char *p = v->value; *p; p++)
-			if (*p == '\036')
-				*p = ' ';
+		v->name = name;
+		v->value = redact_value_dup(name, raw);
+		free(raw);
 		v->source = source;
 	}
-	lines_release(&it);
 }
 
 /* nvidia-smi: a zero exit with an error text still means no answer. */
