@@ -14,6 +14,7 @@
 
 #include "core/cli.h"
 #include "core/report.h"
+#include "core/sanitize.h"
 #include "fleet/fleet.h"
 
 #ifndef CI_VERSION
@@ -64,9 +65,11 @@ int cli_usage_error(const char *verb, const char *fmt, ...)
 	va_list ap;
 	va_start(ap, fmt);
 	fputs("check_interconnect: ", stderr);
-	if (verb)
-		fprintf(stderr, "%s: ", verb);
-	vfprintf(stderr, fmt, ap);
+	if (verb) {
+		sanitize_fputs(stderr, verb);
+		fputs(": ", stderr);
+	}
+	sanitize_vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputs(" (see 'check_interconnect --help')\n", stderr);
 	return CI_EXIT_USAGE;
@@ -77,7 +80,7 @@ void cli_error(const char *fmt, ...)
 	va_list ap;
 	va_start(ap, fmt);
 	fputs("check_interconnect: ", stderr);
-	vfprintf(stderr, fmt, ap);
+	sanitize_vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
 }

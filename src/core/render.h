@@ -21,8 +21,11 @@ void render_text_check(FILE *out, const struct ci_check *c, const struct cli_opt
 void render_text_steps(FILE *out, const struct ci_report *r);
 void render_text_verdict(FILE *out, const struct ci_report *r, const struct ci_verdict *v,
 			 const struct cli_opts *o);
+/* "\nTARGET  LABEL\n", sanitised: the heading of a child report. */
+void render_text_child_head(FILE *out, const struct ci_report *c);
 /* text word-wrapped at 80 columns from column col (words split on spaces,
- * continuation lines indented by indent), then a newline. */
+ * continuation lines indented by indent), then a newline; the text is
+ * sanitised (core/sanitize.h) on the way. */
 void render_text_wrap(FILE *out, const char *text, int col, int indent);
 
 /* Compute the verdict, render r to stdout in the chosen format, and return

@@ -4,8 +4,11 @@
  * details wrap under the id column), then the transport settings seen, the
  * next commands, and the verdict with the numbered fix-first list.
  */
+#include <stdlib.h>
 #include <string.h>
 
+#include "core/sanitize.h"
+#include "core/xalloc.h"
 #include "render.h"
 
 #define WIDTH 80
@@ -38,11 +41,14 @@ static const char *verdict_color(enum ci_verdict_kind k)
 }
 
 /* Print text word-wrapped starting at column `col`, continuation lines
- * indented by `indent`.  Words longer than a line are printed whole. */
+ * indented by `indent`.  Words longer than a line are printed whole.  The
+ * text is sanitised first (sanitize.h): whatever a value holds, it cannot
+ * move the cursor or add a line of its own. */
 void render_text_wrap(FILE *out, const char *text, int col, int indent)
 {
 	bool first = true;
-	for (const char *p = text; *p;) {
+	char *safe = sanitize_str(text);
+	for (const char *p = safe; *p;) {
 		while (*p == ' ')
 			p++;
 		if (!*p)
@@ -59,6 +65,19 @@ void render_text_wrap(FILE *out, const char *text, int col, int indent)
 		col += (int)wl;
 		p += wl;
 		first = false;
+	}
+	fputc('\n', out);
+	free(safe);
+}
+
+/* "\nTARGET  LABEL\n": the heading of a child report (a pod, a file). */
+void render_text_child_head(FILE *out, const struct ci_report *c)
+{
+	fputc('\n', out);
+	sanitize_fputs(out, c->target);
+	if (c->child_label) {
+		fputs("  ", out);
+		sanitize_fputs(out, c->child_label);
 	}
 	fputc('\n', out);
 }
@@ -79,22 +98,26 @@ static void print_check(FILE *out, const struct ci_check *c, const struct style 
 	print_status(out, c->status, s);
 	/* The trailing space separates an id as long as the column from the
 	 * detail (render_text_wrap() does not start with one). */
-	fprintf(out, " %-*s ", s->id_col, c->id);
-	int idw = (int)strlen(c->id) > s->id_col ? (int)strlen(c->id) : s->id_col;
+	int idl = (int)strlen(c->id);
+	fputc(' ', out);
+	sanitize_fputs(out, c->id);
+	fprintf(out, "%*s ", idl < s->id_col ? s->id_col - idl : 0, "");
+	int idw = idl > s->id_col ? idl : s->id_col;
 	int col = base + STATUS_COL + 1 + idw + 1;
 	int indent = base + STATUS_COL + 1 + s->id_col + 1;
 	if (indent > 40)
 		indent = base + STATUS_COL + 1;
-	char line[4096];
+	char *line;  /* any length: the sanitiser cuts it with a marker */
 	if (c->subject && *c->subject)
-		snprintf(line, sizeof(line), "%s: %s", c->subject, c->detail);
+		line = xasprintf("%s: %s", c->subject, c->detail);
 	else
-		snprintf(line, sizeof(line), "%s", c->detail);
+		line = xasprintf("%s", c->detail);
 	if (col + 1 >= WIDTH - 10) {
 		fprintf(out, "\n%*s", indent, "");
 		col = indent;
 	}
 	render_text_wrap(out, line, col, indent);
+	free(line);
 	/* The label is printed before wrapping so that a long first word
 	 * (a path) never leaves it alone on its line. */
 	if (c->fix && (c->status == CI_FAIL || c->status == CI_WARN || o->verbose)) {
@@ -138,11 +161,11 @@ static void print_facts(FILE *out, const struct ci_report *r, int base)
 	fprintf(out, "\n%*sTransport settings seen:\n", base, "");
 	for (size_t i = 0; i < r->n_facts; i++) {
 		const struct ci_fact *f = &r->facts[i];
-		char line[4096];
-		snprintf(line, sizeof(line), "%s=%s  (%s%s%s)", f->name, f->value, f->subject,
-			 *f->source ? ", " : "", f->source);
+		char *line = xasprintf("%s=%s  (%s%s%s)", f->name, f->value, f->subject,
+				       *f->source ? ", " : "", f->source);
 		fprintf(out, "%*s  ", base, "");
 		render_text_wrap(out, line, base + 2, base + 6);
+		free(line);
 	}
 }
 
@@ -152,16 +175,21 @@ static void print_steps(FILE *out, const struct ci_report *r)
 		return;
 	fputs("\nNext commands (run them yourself; this tool never does):\n", out);
 	for (size_t i = 0; i < r->n_steps; i++) {
-		char line[4096];
-		snprintf(line, sizeof(line), "%zu. %s", i + 1, r->steps[i].description);
+		char *line = xasprintf("%zu. %s", i + 1, r->steps[i].description);
 		fputs("  ", out);
 		render_text_wrap(out, line, 2, 5);
+		free(line);
 		/* Commands are printed verbatim, never wrapped: they must stay
-		 * copy-pasteable.  Multi-line commands keep their own breaks. */
+		 * copy-pasteable.  Multi-line commands keep their own breaks.
+		 * They are built from quoted, escaped values (shell_quote), so
+		 * the sanitiser finds nothing to change: if it ever did, what
+		 * shows is still what a paste runs. */
 		const char *c = r->steps[i].command;
 		while (*c) {
 			size_t n = strcspn(c, "\n");
-			fprintf(out, "     %.*s\n", (int)n, c);
+			char *safe = sanitize_mem(c, n, 0);
+			fprintf(out, "     %s\n", safe);
+			free(safe);
 			c += n + (c[n] == '\n');
 		}
 	}
@@ -212,17 +240,18 @@ static void print_verdict(FILE *out, const struct ci_report *r, const struct ci_
 	fputs("fix first:\n", out);
 	for (size_t i = 0; i < v->n_fix_first; i++) {
 		const struct ci_check *c = worst_check(r, v->fix_first[i]);
-		char line[4096];
+		char *line;
 		if (c && c->subject && *c->subject)
-			snprintf(line, sizeof(line), "%zu. %s (%s): %s", i + 1, v->fix_first[i],
+			line = xasprintf("%zu. %s (%s): %s", i + 1, v->fix_first[i],
 				 c->subject, c->fix ? c->fix : c->detail);
 		else if (c)
-			snprintf(line, sizeof(line), "%zu. %s: %s", i + 1, v->fix_first[i],
+			line = xasprintf("%zu. %s: %s", i + 1, v->fix_first[i],
 				 c->fix ? c->fix : c->detail);
 		else
-			snprintf(line, sizeof(line), "%zu. %s", i + 1, v->fix_first[i]);
+			line = xasprintf("%zu. %s", i + 1, v->fix_first[i]);
 		fputs("  ", out);
 		render_text_wrap(out, line, 2, 5);
+		free(line);
 	}
 }
 
@@ -231,12 +260,13 @@ void render_text(FILE *out, const struct ci_report *r, const struct ci_verdict *
 {
 	struct style s = {.color = o->use_color, .id_col = id_width(r)};
 	if (!o->quiet) {
-		fprintf(out, "check_interconnect %s: %s\n\n", r->command, r->target);
+		fprintf(out, "check_interconnect %s: ", r->command);
+		sanitize_fputs(out, r->target);
+		fputs("\n\n", out);
 		print_checks(out, r, &s, o, 0);
 		for (size_t i = 0; i < r->n_children; i++) {
 			const struct ci_report *c = &r->children[i];
-			fprintf(out, "\n%s%s%s\n", c->target, c->child_label ? "  " : "",
-				c->child_label ? c->child_label : "");
+			render_text_child_head(out, c);
 			print_checks(out, c, &s, o, 2);
 			print_facts(out, c, 2);
 		}

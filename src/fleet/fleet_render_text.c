@@ -6,9 +6,11 @@
  * their non-ok checks, then the fleet checks and the one verdict.  JSON keeps
  * every pod's full report (the core renderer).
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/render.h"
+#include "core/sanitize.h"
 #include "fleet/fleet.h"
 #include "parse/lines.h"
 
@@ -167,8 +169,9 @@ static void print_matrix(FILE *out, const struct ci_report *r, const struct cli_
 		if (used[g])
 			width += 2 + strlen(group_names[g]);
 	if (width > 80 && (cut = shared_prefix(r)) > 0) {
-		fprintf(out, "(pod names are shown without their shared prefix '%.*s')\n",
-			(int)cut, pod_name(&r->children[0]));
+		char *pre = sanitize_mem(pod_name(&r->children[0]), cut, 0);
+		fprintf(out, "(pod names are shown without their shared prefix '%s')\n", pre);
+		free(pre);
 		wp -= cut < wp ? cut : 0;
 	}
 	int cp = clampw(wp, 3, 40), cr = clampw(wr, 4, 12), cn = clampw(wn, 4, 32);
@@ -181,8 +184,13 @@ static void print_matrix(FILE *out, const struct ci_report *r, const struct cli_
 		const struct ci_report *c = &r->children[i];
 		char role[64], node[256];
 		split_label(c->child_label, role, sizeof(role), node, sizeof(node));
-		fprintf(out, "%-*.*s  %-*.*s  %-*.*s", cp, cp, pod_name(c) + cut, cr, cr, role, cn, cn,
-			node);
+		/* Names from the cluster: sanitised before they are padded. */
+		char *sp = sanitize_str(pod_name(c) + cut), *sr = sanitize_str(role);
+		char *sn = sanitize_str(node);
+		fprintf(out, "%-*.*s  %-*.*s  %-*.*s", cp, cp, sp, cr, cr, sr, cn, cn, sn);
+		free(sp);
+		free(sr);
+		free(sn);
 		const struct ci_check *pf = probe_failure(c);
 		if (pf) {
 			fputs("  not probed (details below)\n", out);
@@ -237,7 +245,9 @@ void fleet_render_text(FILE *out, const struct ci_report *r, const struct ci_ver
 		return;
 	}
 	int idc = id_col_of(r);
-	fprintf(out, "check_interconnect %s: %s\n", r->command, r->target);
+	fprintf(out, "check_interconnect %s: ", r->command);
+	sanitize_fputs(out, r->target);
+	fputc('\n', out);
 	if (r->n_children) {
 		fputc('\n', out);
 		print_matrix(out, r, o);
@@ -253,8 +263,7 @@ void fleet_render_text(FILE *out, const struct ci_report *r, const struct ci_ver
 			continue;
 		if (!shown++)
 			fputs("\nPods that need attention:\n", out);
-		fprintf(out, "\n%s%s%s\n", c->target, c->child_label ? "  " : "",
-			c->child_label ? c->child_label : "");
+		render_text_child_head(out, c);
 		for (size_t j = 0; j < c->n_checks; j++)
 			if (needs_attention(&c->checks[j]))
 				render_text_check(out, &c->checks[j], o, 2, idc);

@@ -2,14 +2,16 @@
 /*
  * The next commands: the pair test that proves what no read-only look can,
  * filled with the real names of the probed pod and its peer.  The tool
- * never runs them.  Every name that reaches a command is single-quoted
- * (shell_quote), even though names were validated, so that a command stays
- * safe to paste whatever it holds.
+ * never runs them.  Every name or value that reaches a command is quoted
+ * by shell_quote, even though names were validated, so that a command stays
+ * safe to paste whatever it holds, and the terminal shows exactly the bytes
+ * that a paste runs (control bytes are written as \xNN, never raw).
  *
  * Roles: the decode side is the target (started first, the server of
  * ucx_perftest); the prefill side is the initiator.  Without roles the peer
  * is the target.
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,25 +20,53 @@
 #include "core/xalloc.h"
 #include "nixl/nixl.h"
 
+/* One word for a POSIX shell, shown exactly as a paste runs it.  Printable
+ * ASCII is single-quoted ('it'\''s').  Anything else (a control byte such
+ * as a backspace that would erase the opening quote on the terminal, ESC,
+ * any non-ASCII byte) makes the word "$(printf 'FORMAT')" with each such
+ * byte written as \ooo: every POSIX shell (dash too, unlike $'...') turns
+ * it back into the same bytes, and the terminal only ever sees printable
+ * ASCII.  (Command substitution drops trailing newlines; values from the
+ * probe never hold one.) */
 char *shell_quote(const char *s)
 {
 	if (!s)
 		s = "";
-	size_t n = 2, len = strlen(s);
-	for (size_t i = 0; i < len; i++)
-		n += s[i] == '\'' ? 4 : 1;
-	char *q = xmalloc(n + 1), *o = q;
-	*o++ = '\'';
+	size_t len = strlen(s);
+	bool plain = true;
+	for (size_t i = 0; i < len && plain; i++)
+		plain = (unsigned char)s[i] >= 0x20 && (unsigned char)s[i] < 0x7f;
+	char *q = xmalloc(len * 4 + 16), *o = q;
+	if (plain) {
+		*o++ = '\'';
+		for (size_t i = 0; i < len; i++) {
+			if (s[i] == '\'') {
+				memcpy(o, "'\\''", 4);
+				o += 4;
+			} else {
+				*o++ = s[i];
+			}
+		}
+		*o++ = '\'';
+		*o = '\0';
+		return q;
+	}
+	o += sprintf(o, "\"$(printf '");
 	for (size_t i = 0; i < len; i++) {
-		if (s[i] == '\'') {
+		unsigned char c = (unsigned char)s[i];
+		if (c == '\'') {
 			memcpy(o, "'\\''", 4);
 			o += 4;
+		} else if (c == '\\' || c == '%') {
+			*o++ = (char)c; /* printf's format: \\ and %% are themselves */
+			*o++ = (char)c;
+		} else if (c >= 0x20 && c < 0x7f) {
+			*o++ = (char)c;
 		} else {
-			*o++ = s[i];
+			o += sprintf(o, "\\%03o", c);
 		}
 	}
-	*o++ = '\'';
-	*o = '\0';
+	o += sprintf(o, "')\"");
 	return q;
 }
 

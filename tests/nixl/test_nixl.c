@@ -185,10 +185,14 @@ static void test_shell_quote(void **state)
 	static const char *const hostile[] = {
 		"o'brien", "$(touch /tmp/ci-pwned)", "`id`", "a b\tc", "x;rm -rf /", "''''",
 		"\\'\\", "line1\nline2", "*", "$HOME", "-n", "\"dq\"", "arn:aws:eks:us-west-2:1:cluster/x",
+		/* control bytes are written as \ooo, never raw (issue 11) */
+		"http://etcd:2379'\b\b\b; touch /tmp/ci-pwned #", "\x1b[2K\r%s%n\\0", "\xc3\xa9\xff",
 	};
 	for (size_t i = 0; i < sizeof(hostile) / sizeof(hostile[0]); i++) {
 		q = shell_quote(hostile[i]);
-		assert_true(q[0] == '\'');
+		assert_true(q[0] == '\'' || !strncmp(q, "\"$(printf '", 11));
+		for (const char *p = q; *p; p++)
+			assert_true(*p >= 0x20 && *p < 0x7f);
 		char *back = through_sh(q);
 		assert_string_equal(back, hostile[i]);
 		free(back);
