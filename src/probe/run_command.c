@@ -232,34 +232,26 @@ static void close_fd(int *fd)
 	*fd = -1;
 }
 
-int run_command(const struct run_request *req, struct run_result *res)
+/* One running child, the git run-command way: child_spawn() starts it
+ * with its pipes, child_pump() moves bytes until it exits or the deadline
+ * passes, child_reap() stops and reaps it and says how it ended. */
+struct child {
+	pid_t pid;
+	int pidfd;
+	int in_fd;          /* our end of its stdin socket, or -1 */
+	size_t in_off;      /* stdin bytes sent so far */
+	struct capture co, ce;
+	bool exited;        /* it exited (a zombie until child_reap) */
+};
+
+/* Pipes for stdout and stderr, and the child's stdin: a socket holding
+ * req->stdin_data, else /dev/null.  Fills po/pe/pin/child_in; 0 or an
+ * errno. */
+static int child_pipes(const struct run_request *req, int po[2], int pe[2], int pin[2],
+		       int *child_in)
 {
-	double start = run_now();
-	struct capture co = {.fd = -1, .limit = req->stdout_cap ? req->stdout_cap : RUN_STDOUT_CAP};
-	struct capture ce = {.fd = -1, .limit = req->stderr_cap ? req->stderr_cap : RUN_STDERR_CAP};
-	int po[2] = {-1, -1}, pe[2] = {-1, -1}, pin[2] = {-1, -1};
-	int child_in = -1, pidfd = -1;
-	pid_t pid = -1;
-	int rc = -1;
-	char *exe = NULL;
-
-	memset(res, 0, sizeof(*res));
-	res->exit_code = -1;
-
-	if (!req->argv || !req->argv[0]) {
-		spawn_failed(res, EINVAL);
-		goto out;
-	}
-	int rerr = 0;
-	exe = resolve_exe(req->argv[0], &rerr);
-	if (!exe) {
-		spawn_failed(res, rerr);
-		goto out;
-	}
-	if (pipe2(po, O_CLOEXEC) || pipe2(pe, O_CLOEXEC)) {
-		spawn_failed(res, errno);
-		goto out;
-	}
+	if (pipe2(po, O_CLOEXEC) || pipe2(pe, O_CLOEXEC))
+		return errno;
 	for (int i = 0; i < 2; i++) {
 		po[i] = fd_above_stdio(po[i]);
 		pe[i] = fd_above_stdio(pe[i]);
@@ -268,29 +260,32 @@ int run_command(const struct run_request *req, struct run_result *res)
 		/* A socket, not a pipe, so that writing to a child that stopped
 		 * reading gives EPIPE through MSG_NOSIGNAL instead of a SIGPIPE
 		 * that would kill this whole process (no signal games here). */
-		if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pin)) {
-			spawn_failed(res, errno);
-			goto out;
-		}
+		if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pin))
+			return errno;
 		pin[0] = fd_above_stdio(pin[0]);
 		pin[1] = fd_above_stdio(pin[1]);
-		child_in = pin[1];
+		*child_in = pin[1];
 		pin[1] = -1;
-		shutdown(child_in, SHUT_WR);
+		shutdown(*child_in, SHUT_WR);
 	} else {
-		child_in = fd_above_stdio(open("/dev/null", O_RDONLY | O_CLOEXEC));
+		*child_in = fd_above_stdio(open("/dev/null", O_RDONLY | O_CLOEXEC));
 	}
-	if (po[0] < 0 || po[1] < 0 || pe[0] < 0 || pe[1] < 0 || child_in < 0) {
-		spawn_failed(res, errno ? errno : EMFILE);
-		goto out;
-	}
+	if (po[0] < 0 || po[1] < 0 || pe[0] < 0 || pe[1] < 0 || *child_in < 0)
+		return errno ? errno : EMFILE;
+	return 0;
+}
 
+/* posix_spawn exe with the child's ends of the pipes on 0..2; 0 or an
+ * errno. */
+static int child_exec(const struct run_request *req, const char *exe, int child_in, int out_w,
+		      int err_w, pid_t *pid)
+{
 	posix_spawn_file_actions_t fa;
 	posix_spawnattr_t attr;
 	posix_spawn_file_actions_init(&fa);
 	posix_spawn_file_actions_adddup2(&fa, child_in, 0);
-	posix_spawn_file_actions_adddup2(&fa, po[1], 1);
-	posix_spawn_file_actions_adddup2(&fa, pe[1], 2);
+	posix_spawn_file_actions_adddup2(&fa, out_w, 1);
+	posix_spawn_file_actions_adddup2(&fa, err_w, 2);
 	posix_spawnattr_init(&attr);
 	sigset_t none, dflt;
 	sigemptyset(&none);
@@ -313,81 +308,130 @@ int run_command(const struct run_request *req, struct run_result *res)
 	 * write through it; copy the pointer rather than cast const away. */
 	char *const *av;
 	memcpy(&av, &req->argv, sizeof(av));
-	int err = posix_spawn(&pid, exe, &fa, &attr, av, environ);
+	int err = posix_spawn(pid, exe, &fa, &attr, av, environ);
 	posix_spawn_file_actions_destroy(&fa);
 	posix_spawnattr_destroy(&attr);
-	close_fd(&po[1]);
-	close_fd(&pe[1]);
-	close_fd(&child_in);
+	return err;
+}
+
+/* Start req->argv; on success ch holds the child and our ends of its
+ * pipes (non-blocking).  0, or -1 with res filled by spawn_failed(). */
+static int child_spawn(const struct run_request *req, struct child *ch, struct run_result *res)
+{
+	int po[2] = {-1, -1}, pe[2] = {-1, -1}, pin[2] = {-1, -1};
+	int child_in = -1;
+	int rc = -1;
+	char *exe = NULL;
+
+	if (!req->argv || !req->argv[0]) {
+		spawn_failed(res, EINVAL);
+		return -1;
+	}
+	int err = 0;
+	exe = resolve_exe(req->argv[0], &err);
+	if (!exe) {
+		spawn_failed(res, err);
+		return -1;
+	}
+	if ((err = child_pipes(req, po, pe, pin, &child_in))) {
+		spawn_failed(res, err);
+		goto out;
+	}
+	err = child_exec(req, exe, child_in, po[1], pe[1], &ch->pid);
 	if (err) {
-		pid = -1;
+		ch->pid = -1;
 		spawn_failed(res, err);
 		goto out;
 	}
 	rc = 0;
-	pidfd = pidfd_for(pid);
-
-	co.fd = po[0];
-	ce.fd = pe[0];
+	ch->pidfd = pidfd_for(ch->pid);
+	ch->co.fd = po[0];
+	ch->ce.fd = pe[0];
 	po[0] = pe[0] = -1;
-	fcntl(co.fd, F_SETFL, fcntl(co.fd, F_GETFL) | O_NONBLOCK);
-	fcntl(ce.fd, F_SETFL, fcntl(ce.fd, F_GETFL) | O_NONBLOCK);
-	int in_fd = pin[0];
+	fcntl(ch->co.fd, F_SETFL, fcntl(ch->co.fd, F_GETFL) | O_NONBLOCK);
+	fcntl(ch->ce.fd, F_SETFL, fcntl(ch->ce.fd, F_GETFL) | O_NONBLOCK);
+	ch->in_fd = pin[0];
 	pin[0] = -1;
-	size_t in_off = 0;
-	if (in_fd >= 0)
-		fcntl(in_fd, F_SETFL, fcntl(in_fd, F_GETFL) | O_NONBLOCK);
+	if (ch->in_fd >= 0)
+		fcntl(ch->in_fd, F_SETFL, fcntl(ch->in_fd, F_GETFL) | O_NONBLOCK);
+out:
+	free(exe);
+	close_fd(&po[0]);
+	close_fd(&po[1]);
+	close_fd(&pe[0]);
+	close_fd(&pe[1]);
+	close_fd(&pin[0]);
+	close_fd(&pin[1]);
+	close_fd(&child_in);
+	return rc;
+}
 
-	bool exited = false;
+/* Send the next piece of stdin; close it when all is sent or the child
+ * stopped reading. */
+static void child_feed(const struct run_request *req, struct child *ch)
+{
+	ssize_t w = send(ch->in_fd, req->stdin_data + ch->in_off, req->stdin_len - ch->in_off,
+			 MSG_NOSIGNAL | MSG_DONTWAIT);
+	if (w > 0)
+		ch->in_off += (size_t)w;
+	if ((w < 0 && errno != EAGAIN && errno != EINTR) || ch->in_off >= req->stdin_len) {
+		shutdown(ch->in_fd, SHUT_WR);
+		close_fd(&ch->in_fd);
+	}
+}
+
+/* Move bytes until the child has exited and its pipes are closed, or the
+ * deadline passes (res->timed_out). */
+static void child_pump(const struct run_request *req, struct child *ch, struct run_result *res)
+{
 	double drain_until = 0;
 	for (;;) {
-		if (!exited && (exited = child_exited(pid))) {
+		if (!ch->exited && (ch->exited = child_exited(ch->pid))) {
 			/* The child is done; anything of its group still alive is
 			 * an orphan that would hold our pipes open until the
 			 * deadline.  Nothing the probe starts may outlive it. */
-			kill(-pid, SIGKILL);
-			close_fd(&in_fd);
+			kill(-ch->pid, SIGKILL);
+			close_fd(&ch->in_fd);
 			/* A writer that escaped the group (setsid) could still
 			 * hold a pipe: read what is there, but not forever. */
 			drain_until = run_now() + 1.0;
 		}
-		if (exited && co.fd < 0 && ce.fd < 0)
+		if (ch->exited && ch->co.fd < 0 && ch->ce.fd < 0)
 			break;
 
 		int wait_ms = -1;
 		double until = req->deadline;
-		if (exited && (until <= 0 || drain_until < until))
+		if (ch->exited && (until <= 0 || drain_until < until))
 			until = drain_until;
 		if (until > 0) {
 			double left = until - run_now();
 			if (left <= 0) {
-				if (!exited)
+				if (!ch->exited)
 					res->timed_out = true;
 				break;
 			}
 			wait_ms = (int)(left * 1000.0) + 1;
 		}
 		struct pollfd pf[4];
-		int np = 0, io = -1, ie = -1, ii = -1, ip = -1;
-		if (co.fd >= 0) {
+		int np = 0, io = -1, ie = -1, ii = -1;
+		if (ch->co.fd >= 0) {
 			io = np;
-			pf[np++] = (struct pollfd){.fd = co.fd, .events = POLLIN};
+			pf[np++] = (struct pollfd){.fd = ch->co.fd, .events = POLLIN};
 		}
-		if (ce.fd >= 0) {
+		if (ch->ce.fd >= 0) {
 			ie = np;
-			pf[np++] = (struct pollfd){.fd = ce.fd, .events = POLLIN};
+			pf[np++] = (struct pollfd){.fd = ch->ce.fd, .events = POLLIN};
 		}
-		if (in_fd >= 0) {
+		if (ch->in_fd >= 0) {
 			ii = np;
-			pf[np++] = (struct pollfd){.fd = in_fd, .events = POLLOUT};
+			pf[np++] = (struct pollfd){.fd = ch->in_fd, .events = POLLOUT};
 		}
-		if (!exited) {
-			if (pidfd >= 0) {
-				ip = np;
-				pf[np++] = (struct pollfd){.fd = pidfd, .events = POLLIN};
-			} else if (wait_ms < 0 || wait_ms > 10) {
+		if (!ch->exited) {
+			/* the pidfd only wakes us; child_exited() decides */
+			if (ch->pidfd >= 0)
+				pf[np++] = (struct pollfd){.fd = ch->pidfd, .events = POLLIN};
+			else if (wait_ms < 0 || wait_ms > 10)
 				wait_ms = 10; /* no pidfd: look at the child every 10 ms */
-			}
 		}
 		int n = poll(pf, (nfds_t)np, wait_ms);
 		if (n < 0 && errno != EINTR)
@@ -395,33 +439,28 @@ int run_command(const struct run_request *req, struct run_result *res)
 		if (n <= 0)
 			continue;
 		if (io >= 0 && pf[io].revents)
-			capture_read(&co);
+			capture_read(&ch->co);
 		if (ie >= 0 && pf[ie].revents)
-			capture_read(&ce);
-		if (ii >= 0 && pf[ii].revents) {
-			ssize_t w = send(in_fd, req->stdin_data + in_off, req->stdin_len - in_off,
-					 MSG_NOSIGNAL | MSG_DONTWAIT);
-			if (w > 0)
-				in_off += (size_t)w;
-			if ((w < 0 && errno != EAGAIN && errno != EINTR) || in_off >= req->stdin_len) {
-				shutdown(in_fd, SHUT_WR);
-				close_fd(&in_fd);
-			}
-		}
-		(void)ip; /* the pidfd only wakes us; child_exited() decides */
+			capture_read(&ch->ce);
+		if (ii >= 0 && pf[ii].revents)
+			child_feed(req, ch);
 	}
-	close_fd(&in_fd);
+	close_fd(&ch->in_fd);
+}
 
+/* Stop what is still running, reap the child, and say how it ended. */
+static void child_reap(struct child *ch, struct run_result *res)
+{
 	if (res->timed_out) {
 		/* SIGTERM first so kubectl can close its stream cleanly, then
 		 * SIGKILL for anything that ignores it. */
-		kill(-pid, SIGTERM);
-		wait_exit_for(pid, pidfd, RUN_KILL_GRACE_MS);
-		kill(-pid, SIGKILL);
-	} else if (!exited) {
-		kill(-pid, SIGKILL); /* poll failed: do not leave it running */
+		kill(-ch->pid, SIGTERM);
+		wait_exit_for(ch->pid, ch->pidfd, RUN_KILL_GRACE_MS);
+		kill(-ch->pid, SIGKILL);
+	} else if (!ch->exited) {
+		kill(-ch->pid, SIGKILL); /* poll failed: do not leave it running */
 	}
-	int st = reap(pid);
+	int st = reap(ch->pid);
 	if (res->timed_out) {
 		res->status = RUN_TIMED_OUT;
 		if (WIFSIGNALED(st))
@@ -435,23 +474,32 @@ int run_command(const struct run_request *req, struct run_result *res)
 		res->status = RUN_EXITED;
 		res->exit_code = WEXITSTATUS(st);
 	}
+}
 
-out:
-	free(exe);
-	close_fd(&pidfd);
-	close_fd(&co.fd);
-	close_fd(&ce.fd);
-	close_fd(&po[0]);
-	close_fd(&po[1]);
-	close_fd(&pe[0]);
-	close_fd(&pe[1]);
-	close_fd(&pin[0]);
-	close_fd(&pin[1]);
-	close_fd(&child_in);
-	res->out = capture_take(&co, &res->out_len);
-	res->out_capped = co.capped;
-	res->err = capture_take(&ce, &res->err_len);
-	res->err_capped = ce.capped;
+int run_command(const struct run_request *req, struct run_result *res)
+{
+	double start = run_now();
+	struct child ch = {
+		.pid = -1, .pidfd = -1, .in_fd = -1,
+		.co = {.fd = -1, .limit = req->stdout_cap ? req->stdout_cap : RUN_STDOUT_CAP},
+		.ce = {.fd = -1, .limit = req->stderr_cap ? req->stderr_cap : RUN_STDERR_CAP},
+	};
+	memset(res, 0, sizeof(*res));
+	res->exit_code = -1;
+
+	int rc = child_spawn(req, &ch, res);
+	if (rc == 0) {
+		child_pump(req, &ch, res);
+		child_reap(&ch, res);
+	}
+	close_fd(&ch.pidfd);
+	close_fd(&ch.in_fd);
+	close_fd(&ch.co.fd);
+	close_fd(&ch.ce.fd);
+	res->out = capture_take(&ch.co, &res->out_len);
+	res->out_capped = ch.co.capped;
+	res->err = capture_take(&ch.ce, &res->err_len);
+	res->err_capped = ch.ce.capped;
 	res->elapsed_s = run_now() - start;
 	return rc;
 }
