@@ -9,7 +9,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "core/cli.h"
 #include "core/render.h"
 #include "core/report.h"
 #include "env/env_analyze.h"
@@ -29,7 +28,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	verdict_compute(&r, &v);
 	FILE *null = fopen("/dev/null", "w");
 	if (null) {
-		struct cli_opts o = {.verbose = true};
+		struct render_opts o = {.verbose = true};
 		render_json(null, &r, &v, &o);
 		render_text(null, &r, &v, &o);
 		fclose(null);

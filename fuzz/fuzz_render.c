@@ -72,10 +72,10 @@ static void add_line(struct ci_report *r, unsigned char ctl, char *rest)
 
 static void render_all(const struct ci_report *r, unsigned char mode)
 {
-	struct cli_opts o = {0};
+	struct render_opts o = {0};
 	o.quiet = mode & 1;
 	o.verbose = mode & 2;
-	o.use_color = mode & 4;
+	o.color = mode & 4;
 	struct ci_verdict v;
 	verdict_compute(r, &v);
 	char *buf = NULL;

@@ -1,39 +1,39 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * check_interconnect: can the transport under Dynamo's disaggregated serving
- * be trusted?  This file only parses the command line and dispatches to a
- * verb; each verb lives in its own directory (env/, node/, nixl/, fleet/).
+ * be trusted?  This file only parses the command line and hands it to the
+ * verb runner (src/cmd/run_verb.c), which looks the verb up in the table
+ * (src/cmd/commands.c).  The pipeline under it, one directory each:
+ * probe/ (the only code that runs a process) -> parse/ (bytes -> structs)
+ * -> env/ node/ nixl/ fleet/ (facts -> checks) -> core/ (report, render).
  */
 #include <errno.h>
 #include <getopt.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
+#include "cmd/cmd.h"
 #include "core/cli.h"
 #include "core/report.h"
-#include "core/sanitize.h"
-#include "fleet/fleet.h"
 
 #ifndef CI_VERSION
 #define CI_VERSION "0.0.0"
 #endif
 
-static const char usage_text[] =
+#define STR_(x) #x
+#define STR(x) STR_(x)
+
+static const char usage_head[] =
 	"usage: check_interconnect [options] <verb> [args]\n"
 	"\n"
 	"Tells whether the transport under NVIDIA Dynamo's disaggregated serving\n"
 	"(NIXL -> UCX/libfabric -> InfiniBand, RoCE, EFA, NVLink) can be trusted.\n"
 	"Read-only: it never changes the cluster and never prints a secret.\n"
 	"\n"
-	"verbs:\n"
-	"  env <recipe dir|manifest>...   lint Dynamo recipes for the KV transport\n"
-	"  node                           RDMA, GPUDirect, GDRCopy, NVLink, memlock, env\n"
-	"  nixl                           NIXL/UCX readiness and the pair-test commands\n"
-	"  all <recipe dir>               env + node + nixl over a deployment, with drift\n"
-	"  vars                           print the transport variable catalogue\n"
+	"verbs:\n";
+
+static const char usage_options[] =
 	"\n"
 	"recipes (env, all):\n"
 	"  --max-files N                  YAML files read per folder (default 20000)\n"
@@ -50,64 +50,16 @@ static const char usage_text[] =
 	"  --context CTX, --kubeconfig F  passed to kubectl\n"
 	"  --kubectl PATH                 kubectl to run (default $KUBECTL, else PATH)\n"
 	"  --deployment NAME, -l LABELS   every worker pod of a deployment or selector\n"
-	"  --jobs N                       pods probed in parallel (default 16)\n"
+	"  --jobs N                       pods probed in parallel (default " STR(CLI_DEFAULT_JOBS) ")\n"
 	"  --peer POD                     the other side of the pair test (nixl)\n"
 	"  --sysroot DIR                  read /sys, /proc and /dev under DIR (local probe)\n"
 	"  --save-probe FILE              write the raw probe transcript (secret-free)\n"
 	"  --replay FILE                  analyse a saved transcript offline\n"
-	"  --timeout SEC                  deadline for the whole command (default 30)\n"
+	"  --timeout SEC                  deadline for the whole command (default "
+	STR(PROBE_DEFAULT_TIMEOUT_S) ")\n"
 	"\n"
 	"exit codes: 0 ready, 1 degraded, 2 blocked, 3 unknown, 64 usage error\n"
 	"  -h, --help, --version\n";
-
-int cli_usage_error(const char *verb, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	fputs("check_interconnect: ", stderr);
-	if (verb) {
-		sanitize_fputs(stderr, verb);
-		fputs(": ", stderr);
-	}
-	sanitize_vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputs(" (see 'check_interconnect --help')\n", stderr);
-	return CI_EXIT_USAGE;
-}
-
-void cli_error(const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	fputs("check_interconnect: ", stderr);
-	sanitize_vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-}
-
-static const struct {
-	unsigned bit;
-	const char *name;
-} opt_names[] = {
-	{OPT_NAMESPACE, "--namespace"}, {OPT_POD, "--pod"},
-	{OPT_CONTAINER, "--container"}, {OPT_CONTEXT, "--context"},
-	{OPT_KUBECONFIG, "--kubeconfig"}, {OPT_KUBECTL, "--kubectl"},
-	{OPT_SYSROOT, "--sysroot"}, {OPT_SAVE_PROBE, "--save-probe"},
-	{OPT_REPLAY, "--replay"}, {OPT_PEER, "--peer"},
-	{OPT_DEPLOYMENT, "--deployment"}, {OPT_SELECTOR, "--selector"},
-	{OPT_TIMEOUT, "--timeout"}, {OPT_JOBS, "--jobs"},
-	{OPT_MAX_FILES, "--max-files"},
-};
-
-int cli_allow_only(const char *verb, const struct cli_opts *o, unsigned allowed)
-{
-	unsigned bad = o->given & ~allowed;
-	for (size_t i = 0; i < sizeof(opt_names) / sizeof(opt_names[0]); i++)
-		if (bad & opt_names[i].bit)
-			return cli_usage_error(verb, "option '%s' does not apply to '%s'",
-					       opt_names[i].name, verb);
-	return 0;
-}
 
 enum {
 	LONG_FORMAT = 256, LONG_JSON, LONG_COLOR, LONG_POD, LONG_CONTEXT, LONG_KUBECONFIG,
@@ -153,29 +105,32 @@ static bool parse_double(const char *s, double *out)
 	return true;
 }
 
-/* node and nixl over a whole deployment (--deployment / --selector) are
- * the fleet fan-out's job; the single-target verbs never see those options. */
-static int cmd_node_any(const struct cli_opts *o)
+static void print_usage(void)
 {
-	return o->deployment || o->selector ? fleet_cmd(o, FLEET_NODE) : cmd_node(o);
+	fputs(usage_head, stdout);
+	for (size_t i = 0; i < n_verbs; i++)
+		printf("  %-30s %s\n", verbs[i].synopsis, verbs[i].summary);
+	fputs(usage_options, stdout);
 }
 
-static int cmd_nixl_any(const struct cli_opts *o)
+/* "env, node, nixl, all or vars" */
+static int no_verb(void)
 {
-	return o->deployment || o->selector ? fleet_cmd(o, FLEET_NIXL) : cmd_nixl(o);
+	char list[256] = "";
+	size_t len = 0;
+	for (size_t i = 0; i < n_verbs; i++) {
+		const char *sep = !i ? "" : i + 1 == n_verbs ? " or " : ", ";
+		int w = snprintf(list + len, sizeof(list) - len, "%s%s", sep, verbs[i].name);
+		if (w < 0 || (size_t)w >= sizeof(list) - len)
+			break;
+		len += (size_t)w;
+	}
+	return cli_usage_error(NULL, "no verb given (%s)", list);
 }
-
-static const struct {
-	const char *name;
-	int (*fn)(const struct cli_opts *);
-} verbs[] = {
-	{"env", cmd_env}, {"node", cmd_node_any}, {"nixl", cmd_nixl_any},
-	{"all", cmd_all}, {"vars", cmd_vars},
-};
 
 int main(int argc, char **argv)
 {
-	struct cli_opts o = {.timeout_s = 30, .jobs = 16};
+	struct cli_opts o = {.jobs = CLI_DEFAULT_JOBS};
 	const char *env_kubectl = getenv("KUBECTL");
 	o.kubectl = env_kubectl && *env_kubectl ? env_kubectl : "kubectl";
 	int c;
@@ -241,7 +196,7 @@ int main(int argc, char **argv)
 			o.given |= OPT_MAX_FILES;
 			break;
 		}
-		case 'h': fputs(usage_text, stdout); return 0;
+		case 'h': print_usage(); return 0;
 		case LONG_VERSION: printf("check_interconnect %s\n", CI_VERSION); return 0;
 		case ':':
 			return cli_usage_error(NULL, "option '%s' needs a value", argv[optind - 1]);
@@ -252,23 +207,13 @@ int main(int argc, char **argv)
 		}
 	}
 	if (optind >= argc)
-		return cli_usage_error(NULL, "no verb given (env, node, nixl, all or vars)");
-
-	const char *no_color = getenv("NO_COLOR");
-	o.use_color = o.color == CI_COLOR_ALWAYS ||
-		      (o.color == CI_COLOR_AUTO && isatty(STDOUT_FILENO) &&
-		       !(no_color && *no_color));
-	if (o.color == CI_COLOR_AUTO && no_color && *no_color)
-		o.use_color = false;
+		return no_verb();
 
 	const char *verb = argv[optind];
-	if ((o.given & OPT_JOBS) && !(o.given & (OPT_DEPLOYMENT | OPT_SELECTOR)))
-		return cli_usage_error(verb, "--jobs applies to runs over many pods "
-				       "(--deployment or --selector)");
 	o.args = argv + optind + 1;
 	o.n_args = argc - optind - 1;
-	for (size_t i = 0; i < sizeof(verbs) / sizeof(verbs[0]); i++)
-		if (!strcmp(verb, verbs[i].name))
-			return verbs[i].fn(&o);
-	return cli_usage_error(NULL, "unknown verb '%s'", verb);
+	const struct verb *v = verb_find(verb);
+	if (!v)
+		return cli_usage_error(NULL, "unknown verb '%s'", verb);
+	return verb_run(v, &o);
 }

@@ -1,21 +1,28 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Options shared by every verb.  main.c parses the whole command line once
- * (options may come before or after the verb); each verb then refuses the
- * options that do not apply to it with cli_usage_error().
+ * The command line as main.c parsed it, and the usage errors every verb
+ * words the same way.  main.c parses the whole command line once (options
+ * may come before or after the verb); the verb runner (src/cmd/run_verb.c)
+ * then refuses the options that do not apply to the verb and turns the rest
+ * into a struct probe_target (probe/), a struct fleet_target (fleet/) and a
+ * struct render_opts (core/render.h).  Nothing below the runner sees this
+ * struct: parsers, checks, probes and renderers never include this file.
  */
 #ifndef CI_CLI_H
 #define CI_CLI_H
 
 #include <stdbool.h>
 
-enum ci_format { CI_FORMAT_TEXT = 0, CI_FORMAT_JSON };
+#include "core/render.h"
+
 enum ci_color { CI_COLOR_AUTO = 0, CI_COLOR_ALWAYS, CI_COLOR_NEVER };
+
+/* --jobs when not given: pods probed at once by the fleet fan-out. */
+#define CLI_DEFAULT_JOBS 16
 
 struct cli_opts {
 	enum ci_format format;
 	enum ci_color color;
-	bool use_color;        /* resolved from color, isatty and NO_COLOR */
 	bool quiet, verbose;
 
 	/* targets of node / nixl / all */
@@ -23,8 +30,8 @@ struct cli_opts {
 	const char *kubectl;   /* --kubectl, else $KUBECTL, else "kubectl" on PATH */
 	const char *sysroot, *save_probe, *replay;
 	const char *peer, *deployment, *selector;
-	double timeout_s;      /* --timeout, default 30 */
-	int jobs;              /* --jobs, default 16 */
+	double timeout_s;      /* --timeout; 0 when not given (PROBE_DEFAULT_TIMEOUT_S) */
+	int jobs;              /* --jobs, default CLI_DEFAULT_JOBS */
 	unsigned long max_files; /* --max-files: YAML files a folder walk reads (0: 20000) */
 
 	/* which options were given, for per-verb validation */
@@ -49,12 +56,5 @@ int cli_usage_error(const char *verb, const char *fmt, ...) __attribute__((forma
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Refuse options outside `allowed` (a mask of OPT_*); returns 0 or 64. */
 int cli_allow_only(const char *verb, const struct cli_opts *o, unsigned allowed);
-
-/* Verbs.  Each returns the process exit code. */
-int cmd_env(const struct cli_opts *o);
-int cmd_node(const struct cli_opts *o);
-int cmd_nixl(const struct cli_opts *o);
-int cmd_vars(const struct cli_opts *o);
-int cmd_all(const struct cli_opts *o);
 
 #endif

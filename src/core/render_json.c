@@ -108,7 +108,7 @@ static json_t *report_json(const struct ci_report *r, const struct ci_verdict *v
 }
 
 void render_json(FILE *out, const struct ci_report *r, const struct ci_verdict *v,
-		 const struct cli_opts *o)
+		 const struct render_opts *o)
 {
 	(void)o;
 	json_t *j = report_json(r, v);
@@ -121,7 +121,7 @@ void render_json(FILE *out, const struct ci_report *r, const struct ci_verdict *
 	json_decref(doc);
 }
 
-int report_finish_as(const struct ci_report *r, const struct cli_opts *o, render_text_fn *text)
+int report_finish_as(const struct ci_report *r, const struct render_opts *o, render_text_fn *text)
 {
 	struct ci_verdict v;
 	verdict_compute(r, &v);
@@ -129,13 +129,12 @@ int report_finish_as(const struct ci_report *r, const struct cli_opts *o, render
 		render_json(stdout, r, &v, o);
 	else
 		text(stdout, r, &v, o);
-	fflush(stdout);
 	int rc = verdict_exit_code(&v);
 	verdict_release(&v);
 	return rc;
 }
 
-int report_finish(const struct ci_report *r, const struct cli_opts *o)
+int report_finish(const struct ci_report *r, const struct render_opts *o)
 {
 	return report_finish_as(r, o, render_text);
 }

@@ -92,7 +92,7 @@ static void print_status(FILE *out, enum ci_status st, const struct style *s)
 }
 
 static void print_check(FILE *out, const struct ci_check *c, const struct style *s,
-			const struct cli_opts *o, int base)
+			const struct render_opts *o, int base)
 {
 	fprintf(out, "%*s", base, "");
 	print_status(out, c->status, s);
@@ -148,7 +148,7 @@ static int id_width(const struct ci_report *r)
 }
 
 static void print_checks(FILE *out, const struct ci_report *r, const struct style *s,
-			 const struct cli_opts *o, int base)
+			 const struct render_opts *o, int base)
 {
 	for (size_t i = 0; i < r->n_checks; i++)
 		print_check(out, &r->checks[i], s, o, base);
@@ -256,9 +256,9 @@ static void print_verdict(FILE *out, const struct ci_report *r, const struct ci_
 }
 
 void render_text(FILE *out, const struct ci_report *r, const struct ci_verdict *v,
-		 const struct cli_opts *o)
+		 const struct render_opts *o)
 {
-	struct style s = {.color = o->use_color, .id_col = id_width(r)};
+	struct style s = {.color = o->color, .id_col = id_width(r)};
 	if (!o->quiet) {
 		fprintf(out, "check_interconnect %s: ", r->command);
 		sanitize_fputs(out, r->target);
@@ -281,10 +281,10 @@ void render_text(FILE *out, const struct ci_report *r, const struct ci_verdict *
 
 /* Pieces for verbs with their own layout (the fleet matrix): the same
  * check lines, next commands and verdict as above. */
-void render_text_check(FILE *out, const struct ci_check *c, const struct cli_opts *o, int base,
+void render_text_check(FILE *out, const struct ci_check *c, const struct render_opts *o, int base,
 		       int id_col)
 {
-	struct style s = {.color = o->use_color, .id_col = id_col > MAX_ID_COL ? MAX_ID_COL : id_col};
+	struct style s = {.color = o->color, .id_col = id_col > MAX_ID_COL ? MAX_ID_COL : id_col};
 	print_check(out, c, &s, o, base);
 }
 
@@ -294,8 +294,8 @@ void render_text_steps(FILE *out, const struct ci_report *r)
 }
 
 void render_text_verdict(FILE *out, const struct ci_report *r, const struct ci_verdict *v,
-			 const struct cli_opts *o)
+			 const struct render_opts *o)
 {
-	struct style s = {.color = o->use_color, .id_col = id_width(r)};
+	struct style s = {.color = o->color, .id_col = id_width(r)};
 	print_verdict(out, r, v, &s);
 }

@@ -13,11 +13,12 @@
  *   fleet_probe.c    the worker pool (the only part that runs processes)
  *   fleet_pod.c      struct fleet_pod: the per-pod summary the checks read (pure)
  *   fleet_checks.c   the fleet.* checks (pure)
- *   fleet_run.c      fleet_run / fleet_cmd: the orchestration
+ *   fleet_run.c      fleet_run: the orchestration
  *   fleet_render_text.c  the matrix text layout
  *   all_drift.c      all.drift.*: recipe versus pods (pure)
  *   fleet_sbuf.c     the growing strings their details are built in
- *   all_cmd.c        the `all` verb
+ * The verbs themselves are src/cmd/node.c, nixl.c and all.c; the runner
+ * (src/cmd/run_verb.c) validates the options and renders the report.
  */
 #ifndef CI_FLEET_H
 #define CI_FLEET_H
@@ -26,13 +27,23 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "core/cli.h"
+#include "core/render.h"
 #include "core/report.h"
 #include "manifest/deploy_model.h"
 #include "probe/kube_pods.h"
 #include "probe/probe.h"
 
 enum fleet_kind { FLEET_NODE = 0, FLEET_NIXL, FLEET_ALL };
+
+/* A whole deployment, as the verb runner resolved it from the command line. */
+struct fleet_target {
+	struct probe_target probe;   /* namespace, container, kubectl, --context,
+				      * --kubeconfig and the one --timeout */
+	const char *deployment;      /* --deployment, or NULL */
+	const char *selector;        /* --selector, or NULL */
+	int jobs;                    /* pods probed at once (--jobs) */
+	bool progress;               /* "probed i/n pods" on stderr */
+};
 
 /* ---- per-pod summary (fleet_pod.c) ---- */
 
@@ -137,11 +148,11 @@ struct fleet_job {
 	bool started;                /* false: the deadline passed before its turn */
 };
 
-/* Probe every job with probe_collect, at most o->jobs at once, each call
- * bounded by the absolute `deadline` (run_now() clock).  progress: print
+/* Probe every job with probe_collect, at most ft->jobs at once, each call
+ * bounded by the absolute `deadline` (run_now() clock).  ft->progress: print
  * "\rprobed i/n pods" on stderr as they finish. */
-void fleet_probe_all(const struct cli_opts *o, struct fleet_job *jobs, size_t n, double deadline,
-		     bool progress);
+void fleet_probe_all(const struct fleet_target *ft, struct fleet_job *jobs, size_t n,
+		     double deadline);
 
 /* ---- the orchestration (fleet_run.c) ---- */
 
@@ -150,31 +161,29 @@ struct fleet_result {
 	struct fleet_pod *pods;      /* the probed-or-tried worker pods */
 	size_t n;
 	char *selector;              /* the label selector used */
+	char *error;                 /* the pods could not be listed: why, one line */
 };
 void fleet_result_release(struct fleet_result *res);
 
-/* Validate the fleet options of `verb`; 0 or CI_EXIT_USAGE (message printed). */
-int fleet_validate(const char *verb, const struct cli_opts *o);
-/* The selector for o (--deployment and/or --selector); caller frees. */
-char *fleet_selector(const struct cli_opts *o);
+/* The selector for ft (--deployment and/or --selector); caller frees. */
+char *fleet_selector(const struct fleet_target *ft);
+/* "deployment NAME in namespace NS" or "pods -l SEL in namespace NS";
+ * caller frees. */
+char *fleet_target_name(const struct fleet_target *ft);
 
 /* List, probe and judge the pods, appending to out (initialised by the
  * caller): the fleet checks at the top, one child per pod.  res (may be
- * NULL) receives the per-pod summaries.  Returns 0 when the pods could be
- * listed (whatever the verdict), CI_EXIT_UNKNOWN when the listing failed
- * (out then holds a critical skipped fleet.pods saying why; the one line was
- * printed on stderr), CI_EXIT_USAGE for an invalid name. */
-int fleet_run(const struct cli_opts *o, enum fleet_kind kind, struct ci_report *out,
+ * NULL) receives the per-pod summaries.  Returns 0 when the pods could be listed (whatever the
+ * verdict), CI_EXIT_UNKNOWN when the listing failed (out then holds a
+ * critical skipped fleet.pods saying why, and res->error the one line for
+ * stderr), CI_EXIT_USAGE for an invalid name (res->error says which). */
+int fleet_run(const struct fleet_target *ft, enum fleet_kind kind, struct ci_report *out,
 	      struct fleet_result *res);
-/* The `node`/`nixl` entry with --deployment / --selector: validate, run,
- * render, exit code. */
-int fleet_cmd(const struct cli_opts *o, enum fleet_kind kind);
 
-/* Render a fleet report (text: the matrix; JSON: the core renderer) and
- * return the exit code of its verdict. */
-int fleet_finish(const struct ci_report *r, const struct cli_opts *o);
+/* The text layout of a fleet report (the matrix), for report_finish_as();
+ * JSON is the core renderer's. */
 void fleet_render_text(FILE *out, const struct ci_report *r, const struct ci_verdict *v,
-		       const struct cli_opts *o);
+		       const struct render_opts *o);
 /* The matrix column of a check id ("rdma", "gpudirect", ...), or NULL when
  * it is in no column. */
 const char *fleet_group_of(const char *check_id);

@@ -21,7 +21,7 @@
 #define FLEET_MIN_SLICE_S 0.05
 
 struct pool {
-	const struct cli_opts *o;
+	const struct fleet_target *ft;
 	struct fleet_job *jobs;
 	size_t n, next, done;
 	double deadline;
@@ -43,7 +43,7 @@ static void *worker(void *arg)
 		double left = pl->deadline - run_now();
 		if (left >= FLEET_MIN_SLICE_S) {
 			/* A private copy: only this call's time budget differs. */
-			struct cli_opts mine = *pl->o;
+			struct probe_target mine = pl->ft->probe;
 			mine.timeout_s = left;
 			mine.save_probe = NULL;
 			mine.replay = NULL;
@@ -65,12 +65,13 @@ static void *worker(void *arg)
 	}
 }
 
-void fleet_probe_all(const struct cli_opts *o, struct fleet_job *jobs, size_t n, double deadline,
-		     bool progress)
+void fleet_probe_all(const struct fleet_target *ft, struct fleet_job *jobs, size_t n,
+		     double deadline)
 {
-	struct pool pl = {.o = o, .jobs = jobs, .n = n, .deadline = deadline, .progress = progress};
+	bool progress = ft->progress;
+	struct pool pl = {.ft = ft, .jobs = jobs, .n = n, .deadline = deadline, .progress = progress};
 	pthread_mutex_init(&pl.mu, NULL);
-	size_t want = o->jobs > 0 ? (size_t)o->jobs : 16;
+	size_t want = ft->jobs > 0 ? (size_t)ft->jobs : 1;
 	if (want > n)
 		want = n;
 	pthread_t *th = xcalloc(want ? want : 1, sizeof(*th));

@@ -145,7 +145,7 @@ static size_t shared_prefix(const struct ci_report *r)
 	return n;
 }
 
-static void print_matrix(FILE *out, const struct ci_report *r, const struct cli_opts *o)
+static void print_matrix(FILE *out, const struct ci_report *r, const struct render_opts *o)
 {
 	bool used[NGROUPS] = {false};
 	size_t wp = 3, wr = 4, wn = 4;
@@ -214,7 +214,7 @@ static void print_matrix(FILE *out, const struct ci_report *r, const struct cli_
 				continue;
 			int w = g == last ? 0 : (int)strlen(group_names[g]);
 			const char *word = cell_word(worst[g]);
-			if (o->use_color && *cell_color(worst[g]))
+			if (o->color && *cell_color(worst[g]))
 				fprintf(out, "  %s%-*s\033[0m", cell_color(worst[g]), w, word);
 			else
 				fprintf(out, "  %-*s", w, word);
@@ -238,7 +238,7 @@ static int id_col_of(const struct ci_report *r)
 }
 
 void fleet_render_text(FILE *out, const struct ci_report *r, const struct ci_verdict *v,
-		       const struct cli_opts *o)
+		       const struct render_opts *o)
 {
 	if (o->quiet) {
 		render_text_verdict(out, r, v, o);
@@ -278,9 +278,4 @@ void fleet_render_text(FILE *out, const struct ci_report *r, const struct ci_ver
 	fprintf(out, "\n%zu ok, %zu warn, %zu fail, %zu skipped (%zu pod%s)\n", n.ok, n.warn, n.fail,
 		n.skipped, r->n_children, r->n_children == 1 ? "" : "s");
 	render_text_verdict(out, r, v, o);
-}
-
-int fleet_finish(const struct ci_report *r, const struct cli_opts *o)
-{
-	return report_finish_as(r, o, fleet_render_text);
 }

@@ -7,49 +7,28 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
-#include "core/cli.h"
 #include "core/xalloc.h"
 #include "fleet/fleet.h"
 #include "nixl/nixl.h"
 #include "node/node.h"
 #include "probe/run_command.h"
 
-#define FLEET_OPTS (OPT_NAMESPACE | OPT_CONTAINER | OPT_CONTEXT | OPT_KUBECONFIG | OPT_KUBECTL | \
-		    OPT_TIMEOUT | OPT_DEPLOYMENT | OPT_SELECTOR | OPT_JOBS)
-
-int fleet_validate(const char *verb, const struct cli_opts *o)
+char *fleet_selector(const struct fleet_target *ft)
 {
-	if (o->given & (OPT_POD | OPT_PEER))
-		return cli_usage_error(verb, "--deployment and --selector probe every worker pod; "
-				       "they cannot be used with --pod or --peer");
-	if (o->given & (OPT_SYSROOT | OPT_REPLAY | OPT_SAVE_PROBE))
-		return cli_usage_error(verb, "--sysroot, --replay and --save-probe take one target; "
-				       "they cannot be used with --deployment or --selector");
-	int rc = cli_allow_only(verb, o, FLEET_OPTS);
-	if (rc)
-		return rc;
-	if (!(o->given & OPT_NAMESPACE) || !o->namespace_)
-		return cli_usage_error(verb, "--deployment and --selector need -n NAMESPACE");
-	if (!(o->given & (OPT_DEPLOYMENT | OPT_SELECTOR)))
-		return cli_usage_error(verb, "needs --deployment NAME or --selector LABELS");
-	if (o->deployment && !kube_name_valid(o->deployment))
-		return cli_usage_error(verb, "invalid --deployment name (a Kubernetes name: lowercase "
-				       "letters, digits, '-' and '.')");
-	if (o->selector && !kube_selector_valid(o->selector))
-		return cli_usage_error(verb, "invalid --selector (labels as kubectl -l takes them: "
-				       "key=value[,key!=value], key in (a,b))");
-	return 0;
+	if (ft->deployment && ft->selector)
+		return xasprintf("%s=%s,%s", KUBE_LABEL_DGD, ft->deployment, ft->selector);
+	if (ft->deployment)
+		return xasprintf("%s=%s", KUBE_LABEL_DGD, ft->deployment);
+	return xstrdup(ft->selector ? ft->selector : "");
 }
 
-char *fleet_selector(const struct cli_opts *o)
+char *fleet_target_name(const struct fleet_target *ft)
 {
-	if (o->deployment && o->selector)
-		return xasprintf("%s=%s,%s", KUBE_LABEL_DGD, o->deployment, o->selector);
-	if (o->deployment)
-		return xasprintf("%s=%s", KUBE_LABEL_DGD, o->deployment);
-	return xstrdup(o->selector ? o->selector : "");
+	if (ft->deployment)
+		return xasprintf("deployment %s in namespace %s", ft->deployment,
+				 ft->probe.namespace_);
+	return xasprintf("pods -l %s in namespace %s", ft->selector, ft->probe.namespace_);
 }
 
 void fleet_result_release(struct fleet_result *res)
@@ -58,6 +37,7 @@ void fleet_result_release(struct fleet_result *res)
 		fleet_pod_release(&res->pods[i]);
 	free(res->pods);
 	free(res->selector);
+	free(res->error);
 	memset(res, 0, sizeof(*res));
 }
 
@@ -84,9 +64,9 @@ static void dedupe_facts(struct ci_report *r)
 	r->n_facts = k;
 }
 
-static char *timeout_line(const struct cli_opts *o, const char *target, bool started)
+static char *timeout_line(const struct fleet_target *ft, const char *target, bool started)
 {
-	double t = o->timeout_s > 0 ? o->timeout_s : 30;
+	double t = probe_target_timeout(&ft->probe);
 	if (!started)
 		return xasprintf("%s was not probed: the --timeout deadline (%g s) passed before its "
 				 "turn (raise --timeout or --jobs)", target, t);
@@ -95,7 +75,7 @@ static char *timeout_line(const struct cli_opts *o, const char *target, bool sta
 }
 
 struct pod_ctx {
-	const struct cli_opts *o;
+	const struct fleet_target *ft;
 	enum fleet_kind kind;
 	const struct kube_pod_list *list;
 	const struct fleet_plan_pod *pp;
@@ -106,7 +86,7 @@ struct pod_ctx {
 static void judge_pod(const struct pod_ctx *x, struct ci_report *child, struct fleet_pod *fp)
 {
 	const struct kube_pod *kp = x->pp->kp;
-	char *target = xasprintf("pod %s/%s", x->o->namespace_, kp->name);
+	char *target = xasprintf("pod %s/%s", x->ft->probe.namespace_, kp->name);
 	const char *probe_id = x->kind == FLEET_NIXL ? "nixl.probe" : "node.probe";
 	const char *verb = x->kind == FLEET_NIXL ? "nixl" : x->kind == FLEET_NODE ? "node" : "all";
 
@@ -119,7 +99,7 @@ static void judge_pod(const struct pod_ctx *x, struct ci_report *child, struct f
 	struct probe_outcome *out = &x->job->out;
 	if (!x->job->started || out->err != PROBE_OK) {
 		char *msg = !x->job->started || out->err == PROBE_TIMEOUT
-			? timeout_line(x->o, target, x->job->started)
+			? timeout_line(x->ft, target, x->job->started)
 			: xstrdup(out->message ? out->message : probe_error_name(out->err));
 		report_add(child, probe_id, CI_SKIPPED, true, CI_LAYER_FABRIC, NULL, "%s",
 			   msg);
@@ -141,9 +121,9 @@ static void judge_pod(const struct pod_ctx *x, struct ci_report *child, struct f
 		memset(&pc, 0, sizeof(pc));
 		nixl_pick_peer(x->list, kp->name, &pc);
 		struct nixl_target t = {
-			.kind = NK_POD, .namespace_ = x->o->namespace_, .pod = kp->name,
-			.container = x->o->container, .context = x->o->context,
-			.kubeconfig = x->o->kubeconfig, .peer_state = pc.state, .peer_why = pc.why,
+			.kind = NK_POD, .namespace_ = x->ft->probe.namespace_, .pod = kp->name,
+			.container = x->ft->probe.container, .context = x->ft->probe.context,
+			.kubeconfig = x->ft->probe.kubeconfig, .peer_state = pc.state, .peer_why = pc.why,
 			.pod_ip = kp->pod_ip, .pod_role = kp->sub_component_type,
 			.pod_node = kp->node_name, .dgd = kp->dgd,
 		};
@@ -177,23 +157,23 @@ static void lift_steps(struct ci_report *r, const struct fleet_pod *pods)
 		report_add_step(r, pick->steps[i].description, pick->steps[i].command);
 }
 
-int fleet_run(const struct cli_opts *o, enum fleet_kind kind, struct ci_report *out,
+int fleet_run(const struct fleet_target *ft, enum fleet_kind kind, struct ci_report *out,
 	      struct fleet_result *res)
 {
-	const char *verb = kind == FLEET_NIXL ? "nixl" : kind == FLEET_NODE ? "node" : "all";
-	double timeout = o->timeout_s > 0 ? o->timeout_s : 30;
-	double deadline = run_now() + timeout;
-	char *sel = fleet_selector(o);
-	char *what = o->deployment ? xasprintf("deployment %s", o->deployment)
-				   : xasprintf("selector %s", sel);
+	double deadline = run_now() + probe_target_timeout(&ft->probe);
+	char *sel = fleet_selector(ft);
+	char *what = ft->deployment ? xasprintf("deployment %s", ft->deployment)
+				    : xasprintf("selector %s", sel);
 
 	struct kube_pod_list list;
 	kube_pod_list_init(&list);
 	char *msg = NULL;
-	enum probe_error e = kube_get_pods(o, o->namespace_, sel, deadline, &list, &msg, NULL);
+	enum probe_error e = kube_get_pods(&ft->probe, ft->probe.namespace_, sel, deadline, &list,
+					   &msg, NULL);
 	if (e != PROBE_OK) {
 		const char *m = msg ? msg : probe_error_name(e);
-		cli_error("%s: %s", verb, m);
+		if (res)
+			res->error = xstrdup(m);
 		struct ci_check *c = report_add(out, "fleet.pods", CI_SKIPPED, true, CI_LAYER_FABRIC,
 						what, "the pods could not be listed: %s", m);
 		check_set_fix(c, "check kubectl's access to the namespace (kubectl get pods -n NS)");
@@ -216,13 +196,12 @@ int fleet_run(const struct cli_opts *o, enum fleet_kind kind, struct ci_report *
 			pps[k] = &plan.v[i];
 			jobs[k++].pod = plan.v[i].kp->name;
 		}
-	bool progress = !o->quiet && isatty(STDERR_FILENO);
-	fleet_probe_all(o, jobs, n, deadline, progress);
+	fleet_probe_all(ft, jobs, n, deadline);
 
 	struct fleet_pod *pods = xcalloc(n ? n : 1, sizeof(*pods));
 	struct ci_report *children = xcalloc(n ? n : 1, sizeof(*children));
 	for (size_t i = 0; i < n; i++) {
-		struct pod_ctx x = {.o = o, .kind = kind, .list = &list, .pp = pps[i], .job = &jobs[i]};
+		struct pod_ctx x = {.ft = ft, .kind = kind, .list = &list, .pp = pps[i], .job = &jobs[i]};
 		judge_pod(&x, &children[i], &pods[i]);
 		probe_outcome_release(&jobs[i].out);
 	}
@@ -250,25 +229,4 @@ int fleet_run(const struct cli_opts *o, enum fleet_kind kind, struct ci_report *
 	free(what);
 	free(sel);
 	return 0;
-}
-
-int fleet_cmd(const struct cli_opts *o, enum fleet_kind kind)
-{
-	const char *verb = kind == FLEET_NIXL ? "nixl" : "node";
-	int rc = fleet_validate(verb, o);
-	if (rc)
-		return rc;
-	if (o->n_args)
-		return cli_usage_error(verb, "unexpected argument '%s'", o->args[0]);
-	char *target = o->deployment
-		? xasprintf("deployment %s in namespace %s", o->deployment, o->namespace_)
-		: xasprintf("pods -l %s in namespace %s", o->selector, o->namespace_);
-	struct ci_report r;
-	report_init(&r, verb, target);
-	rc = fleet_run(o, kind, &r, NULL);
-	if (rc != CI_EXIT_USAGE)
-		rc = fleet_finish(&r, o);
-	report_release(&r);
-	free(target);
-	return rc;
 }

@@ -3,15 +3,14 @@
  * The nixl verb as a library: what one probe transcript says about NIXL and
  * UCX in a pod (nixl_facts_read, pure), the checks over those facts
  * (nixl_analyze, pure), and the next commands that prove the transfer path
- * (nixl_steps, pure).  Only nixl_cmd.c talks to the system, through
- * probe_collect() and kube_get_pods().
+ * (nixl_steps, pure).  Only the verb, src/cmd/nixl.c, talks to the system,
+ * through probe_collect() (by the runner) and kube_get_pods().
  *
  *   nixl_facts.c   transcript -> struct nixl_facts (reuses node_facts_read)
  *   nixl_tls.c     UCX_TLS / UCX_NET_DEVICES semantics against ucx_info -d
  *   nixl_checks.c  the nixl.* checks
  *   nixl_steps.c   next commands, shell quoting, bandwidth expectations
  *   nixl_peer.c    choosing the peer pod from a `get pods` list
- *   nixl_cmd.c     the verb
  */
 #ifndef CI_NIXL_H
 #define CI_NIXL_H

@@ -276,7 +276,7 @@ int kube_get_pods_argv(const char *kubectl, const char *context, const char *kub
 	return n;
 }
 
-enum probe_error kube_get_pods(const struct cli_opts *o, const char *namespace_,
+enum probe_error kube_get_pods(const struct probe_target *o, const char *namespace_,
 			       const char *selector, double deadline,
 			       struct kube_pod_list *out, char **errmsg, int *calls)
 {

@@ -12,7 +12,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "core/cli.h"
 #include "probe/probe.h"
 
 /* The Dynamo operator's labels on every pod it creates. */
@@ -87,7 +86,7 @@ int kube_get_pods_argv(const char *kubectl, const char *context, const char *kub
  * --kubeconfig come from o.  Returns PROBE_OK, or an error with *errmsg
  * (malloc'ed, one line) classified like `kubectl exec` failures.  *calls
  * (may be NULL) is incremented when kubectl actually ran.  Thread-safe. */
-enum probe_error kube_get_pods(const struct cli_opts *o, const char *namespace_,
+enum probe_error kube_get_pods(const struct probe_target *o, const char *namespace_,
 			       const char *selector, double deadline,
 			       struct kube_pod_list *out, char **errmsg, int *calls);
 

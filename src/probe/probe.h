@@ -12,8 +12,32 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "core/cli.h"
 #include "probe/transcript.h"
+
+/* --timeout when not given, in seconds: one deadline for the whole command. */
+#define PROBE_DEFAULT_TIMEOUT_S 30
+
+/*
+ * What to probe and how: filled by the verb runner from the command line
+ * (probe code never sees struct cli_opts).  At most one of replay, pod and
+ * sysroot names the target; none: the local host.
+ */
+struct probe_target {
+	const char *namespace_, *pod, *container;  /* a pod, through kubectl */
+	const char *context, *kubeconfig;          /* passed to kubectl; NULL: its defaults */
+	const char *kubectl;                       /* argv[0]; NULL or "": "kubectl" on PATH */
+	const char *sysroot;                       /* local probe under this tree */
+	const char *replay;                        /* a saved transcript ("-": stdin) */
+	const char *save_probe;                    /* write the raw transcript here */
+	double timeout_s;                          /* <= 0: PROBE_DEFAULT_TIMEOUT_S */
+};
+
+/* t->timeout_s, or the default when it is not set. */
+double probe_target_timeout(const struct probe_target *t);
+/* Check every name a pod target would pass to kubectl (the same checks as
+ * the exec itself), before anything runs: false with *why (malloc'ed, one
+ * line) when one is invalid.  True for local, sysroot and replay targets. */
+bool probe_target_check(const struct probe_target *t, char **why);
 
 enum probe_error {
 	PROBE_OK = 0,
@@ -44,18 +68,11 @@ struct probe_outcome {
 	char *target;              /* "pod NS/POD", "local host", "sysroot DIR", "replay FILE" */
 };
 
-/* Collect a transcript for the target named by o (pod_override, when not
- * NULL, replaces o->pod: the fleet fan-out probes many pods with one set of
- * options).  Honours --replay, --sysroot, --save-probe, --timeout.  Never
+/* Collect a transcript for the target t (pod_override, when not NULL,
+ * replaces t->pod: the fleet fan-out probes many pods with one target).  Honours --replay, --sysroot, --save-probe, --timeout.  Never
  * exits; every failure is described in out->err/out->message. */
-void probe_collect(const struct cli_opts *o, const char *pod_override, struct probe_outcome *out);
+void probe_collect(const struct probe_target *t, const char *pod_override, struct probe_outcome *out);
 void probe_outcome_release(struct probe_outcome *out);
-
-/* The usage rules every single-target verb shares (node, nixl): --pod and
- * --namespace together; kubectl options only with --pod; --sysroot only for
- * the local host; --replay alone.  Allows only `allowed` (OPT_* mask) and no
- * positional argument.  Returns 0, or CI_EXIT_USAGE after printing why. */
-int probe_target_validate(const char *verb, const struct cli_opts *o, unsigned allowed);
 
 /* The embedded constant script (probe.sh). */
 extern const char probe_script[];

@@ -201,14 +201,37 @@ static char *cut_message(const char *what, const struct run_result *res)
 	return m;
 }
 
-static void collect_pod(const struct cli_opts *o, const char *pod, double deadline,
-			struct probe_outcome *out)
+/* The kubectl side of a pod target: what probe_target_check() checks and
+ * what the exec runs are the same names. */
+static struct kube_target kube_target_of(const struct probe_target *o, const char *pod)
 {
 	struct kube_target k = {
 		.kubectl = o->kubectl && *o->kubectl ? o->kubectl : "kubectl",
 		.context = o->context, .kubeconfig = o->kubeconfig,
 		.namespace_ = o->namespace_, .pod = pod, .container = o->container,
 	};
+	return k;
+}
+
+double probe_target_timeout(const struct probe_target *t)
+{
+	return t->timeout_s > 0 ? t->timeout_s : PROBE_DEFAULT_TIMEOUT_S;
+}
+
+bool probe_target_check(const struct probe_target *t, char **why)
+{
+	*why = NULL;
+	if (t->replay || !(t->pod || t->namespace_))
+		return true;
+	struct kube_target k = kube_target_of(t, t->pod);
+	const char *argv[KUBE_ARGV_MAX];
+	return kube_exec_argv(&k, probe_script, "", argv, why) >= 0;
+}
+
+static void collect_pod(const struct probe_target *o, const char *pod, double deadline,
+			struct probe_outcome *out)
+{
+	struct kube_target k = kube_target_of(o, pod);
 	const char *argv[KUBE_ARGV_MAX];
 	char *why = NULL;
 
@@ -238,7 +261,7 @@ static void collect_pod(const struct cli_opts *o, const char *pod, double deadli
 	if (res.timed_out) {
 		fail(out, PROBE_TIMEOUT,
 		     xasprintf("kubectl exec into %s did not finish within %g s (kubectl was stopped)",
-			       out->target, o->timeout_s > 0 ? o->timeout_s : 30));
+			       out->target, probe_target_timeout(o)));
 	} else if (out->t.valid && out->t.complete) {
 		/* The script ran to its end: whatever kubectl says after that
 		 * (a warning, its exit status) does not change the data. */
@@ -253,7 +276,7 @@ static void collect_pod(const struct cli_opts *o, const char *pod, double deadli
 	run_result_release(&res);
 }
 
-static void collect_local(const struct cli_opts *o, double deadline, struct probe_outcome *out)
+static void collect_local(const struct probe_target *o, double deadline, struct probe_outcome *out)
 {
 	char eb[128];
 	const char *root = o->sysroot ? o->sysroot : "";
@@ -285,7 +308,7 @@ static void collect_local(const struct cli_opts *o, double deadline, struct prob
 	} else if (res.timed_out) {
 		fail(out, PROBE_TIMEOUT,
 		     xasprintf("the probe of the %s did not finish within %g s (it was stopped)",
-			       out->target, o->timeout_s > 0 ? o->timeout_s : 30));
+			       out->target, probe_target_timeout(o)));
 	} else if (out->t.valid && out->t.complete) {
 		/* done */
 	} else if (out->t.valid) {
@@ -337,10 +360,10 @@ static void blank_controls(char *s)
 			*s = '?';
 }
 
-void probe_collect(const struct cli_opts *o, const char *pod_override, struct probe_outcome *out)
+void probe_collect(const struct probe_target *o, const char *pod_override, struct probe_outcome *out)
 {
 	double start = run_now();
-	double timeout = o->timeout_s > 0 ? o->timeout_s : 30;
+	double timeout = probe_target_timeout(o);
 	const char *pod = pod_override ? pod_override : o->pod;
 
 	memset(out, 0, sizeof(*out));

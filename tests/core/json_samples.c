@@ -12,7 +12,7 @@
 
 static void emit(const struct ci_report *r)
 {
-	struct cli_opts o = {.format = CI_FORMAT_JSON};
+	struct render_opts o = {.format = CI_FORMAT_JSON};
 	struct ci_verdict v;
 	verdict_compute(r, &v);
 	fputs("\x1e\n", stdout);

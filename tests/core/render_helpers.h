@@ -16,10 +16,10 @@ __attribute__((noinline, unused))
 static char *render_to_string(const struct ci_report *r, int fmt, bool quiet, bool verbose,
 			      bool color)
 {
-	struct cli_opts o = {0};
+	struct render_opts o = {0};
 	o.quiet = quiet;
 	o.verbose = verbose;
-	o.use_color = color;
+	o.color = color;
 	o.format = fmt == R_JSON ? CI_FORMAT_JSON : CI_FORMAT_TEXT;
 	struct ci_verdict v;
 	verdict_compute(r, &v);

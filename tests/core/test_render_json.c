@@ -183,7 +183,7 @@ static void test_report_finish_exit_code(void **state)
 	FILE *devnull = fopen("/dev/null", "w");
 	assert_non_null(devnull);
 	stdout = devnull;
-	struct cli_opts o = {0};
+	struct render_opts o = {0};
 	struct ci_report r;
 	report_init(&r, "env", "x");
 	report_add(&r, "a.b", CI_WARN, false, CI_LAYER_ENV, NULL, "w");

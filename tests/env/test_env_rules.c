@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <cmocka.h>
 
-#include "core/cli.h"
 #include "core/render.h"
 #include "env_test_util.h"
 
@@ -542,7 +541,7 @@ static void test_secret_never_leaks(void **state)
 	struct env_var *v = tu_env(p, "UCX_AUTH_TOKEN", NULL, 102);
 	v->value_from = xstrdup("<secret hf-token-secret/HF_TOKEN>");
 	run(f);
-	struct cli_opts o = {.verbose = true};
+	struct render_opts o = {.verbose = true};
 	struct ci_verdict vd;
 	verdict_compute(&f->r, &vd);
 	char *buf = NULL;

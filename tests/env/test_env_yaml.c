@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <cmocka.h>
 
-#include "core/cli.h"
 #include "core/render.h"
 #include "env_test_util.h"
 
@@ -174,7 +173,7 @@ static void test_secrets_redacted_everywhere(void **state)
 {
 	struct run x;
 	analyse(&x, "bench.yaml", secrets);
-	struct cli_opts o = {.verbose = true};
+	struct render_opts o = {.verbose = true};
 	struct ci_verdict v;
 	verdict_compute(&x.r, &v);
 	char *buf = NULL;

@@ -12,6 +12,8 @@
 #   env           optional KEY=VALUE lines; @ROOT@ = absolute repo root,
 #                 @CASE@ = absolute case directory; '#' lines are comments
 #   bin/          optional stub tools, prepended to PATH
+#   stdout        optional: one line naming where stdout goes instead (e.g.
+#                 /dev/full, to test write errors); expected.out is then empty
 # Every case runs from the repo root with a clean environment (LC_ALL=C,
 # NO_COLOR=1, stdin /dev/null, not a tty).  The absolute repo root in
 # stdout/stderr is replaced by @ROOT@ before comparing, so goldens hold no
@@ -116,8 +118,13 @@ run_case() { # index case-dir: run one case into $tmp/<index>/
 		done <"$c/env"
 	fi
 
+	local stdout_to=$w/out
+	: >"$w/out"
+	if [ -f "$c/stdout" ]; then
+		IFS= read -r stdout_to <"$c/stdout" || true
+	fi
 	(cd "$root" && exec env -i "${envv[@]}" timeout -k 5 "$case_timeout" \
-		"$bin" "${argv[@]}" </dev/null >"$w/out" 2>"$w/err")
+		"$bin" "${argv[@]}" </dev/null >"$stdout_to" 2>"$w/err")
 	echo $? >"$w/rc"
 	sed -i "s|$root|@ROOT@|g" "$w/out" "$w/err"
 	if is_json_case "${argv[@]}"; then touch "$w/json_required"; fi

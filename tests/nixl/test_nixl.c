@@ -333,7 +333,7 @@ static void test_selector(void **state)
 static void test_get_pods_fake(void **state)
 {
 	(void)state;
-	struct cli_opts o;
+	struct probe_target o;
 	memset(&o, 0, sizeof(o));
 	o.kubectl = "tests/fakes/kubectl";
 	struct kube_pod_list l;

@@ -12,12 +12,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/cli.h"
 #include "probe/probe.h"
 
 int main(int argc, char **argv)
 {
-	struct cli_opts o = {.timeout_s = 30, .jobs = 16};
+	struct probe_target o = {.timeout_s = PROBE_DEFAULT_TIMEOUT_S};
 	const char *k = getenv("KUBECTL");
 	bool print = false;
 	o.kubectl = k && *k ? k : "kubectl";

@@ -85,9 +85,9 @@ static char *slurp(const char *path, size_t *len)
 	return b;
 }
 
-static struct cli_opts pod_opts(void)
+static struct probe_target pod_opts(void)
 {
-	struct cli_opts o = {.timeout_s = 10, .jobs = 16, .kubectl = FAKE,
+	struct probe_target o = {.timeout_s = 10, .kubectl = FAKE,
 			     .namespace_ = "dynamo", .pod = "vllm-decode-0"};
 	return o;
 }
@@ -97,7 +97,7 @@ static void test_ok_transcript(void **state)
 	(void)state;
 	fake_reset();
 	setenv("FAKE_KUBECTL_TRANSCRIPT", SAMPLE, 1);
-	struct cli_opts o = pod_opts();
+	struct probe_target o = pod_opts();
 	struct probe_outcome out;
 	probe_collect(&o, NULL, &out);
 	assert_int_equal(out.err, PROBE_OK);
@@ -128,7 +128,7 @@ static void test_argv_seen_by_kubectl(void **state)
 	mkdir(dump, 0755);
 	setenv("FAKE_KUBECTL_DUMP_DIR", dump, 1);
 	setenv("FAKE_KUBECTL_TRANSCRIPT", SAMPLE, 1);
-	struct cli_opts o = pod_opts();
+	struct probe_target o = pod_opts();
 	o.container = "main";
 	o.context = "arn:aws:eks:us-west-2:1:cluster/x y";
 	struct probe_outcome out;
@@ -166,7 +166,7 @@ static void test_ok_sysroot_script(void **state)
 	(void)state;
 	fake_reset();
 	setenv("FAKE_KUBECTL_SYSROOT", "tests/fixtures/probe/sysroot_min", 1);
-	struct cli_opts o = pod_opts();
+	struct probe_target o = pod_opts();
 	o.timeout_s = 20;
 	struct probe_outcome out;
 	probe_collect(&o, NULL, &out);
@@ -206,7 +206,7 @@ static void test_error_modes(void **state)
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		fake_reset();
 		setenv("FAKE_KUBECTL_MODE", cases[i].mode, 1);
-		struct cli_opts o = pod_opts();
+		struct probe_target o = pod_opts();
 		struct probe_outcome out;
 		probe_collect(&o, NULL, &out);
 		if (out.err != cases[i].want)
@@ -233,7 +233,7 @@ static void test_hang_deadline(void **state)
 	(void)state;
 	fake_reset();
 	setenv("FAKE_KUBECTL_MODE", "hang", 1);
-	struct cli_opts o = pod_opts();
+	struct probe_target o = pod_opts();
 	o.timeout_s = 1.0;
 	struct probe_outcome out;
 	double t0 = run_now();
@@ -255,7 +255,7 @@ static void test_latency(void **state)
 	fake_reset();
 	setenv("FAKE_KUBECTL_TRANSCRIPT", SAMPLE, 1);
 	setenv("FAKE_KUBECTL_LATENCY_MS", "300", 1);
-	struct cli_opts o = pod_opts();
+	struct probe_target o = pod_opts();
 	struct probe_outcome out;
 	probe_collect(&o, NULL, &out);
 	assert_int_equal(out.err, PROBE_OK);
@@ -284,7 +284,7 @@ static void test_pods_dir(void **state)
 	fputs("forbidden\n", f);
 	fclose(f);
 	setenv("FAKE_KUBECTL_PODS_DIR", dir, 1);
-	struct cli_opts o = pod_opts();
+	struct probe_target o = pod_opts();
 	struct probe_outcome out;
 	probe_collect(&o, "good", &out);
 	assert_int_equal(out.err, PROBE_OK);
@@ -304,7 +304,7 @@ static void test_bad_targets(void **state)
 	static const char *const pods[] = {"a;reboot", "p q", "$(id)", "-it", "UPPER", "", NULL};
 	for (const char *const *p = pods; *p; p++) {
 		fake_reset();
-		struct cli_opts o = pod_opts();
+		struct probe_target o = pod_opts();
 		struct probe_outcome out;
 		probe_collect(&o, *p, &out);
 		if (out.err != PROBE_BAD_TARGET)
@@ -315,7 +315,7 @@ static void test_bad_targets(void **state)
 		probe_outcome_release(&out);
 	}
 	struct {
-		struct cli_opts o;
+		struct probe_target o;
 		const char *msg;
 	} cases[] = {
 		{{.timeout_s = 5, .kubectl = FAKE, .namespace_ = "ns"}, "--pod is required with --namespace"},
@@ -348,7 +348,7 @@ static void test_kubectl_missing(void **state)
 {
 	(void)state;
 	fake_reset();
-	struct cli_opts o = pod_opts();
+	struct probe_target o = pod_opts();
 	o.kubectl = "ci-no-such-kubectl";
 	struct probe_outcome out;
 	probe_collect(&o, NULL, &out);
@@ -374,7 +374,7 @@ static void test_kubectl_missing(void **state)
 static void test_replay(void **state)
 {
 	(void)state;
-	struct cli_opts o = {.timeout_s = 5, .replay = SAMPLE};
+	struct probe_target o = {.timeout_s = 5, .replay = SAMPLE};
 	struct probe_outcome out;
 	probe_collect(&o, NULL, &out);
 	assert_int_equal(out.err, PROBE_OK);
@@ -424,14 +424,14 @@ static void test_save_replay_round_trip(void **state)
 	char saved[160];
 	snprintf(saved, sizeof(saved), "%s/saved.probe", tmpdir);
 	setenv("FAKE_KUBECTL_SYSROOT", "tests/fixtures/probe/sysroot_min", 1);
-	struct cli_opts o = pod_opts();
+	struct probe_target o = pod_opts();
 	o.timeout_s = 20;
 	o.save_probe = saved;
 	struct probe_outcome a, b;
 	probe_collect(&o, NULL, &a);
 	assert_int_equal(a.err, PROBE_OK);
 
-	struct cli_opts r = {.timeout_s = 5, .replay = saved};
+	struct probe_target r = {.timeout_s = 5, .replay = saved};
 	probe_collect(&r, NULL, &b);
 	assert_int_equal(b.err, PROBE_OK);
 	assert_int_equal(a.raw_len, b.raw_len);
@@ -472,7 +472,7 @@ static void test_save_replay_round_trip(void **state)
 static void test_local_targets(void **state)
 {
 	(void)state;
-	struct cli_opts o = {.timeout_s = 20};
+	struct probe_target o = {.timeout_s = 20};
 	struct probe_outcome out;
 	probe_collect(&o, NULL, &out);
 	if (out.err)

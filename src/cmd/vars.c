@@ -5,10 +5,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli.h"
-#include "render.h"
-#include "report.h"
-#include "varcat.h"
+#include "cmd/cmd.h"
+#include "core/render.h"
+#include "core/varcat.h"
 
 /* Word-wrap text at 80 columns after a prefix; continuation lines indented
  * by `indent`, so that the catalogue reads in an 80-column terminal. */
@@ -17,14 +16,10 @@ static void print_wrapped(const char *prefix, const char *text, int indent)
 	render_text_wrap(stdout, text, printf("%s", prefix), indent);
 }
 
-int cmd_vars(const struct cli_opts *o)
+int cmd_vars(struct verb_ctx *c, struct ci_report *r)
 {
-	if (cli_allow_only("vars", o, 0))
-		return CI_EXIT_USAGE;
-	if (o->n_args)
-		return cli_usage_error("vars", "takes no arguments");
 	char fab[64];
-	if (o->format == CI_FORMAT_JSON) {
+	if (c->render.format == CI_FORMAT_JSON) {
 		json_t *arr = json_array();
 		for (size_t i = 0; i < varcat_len; i++) {
 			const struct var_info *v = &varcat[i];

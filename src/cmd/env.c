@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * `check_interconnect env PATH...`: the only part of the env verb that
- * touches the file system is manifest_load_path(); the rest is pure.
+ * touches the file system is manifest_load_path() (and path_error() below,
+ * which says why a path could not be read); the rest is pure.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -11,10 +12,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "core/cli.h"
-#include "core/render.h"
+#include "cmd/cmd.h"
 #include "core/xalloc.h"
-#include "env_analyze.h"
+#include "env/env_analyze.h"
 
 /* Why a path could not be read, in strerror words. */
 static const char *path_error(const char *path)
@@ -47,31 +47,14 @@ static void drop_diags(struct manifest_set *ms, size_t from)
 	}
 }
 
-int cmd_env(const struct cli_opts *o)
+int cmd_env(struct verb_ctx *c, struct ci_report *r)
 {
-	if (cli_allow_only("env", o, OPT_MAX_FILES))
-		return CI_EXIT_USAGE;
-	if (o->n_args < 1)
-		return cli_usage_error("env", "needs at least one recipe folder or manifest");
-
-	size_t tl = 1;
-	for (int i = 0; i < o->n_args; i++)
-		tl += strlen(o->args[i]) + 1;
-	char *target = xcalloc(tl, 1);
-	for (int i = 0; i < o->n_args; i++) {
-		if (i)
-			strcat(target, " ");
-		strcat(target, o->args[i]);
-	}
-
 	struct manifest_set ms;
 	manifest_set_init(&ms);
-	ms.max_files = o->max_files;
-	struct ci_report r;
-	report_init(&r, "env", target);
+	ms.max_files = c->max_files;
 	int readable = 0;
-	for (int i = 0; i < o->n_args; i++) {
-		const char *path = o->args[i];
+	for (int i = 0; i < c->n_args; i++) {
+		const char *path = c->args[i];
 		size_t before = ms.n_diags;
 		if (manifest_load_path(&ms, path)) {
 			readable++;
@@ -83,20 +66,17 @@ int cmd_env(const struct cli_opts *o)
 						  ? ms.diags[before].message : "unreadable");
 		drop_diags(&ms, before);
 		cli_error("env: cannot read '%s': %s", path, msg);
-		struct ci_check *c = report_add(&r, "env.input", CI_FAIL, true, CI_LAYER_ENV, path,
+		struct ci_check *k = report_add(r, "env.input", CI_FAIL, true, CI_LAYER_ENV, path,
 						"cannot read '%s': %s", path, msg);
-		check_set_fix(c, "check the path: env takes recipe folders and manifest files");
+		check_set_fix(k, "check the path: env takes recipe folders and manifest files");
 		free(msg);
 	}
-	int rc;
-	if (!readable) {
-		rc = CI_EXIT_USAGE;
-	} else {
-		env_analyze(&r, &ms, target);
-		rc = report_finish(&r, o);
+	/* Nothing readable: a usage error, no report. */
+	int rc = CI_EXIT_USAGE;
+	if (readable) {
+		env_analyze(r, &ms, r->target);
+		rc = VERB_RENDER;
 	}
-	report_release(&r);
 	manifest_set_release(&ms);
-	free(target);
 	return rc;
 }

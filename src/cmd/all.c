@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * `check_interconnect all RECIPE_DIR --deployment NAME -n NS`: the three
+ * steps in one report.  env on the recipe (pure, env_analyze), node and nixl
+ * on every worker pod of the deployment from ONE exec each (fleet_run with
+ * FLEET_ALL), and the drift between the two (all_check_drift).  One verdict,
+ * one exit code.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd/cmd.h"
+#include "env/env_analyze.h"
+#include "fleet/fleet.h"
+
+int cmd_all(struct verb_ctx *c, struct ci_report *r)
+{
+	const char *path = c->args[0];
+	struct manifest_set ms;
+	manifest_set_init(&ms);
+	ms.max_files = c->max_files;
+	if (!manifest_load_path(&ms, path)) {
+		const char *why = ms.n_diags && ms.diags[ms.n_diags - 1].message
+					  ? ms.diags[ms.n_diags - 1].message : "unreadable";
+		cli_error("all: cannot read '%s': %s", path, why);
+		manifest_set_release(&ms);
+		return CI_EXIT_USAGE;
+	}
+	env_analyze(r, &ms, path);
+
+	struct fleet_result res;
+	memset(&res, 0, sizeof(res));
+	int rc = fleet_run(&c->fleet, FLEET_ALL, r, &res);
+	if (res.error)
+		cli_error("all: %s", res.error);
+	if (rc == 0)
+		all_check_drift(r, all_pick_deployment(&ms, c->fleet.deployment), res.pods, res.n);
+	fleet_result_release(&res);
+	manifest_set_release(&ms);
+	return rc == CI_EXIT_USAGE ? rc : VERB_RENDER;
+}

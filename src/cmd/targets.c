@@ -1,0 +1,113 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Which target the command line names, and the usage rules around each
+ * kind: pure, so that a bad command line is refused before any process
+ * runs.  The runner (run_verb.c) calls them in the order the rules are read
+ * in the help text; each prints its one line and returns CI_EXIT_USAGE.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cmd/cmd.h"
+#include "probe/kube_pods.h"
+
+/* What a probe target may be given: the kubectl side, the local side, the
+ * transcript's two ends and the deadline. */
+#define PROBE_OPTS (OPT_NAMESPACE | OPT_POD | OPT_CONTAINER | OPT_CONTEXT | OPT_KUBECONFIG | \
+		    OPT_KUBECTL | OPT_SYSROOT | OPT_SAVE_PROBE | OPT_REPLAY | OPT_TIMEOUT)
+/* What a whole deployment may be given: the kubectl side, the deadline and
+ * the fan-out. */
+#define FLEET_OPTS (OPT_NAMESPACE | OPT_CONTAINER | OPT_CONTEXT | OPT_KUBECONFIG | OPT_KUBECTL | \
+		    OPT_TIMEOUT | OPT_DEPLOYMENT | OPT_SELECTOR | OPT_JOBS)
+
+/* --pod and --namespace together; kubectl options only with --pod;
+ * --sysroot only for the local host; --replay alone. */
+int verb_check_probe_target(const struct verb *v, const struct cli_opts *o)
+{
+	const char *verb = v->name;
+	bool pod = o->given & OPT_POD, ns = o->given & OPT_NAMESPACE;
+	if (pod && !ns)
+		return cli_usage_error(verb, "--pod needs --namespace");
+	if (ns && !pod)
+		return cli_usage_error(verb, "--namespace needs --pod");
+	if (!pod && (o->given & (OPT_CONTAINER | OPT_CONTEXT | OPT_KUBECONFIG | OPT_KUBECTL)))
+		return cli_usage_error(verb, "--container, --context, --kubeconfig and --kubectl "
+				       "need --pod");
+	if (pod && (o->given & OPT_SYSROOT))
+		return cli_usage_error(verb, "--sysroot probes the local host; it cannot be used "
+				       "with --pod");
+	if ((o->given & OPT_REPLAY) && (o->given & (OPT_POD | OPT_SYSROOT | OPT_SAVE_PROBE)))
+		return cli_usage_error(verb, "--replay analyses a saved transcript; it cannot be "
+				       "used with --pod, --sysroot or --save-probe");
+	return 0;
+}
+
+/* -n NAMESPACE and --deployment and/or --selector; nothing that names one
+ * target; valid names. */
+int verb_check_fleet_target(const struct verb *v, const struct cli_opts *o)
+{
+	const char *verb = v->name;
+	if (o->given & (OPT_POD | OPT_PEER))
+		return cli_usage_error(verb, "--deployment and --selector probe every worker pod; "
+				       "they cannot be used with --pod or --peer");
+	if (o->given & (OPT_SYSROOT | OPT_REPLAY | OPT_SAVE_PROBE))
+		return cli_usage_error(verb, "--sysroot, --replay and --save-probe take one target; "
+				       "they cannot be used with --deployment or --selector");
+	int rc = cli_allow_only(verb, o, FLEET_OPTS | v->options);
+	if (rc)
+		return rc;
+	if (!(o->given & OPT_NAMESPACE) || !o->namespace_)
+		return cli_usage_error(verb, "--deployment and --selector need -n NAMESPACE");
+	if (!(o->given & (OPT_DEPLOYMENT | OPT_SELECTOR)))
+		return cli_usage_error(verb, "needs --deployment NAME or --selector LABELS");
+	if (o->deployment && !kube_name_valid(o->deployment))
+		return cli_usage_error(verb, "invalid --deployment name (a Kubernetes name: lowercase "
+				       "letters, digits, '-' and '.')");
+	if (o->selector && !kube_selector_valid(o->selector))
+		return cli_usage_error(verb, "invalid --selector (labels as kubectl -l takes them: "
+				       "key=value[,key!=value], key in (a,b))");
+	return 0;
+}
+
+/* Only options that apply: the verb's own and its target kind's. */
+unsigned verb_allowed_options(const struct verb *v, enum verb_target kind)
+{
+	if (kind == VT_PROBE)
+		return v->options | PROBE_OPTS;
+	if (kind == VT_FLEET)
+		return v->options | FLEET_OPTS;
+	return v->options;
+}
+
+void verb_ctx_init(struct verb_ctx *c, const struct verb *v, const struct cli_opts *o)
+{
+	memset(c, 0, sizeof(*c));
+	c->verb = v;
+	c->probe = (struct probe_target){
+		.namespace_ = o->namespace_, .pod = o->pod, .container = o->container,
+		.context = o->context, .kubeconfig = o->kubeconfig, .kubectl = o->kubectl,
+		.sysroot = o->sysroot, .replay = o->replay, .save_probe = o->save_probe,
+		.timeout_s = o->given & OPT_TIMEOUT ? o->timeout_s : PROBE_DEFAULT_TIMEOUT_S,
+	};
+	c->fleet = (struct fleet_target){
+		.probe = c->probe, .deployment = o->deployment, .selector = o->selector,
+		.jobs = o->jobs > 0 ? o->jobs : CLI_DEFAULT_JOBS,
+		.progress = !o->quiet && isatty(STDERR_FILENO),
+	};
+	/* --color auto: colour only on a terminal, and never with NO_COLOR set
+	 * (https://no-color.org); --color always wins over NO_COLOR. */
+	const char *no_color = getenv("NO_COLOR");
+	bool no_color_set = no_color && *no_color;
+	c->render = (struct render_opts){
+		.format = o->format,
+		.color = o->color == CI_COLOR_ALWAYS ||
+			 (o->color == CI_COLOR_AUTO && isatty(STDOUT_FILENO) && !no_color_set),
+		.quiet = o->quiet, .verbose = o->verbose,
+	};
+	c->peer = o->peer;
+	c->max_files = o->max_files;
+	c->args = o->args;
+	c->n_args = o->n_args;
+}
