@@ -83,7 +83,10 @@ static void render_all(const struct ci_report *r, unsigned char mode)
 	FILE *out = open_memstream(&buf, &len);
 	if (out) {
 		render_text(out, r, &v, &o);
-		render_json(out, r, &v, &o);
+		/* every other format from the same report */
+		for (size_t i = 0; i < render_formats_len; i++)
+			if (render_formats[i].render)
+				render_formats[i].render(out, r, &v, &o);
 		fclose(out);
 	}
 	free(buf);

@@ -15,6 +15,7 @@
 
 #include "cmd/cmd.h"
 #include "core/cli.h"
+#include "core/render.h"
 #include "core/report.h"
 
 #ifndef CI_VERSION
@@ -39,7 +40,9 @@ static const char usage_options[] =
 	"  --max-files N                  YAML files read per folder (default 20000)\n"
 	"\n"
 	"output:\n"
-	"  --format text|json, --json     output format (default text)\n"
+	"  --format FMT, --json           text (default), json, sarif, prometheus,\n"
+	"                                 junit, nagios or npd\n"
+	"  --output FILE                  write the report to FILE atomically\n"
 	"  --color auto|always|never      colour (auto: only on a terminal; NO_COLOR honoured)\n"
 	"  -q, --quiet                    print the verdict only\n"
 	"  -v, --verbose                  print the evidence under each check\n"
@@ -64,12 +67,13 @@ static const char usage_options[] =
 enum {
 	LONG_FORMAT = 256, LONG_JSON, LONG_COLOR, LONG_POD, LONG_CONTEXT, LONG_KUBECONFIG,
 	LONG_KUBECTL, LONG_SYSROOT, LONG_SAVE_PROBE, LONG_REPLAY, LONG_TIMEOUT,
-	LONG_PEER, LONG_DEPLOYMENT, LONG_JOBS, LONG_MAX_FILES, LONG_VERSION,
+	LONG_PEER, LONG_DEPLOYMENT, LONG_JOBS, LONG_MAX_FILES, LONG_VERSION, LONG_OUTPUT,
 };
 
 static const struct option long_opts[] = {
 	{"format", required_argument, NULL, LONG_FORMAT},
 	{"json", no_argument, NULL, LONG_JSON},
+	{"output", required_argument, NULL, LONG_OUTPUT},
 	{"color", required_argument, NULL, LONG_COLOR},
 	{"colour", required_argument, NULL, LONG_COLOR},
 	{"quiet", no_argument, NULL, 'q'},
@@ -138,14 +142,15 @@ int main(int argc, char **argv)
 	opterr = 0; /* we word our own errors */
 	while ((c = getopt_long(argc, argv, ":qvn:c:l:h", long_opts, NULL)) != -1) {
 		switch (c) {
-		case LONG_FORMAT:
-			if (!strcmp(optarg, "text"))
-				o.format = CI_FORMAT_TEXT;
-			else if (!strcmp(optarg, "json"))
-				o.format = CI_FORMAT_JSON;
-			else
-				return cli_usage_error(NULL, "unknown format '%s' (text or json)", optarg);
+		case LONG_FORMAT: {
+			const struct render_format *f = render_format_find(optarg);
+			if (!f)
+				return cli_usage_error(NULL, "unknown format '%s' (%s)", optarg,
+						       render_format_names());
+			o.format = f->format;
 			break;
+		}
+		case LONG_OUTPUT: o.output = optarg; break;
 		case LONG_JSON: o.format = CI_FORMAT_JSON; break;
 		case LONG_COLOR:
 			if (!strcmp(optarg, "auto"))

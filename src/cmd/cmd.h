@@ -37,9 +37,6 @@ enum verb_target {
 	VT_FLEET = 1u << 2,  /* every worker pod: --deployment / --selector */
 };
 
-/* A write error on stdout: the report did not reach its reader (EX_IOERR). */
-#define CI_EXIT_IO 74
-
 /* A verb's run() returns this to have the runner render the report; any
  * other value is the exit code, with nothing rendered. */
 #define VERB_RENDER (-1)

@@ -104,7 +104,7 @@ void verb_ctx_init(struct verb_ctx *c, const struct verb *v, const struct cli_op
 		.format = o->format,
 		.color = o->color == CI_COLOR_ALWAYS ||
 			 (o->color == CI_COLOR_AUTO && isatty(STDOUT_FILENO) && !no_color_set),
-		.quiet = o->quiet, .verbose = o->verbose,
+		.quiet = o->quiet, .verbose = o->verbose, .output = o->output,
 	};
 	c->peer = o->peer;
 	c->max_files = o->max_files;

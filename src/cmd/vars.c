@@ -11,13 +11,21 @@
 
 /* Word-wrap text at 80 columns after a prefix; continuation lines indented
  * by `indent`, so that the catalogue reads in an 80-column terminal. */
-static void print_wrapped(const char *prefix, const char *text, int indent)
+static void print_wrapped(FILE *out, const char *prefix, const char *text, int indent)
 {
-	render_text_wrap(stdout, text, printf("%s", prefix), indent);
+	render_text_wrap(out, text, fprintf(out, "%s", prefix), indent);
 }
 
 int cmd_vars(struct verb_ctx *c, struct ci_report *r)
 {
+	const struct render_opts *o = &c->render;
+	if (o->format != CI_FORMAT_TEXT && o->format != CI_FORMAT_JSON)
+		return cli_usage_error("vars", "prints text or json, not %s (it is a catalogue, "
+				       "not a report)", render_format_of(o->format)->name);
+	struct render_output ro;
+	if (render_output_open(&ro, o->output) != 0)
+		return CI_EXIT_IO;
+	FILE *out = ro.f;
 	char fab[64];
 	if (c->render.format == CI_FORMAT_JSON) {
 		json_t *arr = json_array();
@@ -30,18 +38,18 @@ int cmd_vars(struct verb_ctx *c, struct ci_report *r)
 		}
 		json_t *doc = json_pack("{s:s,s:o}", "schema", "check_interconnect/vars/v1",
 					"variables", arr);
-		json_dumpf(doc, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-		putchar('\n');
+		json_dumpf(doc, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+		fputc('\n', out);
 		json_decref(doc);
-		return 0;
+		return render_output_commit(&ro) ? CI_EXIT_IO : 0;
 	}
-	printf("%-32s %-9s %s\n", "VARIABLE", "FAMILY", "CRITICAL WHEN MISSING ON");
+	fprintf(out, "%-32s %-9s %s\n", "VARIABLE", "FAMILY", "CRITICAL WHEN MISSING ON");
 	for (size_t i = 0; i < varcat_len; i++) {
 		const struct var_info *v = &varcat[i];
-		printf("%-32s %-9s %s\n", v->name, varcat_family_name(v->family),
+		fprintf(out, "%-32s %-9s %s\n", v->name, varcat_family_name(v->family),
 		       fabric_mask_name(v->critical_on, fab, sizeof(fab)));
-		print_wrapped("    ", v->meaning, 4);
-		print_wrapped("    rule: ", v->rule, 10);
+		print_wrapped(out, "    ", v->meaning, 4);
+		print_wrapped(out, "    rule: ", v->rule, 10);
 	}
-	return 0;
+	return render_output_commit(&ro) ? CI_EXIT_IO : 0;
 }

@@ -29,6 +29,7 @@ struct cli_opts {
 	const char *namespace_, *pod, *container, *context, *kubeconfig;
 	const char *kubectl;   /* --kubectl, else $KUBECTL, else "kubectl" on PATH */
 	const char *sysroot, *save_probe, *replay;
+	const char *output;    /* --output FILE: written atomically, else stdout */
 	const char *peer, *deployment, *selector;
 	double timeout_s;      /* --timeout; 0 when not given (PROBE_DEFAULT_TIMEOUT_S) */
 	int jobs;              /* --jobs, default CLI_DEFAULT_JOBS */

@@ -9,7 +9,11 @@
 
 #include "core/report.h"
 
-enum ci_format { CI_FORMAT_TEXT = 0, CI_FORMAT_JSON };
+/* --format: one renderer each (src/core/render_<format>.c). */
+enum ci_format {
+	CI_FORMAT_TEXT = 0, CI_FORMAT_JSON, CI_FORMAT_SARIF, CI_FORMAT_PROMETHEUS,
+	CI_FORMAT_JUNIT, CI_FORMAT_NAGIOS, CI_FORMAT_NPD,
+};
 
 /* What the renderers are told: never the command line itself (core/cli.h),
  * so that a renderer can be driven by a test or another front end. */
@@ -18,12 +22,24 @@ struct render_opts {
 	bool color;            /* resolved: --color, whether stdout is a tty, NO_COLOR */
 	bool quiet;            /* the verdict only */
 	bool verbose;          /* evidence under each check */
+	const char *output;    /* --output FILE, written atomically; NULL: stdout */
 };
 
 void render_text(FILE *out, const struct ci_report *r, const struct ci_verdict *v,
 		 const struct render_opts *o);
 void render_json(FILE *out, const struct ci_report *r, const struct ci_verdict *v,
 		 const struct render_opts *o);
+/* The formats other systems read, each in render_<format>.c. */
+void render_sarif(FILE *out, const struct ci_report *r, const struct ci_verdict *v,
+		  const struct render_opts *o);
+void render_prometheus(FILE *out, const struct ci_report *r, const struct ci_verdict *v,
+		       const struct render_opts *o);
+void render_junit(FILE *out, const struct ci_report *r, const struct ci_verdict *v,
+		  const struct render_opts *o);
+void render_nagios(FILE *out, const struct ci_report *r, const struct ci_verdict *v,
+		   const struct render_opts *o);
+void render_npd(FILE *out, const struct ci_report *r, const struct ci_verdict *v,
+		const struct render_opts *o);
 
 /* Pieces of the text renderer for verbs with their own layout (the fleet
  * matrix): one check line (id column id_col wide, indented by base), the
@@ -40,15 +56,60 @@ void render_text_child_head(FILE *out, const struct ci_report *c);
  * sanitised (core/sanitize.h) on the way. */
 void render_text_wrap(FILE *out, const char *text, int col, int indent);
 
-/* Compute the verdict, render r to stdout in the chosen format, and return
- * the exit code for it.  The verb runner (src/cmd/run_verb.c) calls it once
+/* One row per --format (render_format.c): its name, what it is for, its
+ * renderer (NULL for text: the verb's own layout) and the exit code it
+ * gives a verdict (NULL: verdict_exit_code). */
+typedef void render_fn(FILE *out, const struct ci_report *r, const struct ci_verdict *v,
+		       const struct render_opts *o);
+struct render_format {
+	const char *name;
+	enum ci_format format;
+	const char *what;
+	render_fn *render;
+	int (*exit_code)(const struct ci_verdict *v);
+};
+extern const struct render_format render_formats[];
+extern const size_t render_formats_len;
+/* The format called name, or NULL. */
+const struct render_format *render_format_find(const char *name);
+const struct render_format *render_format_of(enum ci_format f);
+/* "text, json, sarif, ..." for messages and help. */
+const char *render_format_names(void);
+
+/* The time a report is stamped with: SOURCE_DATE_EPOCH when set (so that
+ * goldens and reproducible pipelines get a stable stamp), else now. */
+long long render_timestamp(void);
+/* ts as RFC 3339 UTC ("2026-12-01T08:25:14Z") into buf (>= 21 bytes). */
+void render_rfc3339(long long ts, char *buf, size_t len);
+/* Outside text made safe to print (controls and bidi overrides escaped,
+ * long values cut): a new string, never NULL; s NULL gives "". */
+char *render_clean(const char *s);
+
+/* --output FILE: the report is written to a temporary file in FILE's
+ * folder, then renamed over FILE, so that a reader (node_exporter's
+ * textfile collector, a CI upload) never sees half a report. */
+struct render_output {
+	FILE *f;             /* where to render: stdout or the temporary file */
+	const char *path;    /* NULL: stdout */
+	char *tmp;
+	int fd;
+};
+/* 0, or -1 with a one-line error printed. */
+int render_output_open(struct render_output *ro, const char *path);
+/* Flush, sync and rename into place; 0 or -1 with the error printed.  The
+ * temporary file never outlives a failure.  stdout is left to the caller
+ * (the verb runner flushes it once and words its error). */
+int render_output_commit(struct render_output *ro);
+
+/* Compute the verdict, render r in the chosen format to stdout or
+ * --output, and return the exit code for it (CI_EXIT_IO when --output
+ * cannot be written).  The verb runner (src/cmd/run_verb.c) calls it once
  * per run and then checks that stdout was really written. */
 int report_finish(const struct ci_report *r, const struct render_opts *o);
 
-/* The same with another text layout (the fleet matrix); JSON is always the
- * one schema'd renderer. */
-typedef void render_text_fn(FILE *out, const struct ci_report *r, const struct ci_verdict *v,
-			    const struct render_opts *o);
+/* The same with another text layout (the fleet matrix); every other format
+ * renders the same report whatever the verb. */
+typedef render_fn render_text_fn;
 int report_finish_as(const struct ci_report *r, const struct render_opts *o, render_text_fn *text);
 
 #endif

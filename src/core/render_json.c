@@ -8,10 +8,11 @@
 #include <string.h>
 
 #include "render.h"
+#include "render_json.h"
 
 /* jansson refuses invalid UTF-8; input files may hold any bytes, so those
  * strings are passed through json_stringn after replacing bad bytes. */
-static json_t *safe_str(const char *s)
+json_t *render_json_string(const char *s)
 {
 	if (!s)
 		return json_null();
@@ -29,6 +30,11 @@ static json_t *safe_str(const char *s)
 	return j ? j : json_string("");
 }
 
+json_t *render_json_tool(void)
+{
+	return json_pack("{s:s,s:s}", "name", "check_interconnect", "version", CI_VERSION);
+}
+
 static json_t *counts_json(struct ci_counts n)
 {
 	return json_pack("{s:I,s:I,s:I,s:I}", "ok", (json_int_t)n.ok, "warn", (json_int_t)n.warn,
@@ -39,15 +45,15 @@ static json_t *check_json(const struct ci_check *c)
 {
 	json_t *ev = json_array();
 	for (size_t i = 0; i < c->n_evidence; i++)
-		json_array_append_new(ev, safe_str(c->evidence[i]));
+		json_array_append_new(ev, render_json_string(c->evidence[i]));
 	json_t *j = json_object();
 	json_object_set_new(j, "id", json_string(c->id));
 	json_object_set_new(j, "status", json_string(status_name(c->status)));
 	json_object_set_new(j, "critical", json_boolean(c->critical));
 	json_object_set_new(j, "layer", json_string(layer_name(c->layer)));
-	json_object_set_new(j, "subject", c->subject ? safe_str(c->subject) : json_null());
-	json_object_set_new(j, "detail", safe_str(c->detail));
-	json_object_set_new(j, "fix", c->fix ? safe_str(c->fix) : json_null());
+	json_object_set_new(j, "subject", c->subject ? render_json_string(c->subject) : json_null());
+	json_object_set_new(j, "detail", render_json_string(c->detail));
+	json_object_set_new(j, "fix", c->fix ? render_json_string(c->fix) : json_null());
 	json_object_set_new(j, "evidence", ev);
 	return j;
 }
@@ -58,7 +64,7 @@ static json_t *verdict_json(const struct ci_verdict *v)
 	for (size_t i = 0; i < v->n_fix_first; i++)
 		json_array_append_new(ff, json_string(v->fix_first[i]));
 	return json_pack("{s:s,s:b,s:o,s:o,s:i}", "status", verdict_name(v->kind), "trusted",
-			 v->trusted, "summary", safe_str(v->summary), "fix_first", ff, "exit_code",
+			 v->trusted, "summary", render_json_string(v->summary), "fix_first", ff, "exit_code",
 			 verdict_exit_code(v));
 }
 
@@ -66,9 +72,9 @@ static json_t *report_json(const struct ci_report *r, const struct ci_verdict *v
 {
 	json_t *j = json_object();
 	json_object_set_new(j, "command", json_string(r->command));
-	json_object_set_new(j, "target", safe_str(r->target));
+	json_object_set_new(j, "target", render_json_string(r->target));
 	if (r->child_label)
-		json_object_set_new(j, "label", safe_str(r->child_label));
+		json_object_set_new(j, "label", render_json_string(r->child_label));
 
 	json_t *checks = json_array();
 	for (size_t i = 0; i < r->n_checks; i++)
@@ -79,17 +85,17 @@ static json_t *report_json(const struct ci_report *r, const struct ci_verdict *v
 	for (size_t i = 0; i < r->n_facts; i++) {
 		const struct ci_fact *f = &r->facts[i];
 		json_array_append_new(settings,
-				      json_pack("{s:o,s:o,s:o,s:o}", "name", safe_str(f->name),
-						"value", safe_str(f->value), "subject",
-						safe_str(f->subject), "source", safe_str(f->source)));
+				      json_pack("{s:o,s:o,s:o,s:o}", "name", render_json_string(f->name),
+						"value", render_json_string(f->value), "subject",
+						render_json_string(f->subject), "source", render_json_string(f->source)));
 	}
 	json_object_set_new(j, "settings", settings);
 
 	json_t *steps = json_array();
 	for (size_t i = 0; i < r->n_steps; i++)
 		json_array_append_new(steps, json_pack("{s:o,s:o}", "description",
-						       safe_str(r->steps[i].description),
-						       "command", safe_str(r->steps[i].command)));
+						       render_json_string(r->steps[i].description),
+						       "command", render_json_string(r->steps[i].command)));
 	json_object_set_new(j, "next_steps", steps);
 
 	if (r->n_children) {
@@ -114,27 +120,13 @@ void render_json(FILE *out, const struct ci_report *r, const struct ci_verdict *
 	json_t *j = report_json(r, v);
 	json_t *doc = json_object();
 	json_object_set_new(doc, "schema", json_string("check_interconnect/v1"));
+	json_object_set_new(doc, "tool", render_json_tool());
+	char when[32];
+	render_rfc3339(render_timestamp(), when, sizeof(when));
+	json_object_set_new(doc, "generated_at", json_string(when));
 	json_object_update(doc, j);
 	json_decref(j);
 	json_dumpf(doc, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 	fputc('\n', out);
 	json_decref(doc);
-}
-
-int report_finish_as(const struct ci_report *r, const struct render_opts *o, render_text_fn *text)
-{
-	struct ci_verdict v;
-	verdict_compute(r, &v);
-	if (o->format == CI_FORMAT_JSON)
-		render_json(stdout, r, &v, o);
-	else
-		text(stdout, r, &v, o);
-	int rc = verdict_exit_code(&v);
-	verdict_release(&v);
-	return rc;
-}
-
-int report_finish(const struct ci_report *r, const struct render_opts *o)
-{
-	return report_finish_as(r, o, render_text);
 }

@@ -114,6 +114,7 @@ enum {
 	CI_EXIT_BLOCKED = 2,
 	CI_EXIT_UNKNOWN = 3,
 	CI_EXIT_USAGE = 64,
+	CI_EXIT_IO = 74,     /* the report could not be written (sysexits' EX_IOERR) */
 };
 
 #endif

@@ -15,10 +15,12 @@
 #   stdout        optional: one line naming where stdout goes instead (e.g.
 #                 /dev/full, to test write errors); expected.out is then empty
 # Every case runs from the repo root with a clean environment (LC_ALL=C,
-# NO_COLOR=1, stdin /dev/null, not a tty).  The absolute repo root in
+# NO_COLOR=1, SOURCE_DATE_EPOCH=1764547200, COLUMNS=80, stdin /dev/null,
+# not a tty).  The absolute repo root in
 # stdout/stderr is replaced by @ROOT@ before comparing, so goldens hold no
 # machine-specific paths.  Any stdout that parses as JSON is validated against
-# schema/check_interconnect.schema.json (schema/vars.schema.json for `vars`);
+# schema/check_interconnect.schema.json (schema/vars.schema.json for `vars`,
+# tests/sarif/sarif-schema-2.1.0.json for SARIF);
 # a --json case that exits 0-3 must print JSON.
 #
 # UPDATE_GOLDEN=1 rewrites expected.out/expected.rc (and expected.err where it
@@ -104,7 +106,11 @@ run_case() { # index case-dir: run one case into $tmp/<index>/
 		argv+=("${line//@CASE@/$rel}")
 	done <"$c/args"
 
-	envv=("PATH=$PATH" "HOME=$tmp/home" "LC_ALL=C" "NO_COLOR=1" "${passthru[@]}")
+	# SOURCE_DATE_EPOCH: reports carry a stable stamp (JSON generated_at,
+	# the Prometheus timestamp); COLUMNS=80: text wraps as on an 80-column
+	# terminal whatever the terminal running the tests.
+	envv=("PATH=$PATH" "HOME=$tmp/home" "LC_ALL=C" "NO_COLOR=1" "SOURCE_DATE_EPOCH=1764547200"
+		"COLUMNS=80" "${passthru[@]}")
 	if [ -d "$c/bin" ]; then
 		envv[0]="PATH=$c/bin:$PATH"
 	fi
@@ -145,14 +151,15 @@ done
 wait
 
 # One python run validates every case's JSON (startup dominates otherwise).
-python3 - "$tmp" "$root/schema" "$have_jsonschema" <<'PY'
+python3 - "$tmp" "$root/schema" "$have_jsonschema" "$root/tests/sarif" <<'PY'
 import json, os, sys
-tmp, schema_dir, have = sys.argv[1], sys.argv[2], sys.argv[3] == "1"
+tmp, schema_dir, have, sarif_dir = sys.argv[1], sys.argv[2], sys.argv[3] == "1", sys.argv[4]
 validators = {}
 if have:
     import jsonschema
-    for key, fn in (("main", "check_interconnect.schema.json"), ("vars", "vars.schema.json")):
-        path = os.path.join(schema_dir, fn)
+    for key, path in (("main", os.path.join(schema_dir, "check_interconnect.schema.json")),
+                      ("vars", os.path.join(schema_dir, "vars.schema.json")),
+                      ("sarif", os.path.join(sarif_dir, "sarif-schema-2.1.0.json"))):
         try:
             with open(path) as f:
                 schema = json.load(f)
@@ -179,7 +186,11 @@ for n in sorted(os.listdir(tmp), key=lambda s: (len(s), s)):
     if doc is None and os.path.exists(os.path.join(w, "json_required")) and 0 <= rc <= 3 and not problems:
         problems.append("--json case exited %d without JSON on stdout" % rc)
     if doc is not None and have:
-        key = "vars" if isinstance(doc, dict) and doc.get("schema") == "check_interconnect/vars/v1" else "main"
+        key = "main"
+        if isinstance(doc, dict) and doc.get("schema") == "check_interconnect/vars/v1":
+            key = "vars"
+        elif isinstance(doc, dict) and doc.get("version") == "2.1.0" and "runs" in doc:
+            key = "sarif"  # --format sarif: the OASIS schema (tests/sarif/)
         v = validators.get(key)
         if isinstance(v, Exception):
             problems.append("schema %s unusable: %s" % (key, v))

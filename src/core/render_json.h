@@ -1,0 +1,14 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Pieces of the JSON renderer that the SARIF renderer shares. */
+#ifndef CI_RENDER_JSON_H
+#define CI_RENDER_JSON_H
+
+#include <jansson.h>
+
+/* A JSON string for outside text (invalid UTF-8 bytes become '?'); NULL
+ * gives JSON null. */
+json_t *render_json_string(const char *s);
+/* {"name": "check_interconnect", "version": CI_VERSION} */
+json_t *render_json_tool(void);
+
+#endif

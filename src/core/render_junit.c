@@ -1,0 +1,160 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * JUnit XML, the report CI systems and cluster acceptance suites ingest:
+ * one <testsuite> for the run's own checks and one per pod of a fleet run,
+ * one <testcase> per check.  fail is a <failure type="fail">, warn a
+ * <failure type="warn"> (a known risk keeps the transport from being
+ * trusted, as the verdict says), skipped a <skipped> (a critical one says
+ * so: it is why a verdict is unknown).  Outside text is sanitised, then
+ * escaped for XML; XML 1.0 cannot carry control characters even escaped,
+ * and the sanitiser has already turned them into visible \xNN.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "render.h"
+
+static void xml_text(FILE *out, const char *s)
+{
+	char *c = render_clean(s);
+	for (const char *p = c; *p; p++) {
+		switch (*p) {
+		case '&': fputs("&amp;", out); break;
+		case '<': fputs("&lt;", out); break;
+		case '>': fputs("&gt;", out); break;
+		case '"': fputs("&quot;", out); break;
+		case '\'': fputs("&apos;", out); break;
+		default: fputc(*p, out);
+		}
+	}
+	free(c);
+}
+
+static void attr(FILE *out, const char *name, const char *value)
+{
+	fprintf(out, " %s=\"", name);
+	xml_text(out, value);
+	fputc('"', out);
+}
+
+/* "env.ucx.tls" -> classname "env.ucx", the grouping CI viewers show. */
+static void classname(FILE *out, const char *id)
+{
+	const char *dot = strrchr(id, '.');
+	fputs(" classname=\"", out);
+	if (dot) {
+		char part[128];
+		snprintf(part, sizeof(part), "%.*s", (int)(dot - id), id);
+		xml_text(out, part);
+	} else {
+		xml_text(out, id);
+	}
+	fputc('"', out);
+}
+
+static void testcase(FILE *out, const struct ci_check *c)
+{
+	fputs("    <testcase", out);
+	classname(out, c->id);
+	fputs(" name=\"", out);
+	xml_text(out, c->id);
+	if (c->subject && *c->subject) {
+		fputs(" (", out);
+		xml_text(out, c->subject);
+		fputc(')', out);
+	}
+	fputs("\" time=\"0\"", out);
+	if (c->status == CI_OK) {
+		fputs("/>\n", out);
+		return;
+	}
+	fputs(">\n", out);
+	if (c->status == CI_SKIPPED) {
+		fputs("      <skipped", out);
+		attr(out, "message", c->detail);
+		fputs("/>\n", out);
+	} else {
+		fputs("      <failure", out);
+		attr(out, "type", c->status == CI_FAIL ? "fail" : "warn");
+		attr(out, "message", c->detail);
+		fputc('>', out);
+		if (c->fix) {
+			fputs("fix: ", out);
+			xml_text(out, c->fix);
+			fputc('\n', out);
+		}
+		for (size_t i = 0; i < c->n_evidence; i++) {
+			fputs("&gt; ", out);
+			xml_text(out, c->evidence[i]);
+			fputc('\n', out);
+		}
+		fputs("</failure>\n", out);
+	}
+	fputs("    </testcase>\n", out);
+}
+
+static void counts_attrs(FILE *out, const struct ci_report *r, bool deep, const char *when)
+{
+	size_t n = r->n_checks, fail = 0, skip = 0;
+	for (size_t i = 0; i < r->n_checks; i++) {
+		fail += r->checks[i].status == CI_FAIL || r->checks[i].status == CI_WARN;
+		skip += r->checks[i].status == CI_SKIPPED;
+	}
+	if (deep) {
+		struct ci_counts c = report_counts(r);
+		n = c.ok + c.warn + c.fail + c.skipped;
+		fail = c.warn + c.fail;
+		skip = c.skipped;
+	}
+	fprintf(out, " tests=\"%zu\" failures=\"%zu\" errors=\"0\" skipped=\"%zu\" time=\"0\"", n,
+		fail, skip);
+	if (when)
+		attr(out, "timestamp", when);
+}
+
+static void suite(FILE *out, const struct ci_report *r, const char *name, const char *when,
+		  const struct ci_verdict *v)
+{
+	fputs("  <testsuite", out);
+	attr(out, "name", name);
+	counts_attrs(out, r, false, when);
+	fputs(">\n", out);
+	if (v) {
+		fputs("    <properties>\n      <property name=\"verdict\"", out);
+		attr(out, "value", verdict_name(v->kind));
+		fputs("/>\n      <property name=\"summary\"", out);
+		attr(out, "value", v->summary);
+		fputs("/>\n    </properties>\n", out);
+	}
+	for (size_t i = 0; i < r->n_checks; i++)
+		testcase(out, &r->checks[i]);
+	fputs("  </testsuite>\n", out);
+	/* JUnit suites do not nest in what CI systems read: a pod's suite
+	 * follows its parent's. */
+	for (size_t i = 0; i < r->n_children; i++)
+		suite(out, &r->children[i], r->children[i].target, when, NULL);
+}
+
+void render_junit(FILE *out, const struct ci_report *r, const struct ci_verdict *v,
+		  const struct render_opts *o)
+{
+	(void)o;
+	char when[32];
+	render_rfc3339(render_timestamp(), when, sizeof(when));
+	/* JUnit's timestamp is ISO 8601 without a zone: the 'Z' is dropped. */
+	when[strlen(when) - 1] = '\0';
+	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites", out);
+	char *name = NULL;
+	size_t nl = strlen(r->command) + strlen(r->target) + 32;
+	name = malloc(nl);
+	if (!name)
+		return;
+	snprintf(name, nl, "check_interconnect %s", r->command);
+	attr(out, "name", name);
+	counts_attrs(out, r, true, NULL);
+	fputs(">\n", out);
+	snprintf(name, nl, "%s: %s", r->command, r->target);
+	suite(out, r, name, when, v);
+	fputs("</testsuites>\n", out);
+	free(name);
+}

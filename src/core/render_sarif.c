@@ -1,0 +1,248 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * SARIF 2.1.0 (OASIS), so that a recipe repository's CI shows env findings
+ * inline (GitHub code scanning, GitLab).  One run; its rules are the check
+ * ids that occur, each with its docs/checks.md text; one result per check
+ * that is not ok, located at the file:line[:column] its subject or evidence
+ * names.  Validated against the vendored schema in tests/sarif/.
+ */
+#include <ctype.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check_docs.h"
+#include "render.h"
+#include "render_json.h"
+#include "xalloc.h"
+
+#define SARIF_SCHEMA \
+	"https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
+
+struct loc {
+	char *file;
+	long line, col;
+};
+
+/* "path:LINE[:COL]" at the start of s, followed by ": " or the end: the
+ * form the env verb gives every place it read (manifest_load, env rules). */
+static bool parse_loc(const char *s, struct loc *l)
+{
+	for (const char *p = s; *p && *p != ' '; p++) {
+		if (*p != ':' || !isdigit((unsigned char)p[1]) || p == s)
+			continue;
+		char *end;
+		long line = strtol(p + 1, &end, 10), col = 0;
+		if (*end == ':' && isdigit((unsigned char)end[1]))
+			col = strtol(end + 1, &end, 10);
+		if (line < 1 || (*end && !(end[0] == ':' && (end[1] == ' ' || !end[1]))))
+			continue;
+		l->file = xstrndup(s, (size_t)(p - s));
+		l->line = line;
+		l->col = col;
+		return true;
+	}
+	return false;
+}
+
+/* SARIF wants URIs: a relative path stays relative (to the checkout root,
+ * %SRCROOT%), an absolute one becomes file://; both percent-encoded. */
+static json_t *artifact_location(const char *path)
+{
+	size_t n = strlen(path);
+	char *uri = xmalloc(n * 3 + 8), *p = uri;
+	bool abs = path[0] == '/';
+	if (abs)
+		p += sprintf(p, "file://");
+	while (!abs && path[0] == '.' && path[1] == '/')
+		path += 2;
+	for (const unsigned char *q = (const unsigned char *)path; *q; q++) {
+		if (isalnum(*q) || strchr("/-._~", *q))
+			*p++ = (char)*q;
+		else
+			p += sprintf(p, "%%%02X", *q);
+	}
+	*p = '\0';
+	json_t *a = json_pack("{s:s}", "uri", uri);
+	if (!abs)
+		json_object_set_new(a, "uriBaseId", json_string("%SRCROOT%"));
+	free(uri);
+	return a;
+}
+
+static json_t *location_json(const struct loc *l)
+{
+	json_t *phys = json_pack("{s:o}", "artifactLocation", artifact_location(l->file));
+	json_t *region = json_pack("{s:I}", "startLine", (json_int_t)l->line);
+	if (l->col > 0)
+		json_object_set_new(region, "startColumn", json_integer(l->col));
+	json_object_set_new(phys, "region", region);
+	return json_pack("{s:o}", "physicalLocation", phys);
+}
+
+/* The evidence line the finding is about: the first located one whose
+ * reading the detail quotes ("UCX_TLS=tcp,cuda_copy leaves no RDMA
+ * transport" is about the line that reads UCX_TLS=tcp,cuda_copy), else the
+ * first located one.  SIZE_MAX when none names a place. */
+static size_t primary_evidence(const struct ci_check *c)
+{
+	size_t first = SIZE_MAX;
+	for (size_t i = 0; i < c->n_evidence; i++) {
+		struct loc l;
+		if (!parse_loc(c->evidence[i], &l))
+			continue;
+		free(l.file);
+		if (first == SIZE_MAX)
+			first = i;
+		const char *rest = strstr(c->evidence[i], ": ");
+		if (rest && rest[2] && strstr(c->detail, rest + 2))
+			return i;
+	}
+	return first;
+}
+
+static json_t *rule_json(const struct ci_check *c)
+{
+	const struct check_doc *d = check_doc_find(c->id);
+	json_t *rule = json_pack("{s:s}", "id", c->id);
+	if (d) {
+		char *md = xasprintf("%s\n\nSee docs/checks.md#%s in check_interconnect.", d->text,
+				     d->anchor);
+		json_object_set_new(rule, "shortDescription", json_pack("{s:s}", "text", c->id));
+		json_object_set_new(rule, "fullDescription", json_pack("{s:s}", "text", d->text));
+		json_object_set_new(rule, "help", json_pack("{s:s,s:s}", "text", d->text,
+							    "markdown", md));
+		free(md);
+	}
+	json_t *props = json_pack("{s:s,s:b}", "layer", layer_name(c->layer), "critical",
+				  c->critical);
+	if (d) {
+		char *doc = xasprintf("docs/checks.md#%s", d->anchor);
+		json_object_set_new(props, "documentation", json_string(doc));
+		free(doc);
+	}
+	json_object_set_new(rule, "properties", props);
+	return rule;
+}
+
+struct sarif {
+	json_t *rules, *results;
+	json_t *rule_index;   /* id -> index into rules */
+};
+
+static size_t rule_of(struct sarif *s, const struct ci_check *c)
+{
+	json_t *ix = json_object_get(s->rule_index, c->id);
+	if (ix)
+		return (size_t)json_integer_value(ix);
+	size_t n = json_array_size(s->rules);
+	json_array_append_new(s->rules, rule_json(c));
+	json_object_set_new(s->rule_index, c->id, json_integer((json_int_t)n));
+	return n;
+}
+
+static void add_result(struct sarif *s, const struct ci_check *c, const char *pod)
+{
+	/* fail and warn are findings (error, warning); a critical skip is an
+	 * open question SARIF calls "open" (a level other than none is only
+	 * for kind "fail"); ok and a non-critical skip (not applicable) are
+	 * no result at all. */
+	const char *level, *kind;
+	switch (c->status) {
+	case CI_FAIL: level = "error"; kind = "fail"; break;
+	case CI_WARN: level = "warning"; kind = "fail"; break;
+	case CI_SKIPPED:
+		if (!c->critical)
+			return;
+		level = "none";
+		kind = "open";
+		break;
+	default: return;
+	}
+	size_t ri = rule_of(s, c);
+	char *text = xasprintf("%s%s%s%s%s%s%s", pod ? pod : "", pod ? ": " : "",
+			       c->subject && *c->subject ? c->subject : "",
+			       c->subject && *c->subject ? ": " : "", c->detail,
+			       c->fix ? ". Fix: " : "", c->fix ? c->fix : "");
+	json_t *res = json_pack("{s:s,s:I,s:s,s:s,s:{s:o}}", "ruleId", c->id, "ruleIndex",
+				(json_int_t)ri, "kind", kind, "level", level, "message", "text",
+				render_json_string(text));
+	free(text);
+
+	json_t *locs = json_array(), *related = json_array();
+	struct loc l;
+	size_t primary = SIZE_MAX;
+	if (c->subject && parse_loc(c->subject, &l)) {
+		json_array_append_new(locs, location_json(&l));
+		free(l.file);
+	} else {
+		primary = primary_evidence(c);
+	}
+	for (size_t i = 0; i < c->n_evidence; i++) {
+		if (i != primary || !parse_loc(c->evidence[i], &l))
+			continue;
+		json_array_append_new(locs, location_json(&l));
+		free(l.file);
+	}
+	for (size_t i = 0; i < c->n_evidence; i++) {
+		if (i == primary || !parse_loc(c->evidence[i], &l))
+			continue;
+		/* The other places the finding names (the side of a prefill/
+		 * decode pair that is right): related, with what was read there. */
+		json_t *j = location_json(&l);
+		free(l.file);
+		json_object_set_new(j, "id", json_integer((json_int_t)json_array_size(related)));
+		json_object_set_new(j, "message", json_pack("{s:o}", "text",
+							     render_json_string(c->evidence[i])));
+		json_array_append_new(related, j);
+	}
+	if (json_array_size(locs))
+		json_object_set_new(res, "locations", locs);
+	else
+		json_decref(locs);
+	if (json_array_size(related))
+		json_object_set_new(res, "relatedLocations", related);
+	else
+		json_decref(related);
+	json_object_set_new(res, "properties",
+			    json_pack("{s:s,s:b,s:s}", "status", status_name(c->status),
+				      "critical", c->critical, "layer", layer_name(c->layer)));
+	json_array_append_new(s->results, res);
+}
+
+static void add_report(struct sarif *s, const struct ci_report *r, const char *pod)
+{
+	for (size_t i = 0; i < r->n_checks; i++)
+		add_result(s, &r->checks[i], pod);
+	for (size_t i = 0; i < r->n_children; i++)
+		add_report(s, &r->children[i], r->children[i].target);
+}
+
+void render_sarif(FILE *out, const struct ci_report *r, const struct ci_verdict *v,
+		  const struct render_opts *o)
+{
+	(void)o;
+	struct sarif s = {json_array(), json_array(), json_object()};
+	add_report(&s, r, NULL);
+
+	json_t *driver = json_pack("{s:s,s:s,s:s,s:o}", "name", "check_interconnect", "version",
+				   CI_VERSION, "semanticVersion", CI_VERSION, "rules", s.rules);
+	char when[32];
+	render_rfc3339(render_timestamp(), when, sizeof(when));
+	json_t *inv = json_pack("{s:b,s:s,s:i}", "executionSuccessful", true, "endTimeUtc", when,
+				"exitCode", verdict_exit_code(v));
+	json_t *run = json_pack("{s:{s:o},s:[o],s:o}", "tool", "driver", driver, "invocations",
+				inv, "results", s.results);
+	json_object_set_new(run, "properties",
+			    json_pack("{s:s,s:o,s:o,s:b}", "command", r->command, "target",
+				      render_json_string(r->target), "verdict",
+				      json_string(verdict_name(v->kind)), "trusted", v->trusted));
+	json_object_set_new(json_object_get(run, "properties"), "summary",
+			    render_json_string(v->summary));
+	json_t *doc = json_pack("{s:s,s:s,s:[o]}", "$schema", SARIF_SCHEMA, "version", "2.1.0",
+				"runs", run);
+	json_dumpf(doc, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	fputc('\n', out);
+	json_decref(doc);
+	json_decref(s.rule_index);
+}
