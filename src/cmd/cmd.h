@@ -10,7 +10,7 @@
  *   2. resolve the target (targets.c): a probe target (local host,
  *      --sysroot, a pod, --replay), a whole deployment, or paths;
  *   3. for a probe target: check the names, run the probe, and on failure
- *      print one line and the entry's probe_id check (a bad name: a usage
+ *      print one line and the entry's probe_check (a bad name: a usage
  *      error, nothing printed on stdout);
  *   4. call the verb, which only fills the report;
  *   5. render it once (report_finish), and check that stdout was written.
@@ -79,7 +79,7 @@ struct verb {
 	 * lookup), started before it; stop() always runs last. */
 	void (*start)(struct verb_ctx *c);
 	void (*stop)(struct verb_ctx *c);
-	const char *probe_id;       /* VT_PROBE: the check that says the probe failed */
+	const struct check_desc *probe_check; /* VT_PROBE: the check that says the probe failed */
 	enum fleet_kind fleet;      /* VT_FLEET without run(): the fan-out's kind */
 };
 

@@ -8,6 +8,8 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
+#include "nixl/nixl_desc.h"
+#include "node/node_desc.h"
 
 const struct verb verbs[] = {
 	{
@@ -26,7 +28,7 @@ const struct verb verbs[] = {
 		.summary = "RDMA, GPUDirect, GDRCopy, NVLink, memlock, env",
 		.targets = VT_PROBE | VT_FLEET,
 		.judge = cmd_node,
-		.probe_id = "node.probe",
+		.probe_check = NODE_CHECK(PROBE),
 		.fleet = FLEET_NODE,
 	},
 	{
@@ -39,7 +41,7 @@ const struct verb verbs[] = {
 		.start = cmd_nixl_start,
 		.judge = cmd_nixl,
 		.stop = cmd_nixl_stop,
-		.probe_id = "nixl.probe",
+		.probe_check = NIXL_CHECK(PROBE),
 		.fleet = FLEET_NIXL,
 	},
 	{

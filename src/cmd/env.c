@@ -15,6 +15,7 @@
 #include "cmd/cmd.h"
 #include "core/xalloc.h"
 #include "env/env_analyze.h"
+#include "env/env_desc.h"
 
 /* Why a path could not be read, in strerror words. */
 static const char *path_error(const char *path)
@@ -66,8 +67,8 @@ int cmd_env(struct verb_ctx *c, struct ci_report *r)
 						  ? ms.diags[before].message : "unreadable");
 		drop_diags(&ms, before);
 		cli_error("env: cannot read '%s': %s", path, msg);
-		struct ci_check *k = report_add(r, "env.input", CI_FAIL, true, CI_LAYER_ENV, path,
-						"cannot read '%s': %s", path, msg);
+		struct ci_check *k = report_check_as(r, ENV_CHECK(INPUT), CI_FAIL, true, CI_LAYER_ENV,
+						     path, "cannot read '%s': %s", path, msg);
 		check_set_fix(k, "check the path: env takes recipe folders and manifest files");
 		free(msg);
 	}

@@ -107,8 +107,7 @@ static int run_probe(struct verb_ctx *c, struct ci_report *r)
 		if (out.err != PROBE_OK) {
 			/* One line for people, and a check for JSON readers. */
 			cli_error("%s: %s", v->name, msg);
-			report_add(r, v->probe_id, CI_SKIPPED, true, CI_LAYER_FABRIC, r->target,
-				   "%s", msg);
+			report_check(r, v->probe_check, CI_SKIPPED, r->target, "%s", msg);
 		} else {
 			v->judge(c, r, &out.t);
 		}

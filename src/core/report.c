@@ -61,9 +61,9 @@ static char *one_line(char *s)
 	return s;
 }
 
-struct ci_check *report_add(struct ci_report *r, const char *id, enum ci_status st,
-			    bool critical, enum ci_layer layer, const char *subject,
-			    const char *fmt, ...)
+static struct ci_check *vadd(struct ci_report *r, const char *id, enum ci_status st,
+			     bool critical, enum ci_layer layer, const char *subject,
+			     const char *fmt, va_list ap)
 {
 	struct ci_check *c = XPUSH(r->checks, r->n_checks, r->cap_checks);
 	memset(c, 0, sizeof(*c));
@@ -72,11 +72,59 @@ struct ci_check *report_add(struct ci_report *r, const char *id, enum ci_status 
 	c->critical = critical;
 	c->layer = layer;
 	c->subject = subject ? xstrdup(subject) : NULL;
+	c->detail = one_line(xvasprintf(fmt, ap));
+	return c;
+}
+
+struct ci_check *report_add(struct ci_report *r, const char *id, enum ci_status st,
+			    bool critical, enum ci_layer layer, const char *subject,
+			    const char *fmt, ...)
+{
 	va_list ap;
 	va_start(ap, fmt);
-	c->detail = one_line(xvasprintf(fmt, ap));
+	struct ci_check *c = vadd(r, id, st, critical, layer, subject, fmt, ap);
 	va_end(ap);
 	return c;
+}
+
+struct ci_check *report_check(struct ci_report *r, const struct check_desc *d, enum ci_status st,
+			      const char *subject, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	struct ci_check *c = vadd(r, d->id, st, d->critical, d->layer, subject, fmt, ap);
+	va_end(ap);
+	return c;
+}
+
+struct ci_check *report_na(struct ci_report *r, const struct check_desc *d, const char *subject,
+			   const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	struct ci_check *c = vadd(r, d->id, CI_SKIPPED, false, d->layer, subject, fmt, ap);
+	va_end(ap);
+	return c;
+}
+
+struct ci_check *report_check_as(struct ci_report *r, const struct check_desc *d,
+				 enum ci_status st, bool critical, enum ci_layer layer,
+				 const char *subject, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	struct ci_check *c = vadd(r, d->id, st, critical, layer, subject, fmt, ap);
+	va_end(ap);
+	return c;
+}
+
+const struct check_desc *check_desc_find(const struct check_desc *table, size_t n,
+					 const char *id)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(table[i].id, id))
+			return &table[i];
+	return NULL;
 }
 
 void check_set_fix(struct ci_check *c, const char *fmt, ...)

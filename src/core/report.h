@@ -77,6 +77,39 @@ struct ci_counts {
 void report_init(struct ci_report *r, const char *command, const char *target);
 void report_release(struct ci_report *r);
 
+/*
+ * What a check is, said once: its id, the layer that orders fix_first, and
+ * whether it decides if the KV transport can be trusted (a critical skip
+ * makes the verdict unknown).  Each area keeps one table of these
+ * (env_desc.c, node_desc.c, nixl_desc.c, fleet_desc.c); docs/checks.md
+ * describes every entry, and a test reads the tables to prove it.
+ */
+struct check_desc {
+	const char *id;
+	enum ci_layer layer;
+	bool critical;
+	const char *summary;  /* one line: what it looks at */
+};
+
+/* Add a check as its descriptor says; detail is a printf format. */
+struct ci_check *report_check(struct ci_report *r, const struct check_desc *d, enum ci_status st,
+			      const char *subject, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+/* Skipped because it does not apply here (no RDMA device, UCX not on the KV
+ * path...): never critical, so the verdict ignores it. */
+struct ci_check *report_na(struct ci_report *r, const struct check_desc *d, const char *subject,
+			   const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/* The few sites where one finding of a check weighs differently from its
+ * descriptor (a cause at a lower layer, a result that is only advice):
+ * explicit, so that the exception is visible where it is made. */
+struct ci_check *report_check_as(struct ci_report *r, const struct check_desc *d,
+				 enum ci_status st, bool critical, enum ci_layer layer,
+				 const char *subject, const char *fmt, ...)
+	__attribute__((format(printf, 7, 8)));
+/* The entry of table[0..n) with this id; NULL when there is none. */
+const struct check_desc *check_desc_find(const struct check_desc *table, size_t n,
+					 const char *id);
+
 /* Add a check; detail is a printf format.  Returns the check so that a fix
  * and evidence can be attached. */
 struct ci_check *report_add(struct ci_report *r, const char *id, enum ci_status st,

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "core/redact.h"
+#include "env/env_desc.h"
 #include "env_analyze.h"
 
 void env_report_inputs(struct ci_report *r, const struct manifest_set *ms)
@@ -22,13 +23,13 @@ void env_report_inputs(struct ci_report *r, const struct manifest_set *ms)
 		struct ci_check *c;
 		if (g->severity == DIAG_NOTE) {
 			/* informational: nothing was lost */
-			c = report_add(r, "env.input", CI_SKIPPED, false, CI_LAYER_ENV, NULL, "%s: %s",
-				       where, msg);
+			c = report_check(r, ENV_CHECK(INPUT), CI_SKIPPED, NULL, "%s: %s",
+					 where, msg);
 		} else {
 			/* A file we could not read is a hole in the analysis, not a
 			 * transport fault: warn, and the other files still count. */
-			c = report_add(r, "env.input", CI_WARN, false, CI_LAYER_ENV, NULL,
-				       "%s: %s; this file was not (fully) analysed", where, msg);
+			c = report_check(r, ENV_CHECK(INPUT), CI_WARN, NULL,
+					 "%s: %s; this file was not (fully) analysed", where, msg);
 			/* The walk's caps cut a run: nothing is wrong with the file. */
 			if (strstr(msg, "(raise --max-files)"))
 				check_set_fix(c, "raise --max-files, or name fewer folders, so that every "
@@ -88,7 +89,7 @@ static bool env_report_patches(struct ci_report *r, const struct manifest_set *m
 	}
 	if (!n)
 		return false;
-	struct ci_check *c = report_add(r, "env.deployment", CI_SKIPPED, true, CI_LAYER_ENV, NULL,
+	struct ci_check *c = report_check(r, ENV_CHECK(DEPLOYMENT), CI_SKIPPED, NULL,
 		"only kustomize patches here: %zu DynamoGraphDeployment fragment%s with no image or "
 		"command (first: %s, %s:%d); a patch is not a deployment", n, n == 1 ? "" : "s",
 		first->name ? first->name : "unnamed", first->loc.file ? first->loc.file : "?",
@@ -121,9 +122,9 @@ void env_analyze(struct ci_report *r, const struct manifest_set *ms, const char 
 	if (!relevant && env_report_patches(r, ms))
 		return;
 	if (!relevant) {
-		struct ci_check *c = report_add(r, "env.deployment", CI_SKIPPED, true, CI_LAYER_ENV, NULL,
-						"no DynamoGraphDeployment or pod workload found in %s",
-						target && *target ? target : "the input");
+		struct ci_check *c = report_check(r, ENV_CHECK(DEPLOYMENT), CI_SKIPPED, NULL,
+						  "no DynamoGraphDeployment or pod workload found in %s",
+						  target && *target ? target : "the input");
 		check_set_fix(c, "point env at a recipe folder or a manifest with a "
 				 "DynamoGraphDeployment, Deployment, StatefulSet, Job, Pod or LeaderWorkerSet");
 		for (size_t i = 0; i < ms->n_files && i < 8; i++)

@@ -21,7 +21,9 @@
 #include <strings.h>
 
 #include "core/redact.h"
+#include "core/strbuf.h"
 #include "core/xalloc.h"
+#include "env/env_desc.h"
 #include "env_analyze.h"
 #include "env_varrules.h"
 
@@ -97,10 +99,15 @@ static void acc_ev(struct acc *a, struct src_loc loc, const char *fmt, ...)
 		free(line);
 }
 
+/* The caps of one grouped detail: the services that share a finding, and
+ * the whole line. */
+#define ACC_SVCS_CAP 384
+#define ACC_DETAIL_CAP 1536
+
 /* Emit the grouped check and free the accumulator.  Returns NULL when
  * nothing was noted. */
-static struct ci_check *acc_emit(struct acc *a, struct ci_report *r, const char *id,
-				 bool critical, enum ci_layer layer, const char *subject)
+static struct ci_check *acc_emit(struct acc *a, struct ci_report *r, const struct check_desc *ck,
+				 const char *subject)
 {
 	struct ci_check *c = NULL;
 	if (a->n) {
@@ -108,15 +115,14 @@ static struct ci_check *acc_emit(struct acc *a, struct ci_report *r, const char 
 		for (size_t i = 1; i < a->n; i++)
 			if (sev(a->it[i].st) > sev(worst))
 				worst = a->it[i].st;
-		char buf[1536];
-		size_t used = 0;
+		/* Bounded, and saying so: a recipe with many services that all
+		 * differ would otherwise make a detail no terminal shows. */
+		struct strbuf buf = STRBUF_INIT, svcs = STRBUF_INIT;
 		bool *done = xcalloc(a->n, sizeof(bool));
 		for (size_t i = 0; i < a->n; i++) {
 			if (done[i] || a->it[i].st != worst)
 				continue;
-			char svcs[384];
-			size_t su = 0;
-			svcs[0] = '\0';
+			strbuf_reset(&svcs);
 			for (size_t j = i; j < a->n; j++) {
 				if (done[j] || a->it[j].st != worst || strcmp(a->it[j].msg, a->it[i].msg))
 					continue;
@@ -128,19 +134,15 @@ static struct ci_check *acc_emit(struct acc *a, struct ci_report *r, const char 
 						dup = true;
 				if (dup)
 					continue;
-				int n = snprintf(svcs + su, sizeof(svcs) - su, "%s%s", su ? ", " : "",
-						 a->it[j].svc);
-				if (n > 0 && (size_t)n < sizeof(svcs) - su)
-					su += (size_t)n;
+				strbuf_joinf_capped(&svcs, ACC_SVCS_CAP, ", ", "%s", a->it[j].svc);
 			}
-			int n = snprintf(buf + used, sizeof(buf) - used, "%s%s: %s", used ? "; " : "",
-					 svcs, a->it[i].msg);
-			if (n < 0 || (size_t)n >= sizeof(buf) - used)
-				break;
-			used += (size_t)n;
+			strbuf_joinf_capped(&buf, ACC_DETAIL_CAP, "; ", "%s: %s", svcs.buf,
+					    a->it[i].msg);
 		}
 		free(done);
-		c = report_add(r, id, worst, critical, layer, subject, "%s", buf);
+		c = report_check(r, ck, worst, subject, "%s", buf.buf);
+		strbuf_release(&buf);
+		strbuf_release(&svcs);
 		if (a->fix && (worst == CI_WARN || worst == CI_FAIL))
 			check_set_fix(c, "%s", a->fix);
 		for (size_t i = 0; i < a->n_ev; i++)
@@ -254,10 +256,10 @@ static void check_mode(struct ci_report *r, const struct env_class *c)
 				break;
 			}
 	}
-	struct ci_check *ck = report_add(r, "env.mode", CI_OK, false, CI_LAYER_ENV, c->label,
-					 "%s%s, %s, %s%s, fabric: %s", env_mode_name(c),
-					 c->cross_pod ? " (KV crosses pods)" : "", nodes,
-					 env_engine_name(c->engine), kv, fab);
+	struct ci_check *ck = report_check(r, ENV_CHECK(MODE), CI_OK, c->label,
+					   "%s%s, %s, %s%s, fabric: %s", env_mode_name(c),
+					   c->cross_pod ? " (KV crosses pods)" : "", nodes,
+					   env_engine_name(c->engine), kv, fab);
 	const struct deployment *d = c->dep;
 	if (d->loc.file)
 		check_add_evidence(ck, "%s:%d: %s %s", d->loc.file, d->loc.line,
@@ -279,15 +281,15 @@ static void check_fabric(struct ci_report *r, const struct env_class *c)
 	char fab[64];
 	env_fabric_summary(c->fabric, fab, sizeof(fab));
 	if (c->fabric) {
-		report_add(r, "env.fabric", CI_OK, true, CI_LAYER_FABRIC, c->label, "%s", c->fabric_how);
+		report_check(r, ENV_CHECK(FABRIC), CI_OK, c->label, "%s", c->fabric_how);
 		return;
 	}
 	const char *what = c->mode == MODE_DISAGG
 		? (c->multinode ? "KV between the prefill and decode pods and NCCL between nodes"
 				: "KV between the prefill and decode pods")
 		: "NCCL between the nodes of a worker";
-	struct ci_check *ck = report_add(
-		r, "env.fabric", CI_WARN, true, CI_LAYER_FABRIC, c->label,
+	struct ci_check *ck = report_check(
+		r, ENV_CHECK(FABRIC), CI_WARN, c->label,
 		"the recipe requests no RDMA device, /dev/infiniband mount or ComputeDomain and sets no "
 		"fabric variable: the path of %s depends on what the cluster injects, else TCP", what);
 	check_set_fix(ck, "request the NIC in the workers' pod spec (rdma/ib, vpc.amazonaws.com/efa, "
@@ -345,7 +347,7 @@ static void check_backend(struct ci_report *r, const struct env_class *c)
 			}
 		}
 	}
-	struct ci_check *ck = acc_emit(&a, r, "env.backend", true, CI_LAYER_ENV, c->label);
+	struct ci_check *ck = acc_emit(&a, r, ENV_CHECK(BACKEND), c->label);
 	if (ck && unknown && ck->status == CI_SKIPPED)
 		check_set_fix(ck, "name the KV backend explicitly (--kv-transfer-config, "
 				  "--disaggregation-transfer-backend or cache_transceiver_config.backend)");
@@ -443,16 +445,10 @@ static void check_pair(struct ci_report *r, const struct env_class *c)
 		free(a.it[i].svc);
 		a.it[i].svc = xstrdup("prefill/decode");
 	}
-	acc_emit(&a, r, "env.pair.agree", true, CI_LAYER_ENV, c->label);
+	acc_emit(&a, r, ENV_CHECK(PAIR_AGREE), c->label);
 }
 
 /* ---- env.vars: fabric-critical variables missing ---- */
-
-static void append_word(char *buf, size_t len, const char *w)
-{
-	size_t u = strlen(buf);
-	snprintf(buf + u, len - u, "%s%s", u ? ", " : "", w);
-}
 
 /* Names with a check of their own, so env.vars does not warn twice. */
 static bool own_check(const char *n)
@@ -473,17 +469,15 @@ static void check_vars(struct ci_report *r, const struct env_class *c)
 	char fab[64];
 	env_fabric_summary(c->fabric, fab, sizeof(fab));
 	if (!eff) {
-		struct ci_check *ck = report_add(r, "env.vars", CI_SKIPPED, false, CI_LAYER_ENV, c->label,
-						 "no fabric visible, so no variable is critical (see env.fabric)");
-		(void)ck;
+		report_na(r, ENV_CHECK(VARS), c->label,
+			  "no fabric visible, so no variable is critical (see env.fabric)");
 		return;
 	}
 	struct acc a = {0};
 	size_t applicable = 0;
 	for (size_t i = 0; i < c->n_w; i++) {
 		const struct env_worker *w = &c->w[i];
-		char missing[512] = "", present[512] = "";
-		size_t mu = 0, pu = 0;
+		struct strbuf missing = STRBUF_INIT, present = STRBUF_INIT;
 		for (size_t k = 0; k < varcat_len; k++) {
 			const struct var_info *v = &varcat[k];
 			if (!(v->critical_on & eff) || own_check(v->name))
@@ -495,55 +489,54 @@ static void check_vars(struct ci_report *r, const struct env_class *c)
 				continue;
 			applicable++;
 			const struct env_var *e = service_env_get(w->svc, v->name);
-			char *buf = e ? present : missing;
-			size_t *u = e ? &pu : &mu;
-			int n = snprintf(buf + *u, 512 - *u, "%s%s", *u ? ", " : "", v->name);
-			if (n > 0 && (size_t)n < 512 - *u)
-				*u += (size_t)n;
+			strbuf_joinstr(e ? &present : &missing, ", ", v->name);
 			if (e)
 				ev_var(&a, e);
 		}
 		/* On IB/RoCE a recipe that pins neither transports nor devices
 		 * is portable, not wrong: UCX picks rc/cuda and the HCAs itself.
 		 * Say so, and leave the effective values to the node check. */
-		char unpinned[128] = "";
+		struct strbuf unpinned = STRBUF_INIT;
 		if (w->uses_ucx && !(c->fabric & FAB_MNNVL) && (c->fabric & (FAB_IB | FAB_ROCE))) {
 			static const char *const pins[] = {"UCX_TLS", "UCX_NET_DEVICES"};
 			applicable++;
 			for (size_t k = 0; k < 2; k++) {
 				const struct env_var *e = service_env_get(w->svc, pins[k]);
 				if (!e) {
-					append_word(unpinned, sizeof(unpinned), pins[k]);
+					strbuf_joinstr(&unpinned, ", ", pins[k]);
 				} else {
-					append_word(present, sizeof(present), pins[k]);
-					pu = strlen(present);
+					strbuf_joinstr(&present, ", ", pins[k]);
 					ev_var(&a, e);
 				}
 			}
 		}
-		if (mu) {
-			bool mn_tls = (eff & FAB_MNNVL) && strstr(missing, "UCX_TLS");
+		if (missing.len) {
+			bool mn_tls = (eff & FAB_MNNVL) && strstr(missing.buf, "UCX_TLS");
 			acc_note(&a, CI_WARN, svc_name(w->svc),
 				 "%s not set in the recipe (%s); the image may set %s%s; "
 				 "`check_interconnect node` reads the pod's real environment",
-				 missing, fab, strchr(missing, ',') ? "them" : "it",
+				 missing.buf, fab, strchr(missing.buf, ',') ? "them" : "it",
 				 mn_tls ? " (GB200 images that bake UCX_TLS=^cuda_ipc fail with \"failed to "
 					  "select lane\", ai-dynamo/nixl#1110)" : "");
 			acc_fix(&a, CI_WARN, "set %s in the workers' env for %s, or confirm the image's "
-				"values with `check_interconnect node`", missing, fab);
-		} else if (pu || unpinned[0]) {
-			acc_note(&a, CI_OK, svc_name(w->svc), "%s%s%s%s%s", pu ? "set: " : "", present,
-				 pu && unpinned[0] ? "; " : "", unpinned[0] ? "not pinned, UCX picks them "
-				 "itself (the node check reads the effective values): " : "", unpinned);
+				"values with `check_interconnect node`", missing.buf, fab);
+		} else if (present.len || unpinned.len) {
+			acc_note(&a, CI_OK, svc_name(w->svc), "%s%s%s%s%s", present.len ? "set: " : "",
+				 present.buf, present.len && unpinned.len ? "; " : "",
+				 unpinned.len ? "not pinned, UCX picks them itself (the node check "
+				 "reads the effective values): " : "", unpinned.buf);
 		}
+		strbuf_release(&missing);
+		strbuf_release(&present);
+		strbuf_release(&unpinned);
 	}
 	if (!applicable) {
-		report_add(r, "env.vars", CI_SKIPPED, false, CI_LAYER_ENV, c->label,
-			   "no variable is critical for this backend on %s", fab);
-		acc_emit(&a, r, "env.vars", true, CI_LAYER_ENV, c->label);
+		report_na(r, ENV_CHECK(VARS), c->label,
+			  "no variable is critical for this backend on %s", fab);
+		acc_emit(&a, r, ENV_CHECK(VARS), c->label);
 		return;
 	}
-	acc_emit(&a, r, "env.vars", true, CI_LAYER_ENV, c->label);
+	acc_emit(&a, r, ENV_CHECK(VARS), c->label);
 }
 
 /* ---- env.ucx.*, env.nccl.ib: the shared value rules (env_varrules.c) ---- */
@@ -644,17 +637,15 @@ static void check_ucx(struct ci_report *r, const struct env_class *c)
 {
 	struct acc a = ucx_rule(c, VR_UCX_TLS);
 	if (!a.n)
-		report_add(r, "env.ucx.tls", CI_SKIPPED, false, CI_LAYER_ENV, c->label,
-			   "UCX_TLS is not set in the recipe: UCX uses every transport it finds "
-			   "(see env.vars)");
+		report_na(r, ENV_CHECK(UCX_TLS), c->label,
+			  "UCX_TLS is not set in the recipe: UCX uses every transport it finds "
+			  "(see env.vars)");
 	else
-		acc_emit(&a, r, "env.ucx.tls", true, CI_LAYER_ENV, c->label);
+		acc_emit(&a, r, ENV_CHECK(UCX_TLS), c->label);
 	static const enum varrule_id more[] = {VR_UCX_NET_DEVICES, VR_UCX_IB_ADDR_TYPE, VR_UCX_RNDV};
 	for (size_t k = 0; k < sizeof(more) / sizeof(more[0]); k++) {
-		char id[64];
-		snprintf(id, sizeof(id), "env.%s", varrule_suffix(more[k]));
 		a = ucx_rule(c, more[k]);
-		acc_emit(&a, r, id, varrule_critical(more[k]), CI_LAYER_ENV, c->label);
+		acc_emit(&a, r, env_varrule_check(more[k]), c->label);
 	}
 }
 
@@ -665,7 +656,7 @@ static void check_nccl(struct ci_report *r, const struct env_class *c)
 	for (size_t i = 0; i < c->n_w; i++)
 		if (c->w[i].svc->node_count > 1)
 			acc_rule(&a, VR_NCCL_IB, c, &c->w[i]);
-	acc_emit(&a, r, "env.nccl.ib", varrule_critical(VR_NCCL_IB), CI_LAYER_ENV, c->label);
+	acc_emit(&a, r, ENV_CHECK(NCCL_IB), c->label);
 }
 
 /* ---- env.pod.* ---- */
@@ -731,7 +722,7 @@ static void check_pod_rdma(struct ci_report *r, const struct env_class *c)
 				"rdma/shared_ib, vpc.amazonaws.com/efa...) in the workers");
 		}
 	}
-	acc_emit(&a, r, "env.pod.rdma", true, CI_LAYER_FABRIC, c->label);
+	acc_emit(&a, r, ENV_CHECK(POD_RDMA), c->label);
 }
 
 static void check_pod_memlock(struct ci_report *r, const struct env_class *c)
@@ -769,7 +760,7 @@ static void check_pod_memlock(struct ci_report *r, const struct env_class *c)
 		}
 		free(ul);
 	}
-	acc_emit(&a, r, "env.pod.memlock", true, CI_LAYER_FABRIC, c->label);
+	acc_emit(&a, r, ENV_CHECK(POD_MEMLOCK), c->label);
 }
 
 static void check_pod_anti_affinity(struct ci_report *r, const struct env_class *c)
@@ -800,7 +791,7 @@ static void check_pod_anti_affinity(struct ci_report *r, const struct env_class 
 				"that keeps prefill and decode pods on different nodes");
 		}
 	}
-	acc_emit(&a, r, "env.pod.anti_affinity", true, CI_LAYER_FABRIC, c->label);
+	acc_emit(&a, r, ENV_CHECK(POD_ANTI_AFFINITY), c->label);
 }
 
 /* Bytes of a Kubernetes quantity ("80Gi", "512Mi", "1G"); -1 if unreadable. */
@@ -846,7 +837,7 @@ static void check_pod_shm(struct ci_report *r, const struct env_class *c)
 			acc_fix(&a, CI_WARN, "give /dev/shm at least a few GiB (sharedMemory.size)");
 		}
 	}
-	acc_emit(&a, r, "env.pod.shm", false, CI_LAYER_TUNING, c->label);
+	acc_emit(&a, r, ENV_CHECK(POD_SHM), c->label);
 }
 
 /* ---- per deployment ---- */
@@ -857,19 +848,19 @@ void env_check_deployment(struct ci_report *r, const struct manifest_set *ms,
 	(void)ms;
 	check_mode(r, c);
 	if (!c->n_w) {
-		report_add(r, "env.transport", CI_SKIPPED, false, CI_LAYER_ENV, c->label,
-			   "no worker service: no KV transfer or NCCL traffic to check");
+		report_check(r, ENV_CHECK(TRANSPORT), CI_SKIPPED, c->label,
+			     "no worker service: no KV transfer or NCCL traffic to check");
 		return;
 	}
 	if (!c->transport_used) {
-		report_add(r, "env.transport", CI_SKIPPED, false, CI_LAYER_ENV, c->label,
-			   "aggregated single-node deployment: no KV transfer between pods");
+		report_check(r, ENV_CHECK(TRANSPORT), CI_SKIPPED, c->label,
+			     "aggregated single-node deployment: no KV transfer between pods");
 		return;
 	}
 	if (c->mode != MODE_DISAGG)
-		report_add(r, "env.transport", CI_SKIPPED, false, CI_LAYER_ENV, c->label,
-			   "aggregated deployment: no KV transfer between pods; only the checks for "
-			   "workers that span nodes apply");
+		report_check(r, ENV_CHECK(TRANSPORT), CI_SKIPPED, c->label,
+			     "aggregated deployment: no KV transfer between pods; only the checks for "
+			     "workers that span nodes apply");
 	check_fabric(r, c);
 	if (c->mode == MODE_DISAGG) {
 		check_backend(r, c);

@@ -17,25 +17,21 @@
 #include "env_analyze.h"
 #include "env_varrules.h"
 
+/* The id suffix of each rule; its layer and criticality are the callers'
+ * descriptors' (env_desc.c, node_desc.c). */
 static const struct {
 	const char *suffix;
-	bool critical;
 } rule_info[VR_COUNT] = {
-	[VR_UCX_TLS] = {"ucx.tls", true},
-	[VR_UCX_NET_DEVICES] = {"ucx.net_devices", true},
-	[VR_UCX_IB_ADDR_TYPE] = {"ucx.ib_addr_type", true},
-	[VR_UCX_RNDV] = {"ucx.rndv", true},
-	[VR_NCCL_IB] = {"nccl.ib", true},
+	[VR_UCX_TLS] = {"ucx.tls"},
+	[VR_UCX_NET_DEVICES] = {"ucx.net_devices"},
+	[VR_UCX_IB_ADDR_TYPE] = {"ucx.ib_addr_type"},
+	[VR_UCX_RNDV] = {"ucx.rndv"},
+	[VR_NCCL_IB] = {"nccl.ib"},
 };
 
 const char *varrule_suffix(enum varrule_id id)
 {
 	return (unsigned)id < VR_COUNT ? rule_info[id].suffix : "unknown";
-}
-
-bool varrule_critical(enum varrule_id id)
-{
-	return (unsigned)id < VR_COUNT && rule_info[id].critical;
 }
 
 const struct var_view *var_view_find(const struct var_view *vars, size_t n, const char *name)
@@ -335,7 +331,7 @@ static int sev(enum ci_status st)
 }
 
 void env_check_pod_vars(struct ci_report *r, const char *subject, const struct var_view *vars,
-			size_t n, const struct varrule_ctx *x, const char *id_prefix)
+			size_t n, const struct varrule_ctx *x, const struct check_desc *checks)
 {
 	for (int id = 0; id < VR_COUNT; id++) {
 		struct varrule_res res;
@@ -360,11 +356,8 @@ void env_check_pod_vars(struct ci_report *r, const char *subject, const struct v
 			free(detail);
 			detail = more;
 		}
-		char *cid = xasprintf("%s.%s", id_prefix ? id_prefix : "env",
-				      varrule_suffix((enum varrule_id)id));
-		struct ci_check *c = report_add(r, cid, st, varrule_critical((enum varrule_id)id),
-						CI_LAYER_ENV, subject ? subject : res.ev[0]->name,
-						"%s", detail);
+		struct ci_check *c = report_check(r, &checks[id], st,
+						  subject ? subject : res.ev[0]->name, "%s", detail);
 		if (res.note[worst].fix && (st == CI_WARN || st == CI_FAIL))
 			check_set_fix(c, "%s", res.note[worst].fix);
 		for (size_t i = 0; i < res.n_ev; i++) {
@@ -372,7 +365,6 @@ void env_check_pod_vars(struct ci_report *r, const char *subject, const struct v
 			check_add_evidence(c, "%s", e);
 			free(e);
 		}
-		free(cid);
 		free(detail);
 		varrule_res_release(&res);
 	}

@@ -66,7 +66,6 @@ struct varrule_res {
 
 /* "ucx.tls", "ucx.net_devices", "ucx.ib_addr_type", "ucx.rndv", "nccl.ib" */
 const char *varrule_suffix(enum varrule_id id);
-bool varrule_critical(enum varrule_id id);
 
 /* The variable NAME in vars (the last one wins, as in an environment). */
 const struct var_view *var_view_find(const struct var_view *vars, size_t n, const char *name);
@@ -80,12 +79,13 @@ bool varrule_eval(enum varrule_id id, const struct var_view *vars, size_t n,
 		  const struct varrule_ctx *x, struct varrule_res *res);
 void varrule_res_release(struct varrule_res *res);
 
-/* Every rule over one pod's variables: one check "<id_prefix>.<suffix>"
- * per rule whose variables are set (an unset variable says nothing about a
+/* Every rule over one pod's variables: one check checks[rule] (the
+ * caller's descriptors, indexed by enum varrule_id) per rule whose
+ * variables are set (an unset variable says nothing about a
  * real pod: UCX and NCCL then use every device they find).  subject NULL:
  * the first variable the rule read.  Evidence names each variable with
  * where it was read. */
 void env_check_pod_vars(struct ci_report *r, const char *subject, const struct var_view *vars,
-			size_t n, const struct varrule_ctx *x, const char *id_prefix);
+			size_t n, const struct varrule_ctx *x, const struct check_desc *checks);
 
 #endif

@@ -24,9 +24,10 @@
 #include <strings.h>
 
 #include "core/redact.h"
+#include "core/strbuf.h"
 #include "core/xalloc.h"
 #include "fleet/fleet.h"
-#include "fleet/fleet_sbuf.h"
+#include "fleet/fleet_desc.h"
 
 const struct deployment *all_pick_deployment(const struct manifest_set *ms, const char *dgd)
 {
@@ -103,7 +104,7 @@ static bool chooses_transport(const char *name)
 static void check_match(struct ci_report *r, const struct deployment *d,
 			const struct fleet_pod *p, size_t n, const struct service **svc_of)
 {
-	struct sbuf ok = {0}, bad = {0};
+	struct strbuf ok = STRBUF_INIT, bad = STRBUF_INIT;
 	size_t matched = 0, issues = 0;
 	for (size_t i = 0; i < n; i++) {
 		const char *how = "";
@@ -111,11 +112,12 @@ static void check_match(struct ci_report *r, const struct deployment *d,
 		if (svc_of[i]) {
 			matched++;
 			if (matched <= 8)
-				sbuf_add(&ok, "%s%s -> %s (by %s)", matched > 1 ? ", " : "", p[i].name,
-				       svc_of[i]->name, how);
+				strbuf_joinf(&ok, ", ", "%s -> %s (by %s)", p[i].name,
+					     svc_of[i]->name, how);
 		} else {
-			sbuf_add(&bad, "%spod %s matches no service of %s", issues++ ? "; " : "",
-			       p[i].name, d->name ? d->name : "the recipe");
+			issues++;
+			strbuf_joinf(&bad, "; ", "pod %s matches no service of %s", p[i].name,
+				     d->name ? d->name : "the recipe");
 		}
 		if (!p[i].probed)
 			svc_of[i] = NULL;   /* nothing to compare */
@@ -128,23 +130,25 @@ static void check_match(struct ci_report *r, const struct deployment *d,
 			const char *how;
 			any = match(d, &p[i], &how) == &d->svcs[s];
 		}
-		if (!any)
-			sbuf_add(&bad, "%sworker service %s has no running pod", issues++ ? "; " : "",
-			       d->svcs[s].name);
+		if (!any) {
+			issues++;
+			strbuf_joinf(&bad, "; ", "worker service %s has no running pod",
+				     d->svcs[s].name);
+		}
 	}
 	if (issues) {
-		struct ci_check *c = report_add(r, "all.drift.match", CI_WARN, false, CI_LAYER_ENV,
-						d->name, "%s%s%s", sbuf_str(&bad), matched ? "; matched: " : "",
-						sbuf_str(&ok));
+		struct ci_check *c = report_check(r, FLEET_CHECK(DRIFT_MATCH), CI_WARN,
+						  d->name, "%s%s%s", bad.buf, matched ? "; matched: " : "",
+						  ok.buf);
 		check_set_fix(c, "run the recipe's services (nvidia.com/dynamo-component labels name "
 				 "them), or point `all` at the recipe of this deployment");
 	} else {
-		report_add(r, "all.drift.match", CI_OK, false, CI_LAYER_ENV, d->name,
-			   "%zu pod%s matched to the recipe's services: %s%s", matched,
-			   matched == 1 ? "" : "s", sbuf_str(&ok), matched > 8 ? ", ..." : "");
+		report_check(r, FLEET_CHECK(DRIFT_MATCH), CI_OK, d->name,
+			     "%zu pod%s matched to the recipe's services: %s%s", matched,
+			     matched == 1 ? "" : "s", ok.buf, matched > 8 ? ", ..." : "");
 	}
-	free(ok.s);
-	free(bad.s);
+	strbuf_release(&ok);
+	strbuf_release(&bad);
 }
 
 static void check_recipe_side(struct ci_report *r, const struct fleet_pod *p, size_t n,
@@ -173,48 +177,48 @@ static void check_recipe_side(struct ci_report *r, const struct fleet_pod *p, si
 			}
 			compared++;
 			const char *want = v->value ? redact_value(v->name, v->value) : NULL;
-			struct sbuf b = {0};
-			size_t k = 0;
+			struct strbuf b = STRBUF_INIT;
 			for (size_t j = i; j < n; j++) {
 				if (svc_of[j] != s)
 					continue;
 				const char *have = fleet_pod_env(&p[j], v->name);
 				if (!have)
-					sbuf_add(&b, "%spod %s does not have it", k++ ? "; " : "", p[j].name);
+					strbuf_joinf(&b, "; ", "pod %s does not have it", p[j].name);
 				else if (want && strcmp(want, have))
-					sbuf_add(&b, "%spod %s has %s=%s", k++ ? "; " : "", p[j].name,
-					       v->name, have);
+					strbuf_joinf(&b, "; ", "pod %s has %s=%s", p[j].name, v->name,
+						     have);
 			}
-			if (k) {
+			if (b.len) {
 				found++;
-				char subj[256];
-				snprintf(subj, sizeof(subj), "%s: %s", s->name, v->name);
-				struct ci_check *c = report_add(
-					r, "all.drift.recipe", CI_WARN, false, CI_LAYER_ENV, subj,
+				struct strbuf subj = STRBUF_INIT;
+				strbuf_addf(&subj, "%s: %s", s->name, v->name);
+				struct ci_check *c = report_check(
+					r, FLEET_CHECK(DRIFT_RECIPE), CI_WARN, subj.buf,
 					"the recipe sets %s=%s for %s, but %s: the recipe that was "
 					"reviewed is not what runs", v->name,
 					want ? want : v->value_from ? v->value_from : "(no value)", s->name,
-					sbuf_str(&b));
+					b.buf);
 				if (v->loc.file)
 					check_add_evidence(c, "%s:%d: %s", v->loc.file, v->loc.line, v->name);
 				check_set_fix(c, "re-apply the recipe (kubectl apply -f) or update it to "
 						 "what runs, then restart the pods");
+				strbuf_release(&subj);
 			}
-			free(b.s);
+			strbuf_release(&b);
 		}
 	}
 	if (!found)
-		report_add(r, "all.drift.recipe", CI_OK, false, CI_LAYER_ENV, "recipe",
-			   "every transport variable the recipe sets (%zu) is in its pods with the "
-			   "same value%s", compared,
-			   inline_skipped ? "; variables exported inside the command line are not "
+		report_check(r, FLEET_CHECK(DRIFT_RECIPE), CI_OK, "recipe",
+			     "every transport variable the recipe sets (%zu) is in its pods with the "
+			     "same value%s", compared,
+			     inline_skipped ? "; variables exported inside the command line are not "
 					    "compared (not visible in pid 1's environment)" : "");
 }
 
 static void check_image_side(struct ci_report *r, const struct fleet_pod *p, size_t n,
 			     const struct service **svc_of)
 {
-	struct sbuf note = {0};
+	struct strbuf note = STRBUF_INIT;
 	size_t warned = 0, noted = 0;
 	const char **seen = NULL;
 	size_t n_seen = 0, cap = 0;
@@ -232,37 +236,41 @@ static void check_image_side(struct ci_report *r, const struct fleet_pod *p, siz
 				continue;
 			*XPUSH(seen, n_seen, cap) = name;
 			/* Every pod that has it without its service setting it. */
-			struct sbuf pods = {0};
+			struct strbuf pods = STRBUF_INIT;
 			size_t k = 0;
-			for (size_t j = i; j < n; j++)
+			for (size_t j = i; j < n; j++) {
 				if (svc_of[j] && fleet_pod_env(&p[j], name) &&
-				    !service_env_get(svc_of[j], name))
-					sbuf_add(&pods, "%s%s", k++ ? ", " : "", p[j].name);
+				    !service_env_get(svc_of[j], name)) {
+					k++;
+					strbuf_joinstr(&pods, ", ", p[j].name);
+				}
+			}
 			const char *val = p[i].env[e].value;
 			if (chooses_transport(name)) {
 				warned++;
-				struct ci_check *c = report_add(
-					r, "all.drift.image", CI_WARN, false, CI_LAYER_ENV, name,
+				struct ci_check *c = report_check(
+					r, FLEET_CHECK(DRIFT_IMAGE), CI_WARN, name,
 					"%s=%s is set in pod%s %s but not by the recipe: baked into the "
 					"image or injected by the platform, and it chooses the transport, "
 					"which the recipe review could not see", name, val, k == 1 ? "" : "s",
-					sbuf_str(&pods));
+					pods.buf);
 				check_set_fix(c, "set %s explicitly in the recipe (the value you want), "
 						 "so that the review and the pods agree", name);
 			} else {
-				sbuf_add(&note, "%s%s=%s (%s)", noted++ ? ", " : "", name, val, sbuf_str(&pods));
+				noted++;
+				strbuf_joinf(&note, ", ", "%s=%s (%s)", name, val, pods.buf);
 			}
-			free(pods.s);
+			strbuf_release(&pods);
 		}
 	}
 	if (noted)
-		report_add(r, "all.drift.image", CI_OK, false, CI_LAYER_ENV, "image",
-			   "set in the pods but not by the recipe (image or platform defaults that "
-			   "do not choose the transport): %s", sbuf_str(&note));
+		report_check(r, FLEET_CHECK(DRIFT_IMAGE), CI_OK, "image",
+			     "set in the pods but not by the recipe (image or platform defaults that "
+			     "do not choose the transport): %s", note.buf);
 	else if (!warned)
-		report_add(r, "all.drift.image", CI_OK, false, CI_LAYER_ENV, "image",
-			   "every transport variable in the pods is set by the recipe");
-	free(note.s);
+		report_check(r, FLEET_CHECK(DRIFT_IMAGE), CI_OK, "image",
+			     "every transport variable in the pods is set by the recipe");
+	strbuf_release(&note);
 	free(seen);
 }
 
@@ -270,14 +278,14 @@ void all_check_drift(struct ci_report *r, const struct deployment *d, const stru
 		     size_t n)
 {
 	if (!d) {
-		report_add(r, "all.drift.match", CI_SKIPPED, false, CI_LAYER_ENV, "recipe",
-			   "the recipe has no single DynamoGraphDeployment matching the deployment: "
-			   "recipe and pods are not compared");
+		report_check(r, FLEET_CHECK(DRIFT_MATCH), CI_SKIPPED, "recipe",
+			     "the recipe has no single DynamoGraphDeployment matching the deployment: "
+			     "recipe and pods are not compared");
 		return;
 	}
 	if (!n) {
-		report_add(r, "all.drift.match", CI_SKIPPED, false, CI_LAYER_ENV, d->name,
-			   "no worker pod to compare with the recipe");
+		report_check(r, FLEET_CHECK(DRIFT_MATCH), CI_SKIPPED, d->name,
+			     "no worker pod to compare with the recipe");
 		return;
 	}
 	const struct service **svc_of = xcalloc(n, sizeof(*svc_of));

@@ -16,7 +16,7 @@
  *   fleet_run.c      fleet_run: the orchestration
  *   fleet_render_text.c  the matrix text layout
  *   all_drift.c      all.drift.*: recipe versus pods (pure)
- *   fleet_sbuf.c     the growing strings their details are built in
+ *   fleet_desc.c     the descriptors (id, layer, critical) of fleet.* and all.drift.*
  * The verbs themselves are src/cmd/node.c, nixl.c and all.c; the runner
  * (src/cmd/run_verb.c) validates the options and renders the report.
  */

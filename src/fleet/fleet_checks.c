@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The fleet checks: what no single-pod look can see.  Pure functions from the
- * per-pod summaries to report_add() calls.  Each compares one reading across
+ * per-pod summaries to checks (fleet_desc.c).  Each compares one reading across
  * the pods that could be read; pods whose reading is unknown are left out of
  * the comparison (fleet.unreachable and the pods' own checks say why), and a
  * comparison over fewer than two pods is `skipped` (nothing to compare),
@@ -11,9 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/strbuf.h"
 #include "core/xalloc.h"
 #include "fleet/fleet.h"
-#include "fleet/fleet_sbuf.h"
+#include "fleet/fleet_desc.h"
 
 /* Names listed in one detail line before "and N more". */
 #define LIST_MAX 6
@@ -62,20 +63,20 @@ static size_t groups_total(const struct vgroups *gs)
 }
 
 /* "p0 (prefill), d0 (decode)" */
-static void list_pods(struct sbuf *b, const struct fleet_pod *p, const struct vgroup *g)
+static void list_pods(struct strbuf *b, const struct fleet_pod *p, const struct vgroup *g)
 {
 	for (size_t i = 0; i < g->n && i < LIST_MAX; i++) {
 		const struct fleet_pod *q = &p[g->idx[i]];
-		sbuf_add(b, "%s%s", i ? ", " : "", q->name);
+		strbuf_addf(b, "%s%s", i ? ", " : "", q->name);
 		if (*q->role)
-			sbuf_add(b, " (%s)", q->role);
+			strbuf_addf(b, " (%s)", q->role);
 	}
 	if (g->n > LIST_MAX)
-		sbuf_add(b, " and %zu more", g->n - LIST_MAX);
+		strbuf_addf(b, " and %zu more", g->n - LIST_MAX);
 }
 
 /* "node-a (p0, d0), node-b (p1)": nodes, each with its pods. */
-static void list_nodes(struct sbuf *b, const struct fleet_pod *p, const struct vgroup *g)
+static void list_nodes(struct strbuf *b, const struct fleet_pod *p, const struct vgroup *g)
 {
 	size_t shown = 0;
 	for (size_t i = 0; i < g->n; i++) {
@@ -86,25 +87,25 @@ static void list_nodes(struct sbuf *b, const struct fleet_pod *p, const struct v
 		if (seen)
 			continue;
 		if (shown == LIST_MAX) {
-			sbuf_add(b, " and more");
+			strbuf_addf(b, " and more");
 			break;
 		}
-		sbuf_add(b, "%s%s (", shown ? ", " : "", *q->node ? q->node : "unscheduled");
+		strbuf_addf(b, "%s%s (", shown ? ", " : "", *q->node ? q->node : "unscheduled");
 		size_t k = 0;
 		for (size_t j = i; j < g->n; j++)
 			if (!strcmp(p[g->idx[j]].node, q->node))
-				sbuf_add(b, "%s%s", k++ ? ", " : "", p[g->idx[j]].name);
-		sbuf_add(b, ")");
+				strbuf_addf(b, "%s%s", k++ ? ", " : "", p[g->idx[j]].name);
+		strbuf_addf(b, ")");
 		shown++;
 	}
 }
 
 /* "VALUE on LIST; VALUE on LIST" */
-static void describe(struct sbuf *b, const struct fleet_pod *p, const struct vgroups *gs,
+static void describe(struct strbuf *b, const struct fleet_pod *p, const struct vgroups *gs,
 		     bool by_node, const char *prefix, const char *suffix)
 {
 	for (size_t i = 0; i < gs->n; i++) {
-		sbuf_add(b, "%s%s%s%s on ", i ? "; " : "", prefix, gs->g[i].value, suffix);
+		strbuf_addf(b, "%s%s%s%s on ", i ? "; " : "", prefix, gs->g[i].value, suffix);
 		if (by_node)
 			list_nodes(b, p, &gs->g[i]);
 		else
@@ -121,12 +122,14 @@ static size_t n_probed(const struct fleet_pod *p, size_t n)
 }
 
 /* Skip a comparison that has fewer than two readings. */
-static bool too_few(struct ci_report *r, const char *id, const char *subject, const char *what,
-		    size_t known)
+static bool too_few(struct ci_report *r, const struct check_desc *ck, const char *subject,
+		    const char *what, size_t known)
 {
 	if (known >= 2)
 		return false;
-	report_add(r, id, CI_SKIPPED, false, CI_LAYER_TUNING, subject,
+	/* Layer tuning whatever the check's own: one pod is no fleet, so
+	 * this skip never ranks in fix_first. */
+	report_check_as(r, ck, CI_SKIPPED, false, CI_LAYER_TUNING, subject,
 		   "%s known for %zu pod%s: nothing to compare", what, known, known == 1 ? "" : "s");
 	return true;
 }
@@ -137,26 +140,26 @@ void fleet_check_unreachable(struct ci_report *r, const struct fleet_pod *p, siz
 	if (!n)
 		return;
 	if (!bad) {
-		report_add(r, "fleet.unreachable", CI_OK, true, CI_LAYER_FABRIC, "pods",
-			   "all %zu worker pod%s answered the probe", n, n == 1 ? "" : "s");
+		report_check(r, FLEET_CHECK(UNREACHABLE), CI_OK, "pods",
+			     "all %zu worker pod%s answered the probe", n, n == 1 ? "" : "s");
 		return;
 	}
-	struct sbuf b = {0}, names = {0};
+	struct strbuf b = STRBUF_INIT, names = STRBUF_INIT;
 	size_t k = 0, timed = 0;
 	for (size_t i = 0; i < n; i++) {
 		if (p[i].probed)
 			continue;
 		timed += p[i].timed_out;
 		if (k < LIST_MAX)
-			sbuf_add(&names, "%s%s", k ? ", " : "", p[i].name);
+			strbuf_joinstr(&names, ", ", p[i].name);
 		else if (k == LIST_MAX)
-			sbuf_add(&names, " and more");
+			strbuf_addf(&names, " and more");
 		k++;
 	}
-	sbuf_add(&b, "%zu of %zu worker pods could not be probed (%zu timed out): %s; a worker "
-		   "that was not seen cannot be trusted", bad, n, timed, sbuf_str(&names));
-	struct ci_check *c = report_add(r, "fleet.unreachable", CI_SKIPPED, true, CI_LAYER_FABRIC,
-					"pods", "%s", sbuf_str(&b));
+	strbuf_addf(&b, "%zu of %zu worker pods could not be probed (%zu timed out): %s; a worker "
+		   "that was not seen cannot be trusted", bad, n, timed, names.buf);
+	struct ci_check *c = report_check(r, FLEET_CHECK(UNREACHABLE), CI_SKIPPED,
+					  "pods", "%s", b.buf);
 	for (size_t i = 0; i < n; i++)
 		if (!p[i].probed)
 			check_add_evidence(c, "%s: %s", p[i].name,
@@ -164,8 +167,8 @@ void fleet_check_unreachable(struct ci_report *r, const struct fleet_pod *p, siz
 	check_set_fix(c, timed ? "look at the pods that did not answer (kubectl describe pod), or "
 				 "raise --timeout, and run again"
 			       : "give access to pods/exec in the namespace or fix the pods, and run again");
-	free(b.s);
-	free(names.s);
+	strbuf_release(&b);
+	strbuf_release(&names);
 }
 
 bool fleet_var_must_match(const char *name)
@@ -186,7 +189,7 @@ bool fleet_var_must_match(const char *name)
 void fleet_check_env_drift(struct ci_report *r, const struct fleet_pod *p, size_t n)
 {
 	size_t known = n_probed(p, n);
-	if (too_few(r, "fleet.env.drift", "environment", "the transport environment", known))
+	if (too_few(r, FLEET_CHECK(ENV_DRIFT), "environment", "the transport environment", known))
 		return;
 	/* Every name any probed pod sets, in the order first seen. */
 	const char **names = NULL;
@@ -216,26 +219,26 @@ void fleet_check_env_drift(struct ci_report *r, const struct fleet_pod *p, size_
 		if (gs.n > 1) {
 			drifted++;
 			bool crit = fleet_var_must_match(names[k]);
-			struct sbuf b = {0};
-			sbuf_add(&b, "the pods disagree: ");
+			struct strbuf b = STRBUF_INIT;
+			strbuf_addf(&b, "the pods disagree: ");
 			describe(&b, p, &gs, false, "", "");
 			if (crit)
-				sbuf_add(&b, "; both ends of a KV transfer must agree on it");
-			struct ci_check *c = report_add(r, "fleet.env.drift", crit ? CI_FAIL : CI_WARN,
-							crit, CI_LAYER_ENV, names[k], "%s", sbuf_str(&b));
+				strbuf_addf(&b, "; both ends of a KV transfer must agree on it");
+			struct ci_check *c = report_check_as(r, FLEET_CHECK(ENV_DRIFT), crit ? CI_FAIL : CI_WARN,
+							     crit, CI_LAYER_ENV, names[k], "%s", b.buf);
 			check_set_fix(c, "set %s once for every worker (the deployment's spec env), "
 					 "not per service or per image", names[k]);
-			free(b.s);
+			strbuf_release(&b);
 		}
 		groups_release(&gs);
 	}
 	if (!drifted && nn)
-		report_add(r, "fleet.env.drift", CI_OK, true, CI_LAYER_ENV, "environment",
-			   "all %zu probed pods set the same %zu transport variable%s", known, nn,
-			   nn == 1 ? "" : "s");
+		report_check(r, FLEET_CHECK(ENV_DRIFT), CI_OK, "environment",
+			     "all %zu probed pods set the same %zu transport variable%s", known, nn,
+			     nn == 1 ? "" : "s");
 	else if (!drifted)
-		report_add(r, "fleet.env.drift", CI_OK, true, CI_LAYER_ENV, "environment",
-			   "no probed pod sets a transport variable (all %zu agree)", known);
+		report_check(r, FLEET_CHECK(ENV_DRIFT), CI_OK, "environment",
+			     "no probed pod sets a transport variable (all %zu agree)", known);
 	free(names);
 }
 
@@ -256,12 +259,11 @@ static size_t group_pods(const struct fleet_pod *p, size_t n, getter get, struct
 }
 
 struct cmp_spec {
-	const char *id, *subject, *what;   /* what: "the UCX version" */
+	const struct check_desc *ck;
+	const char *subject, *what;        /* what: "the UCX version" */
 	getter get;
 	bool by_node;
 	enum ci_status differ;
-	bool critical;
-	enum ci_layer layer;
 	const char *prefix, *suffix;       /* around each value in the detail */
 	const char *same;                  /* detail when equal: "%s" gets the value */
 	const char *why;                   /* appended when they differ */
@@ -273,30 +275,29 @@ static void compare(struct ci_report *r, const struct fleet_pod *p, size_t n,
 {
 	struct vgroups gs = {0};
 	size_t known = group_pods(p, n, s->get, &gs);
-	if (too_few(r, s->id, s->subject, s->what, known)) {
+	if (too_few(r, s->ck, s->subject, s->what, known)) {
 		groups_release(&gs);
 		return;
 	}
-	struct sbuf b = {0};
+	struct strbuf b = STRBUF_INIT;
 	if (gs.n == 1) {
 		/* `same` holds one "%s" for the value (not used as a format). */
 		const char *at = strstr(s->same, "%s");
 		if (at)
-			sbuf_add(&b, "%.*s%s%s", (int)(at - s->same), s->same, gs.g[0].value, at + 2);
+			strbuf_addf(&b, "%.*s%s%s", (int)(at - s->same), s->same, gs.g[0].value, at + 2);
 		else
-			sbuf_add(&b, "%s", s->same);
-		sbuf_add(&b, " (%zu pods)", known);
-		report_add(r, s->id, CI_OK, s->critical, s->layer, s->subject, "%s", sbuf_str(&b));
+			strbuf_addf(&b, "%s", s->same);
+		strbuf_addf(&b, " (%zu pods)", known);
+		report_check(r, s->ck, CI_OK, s->subject, "%s", b.buf);
 	} else {
-		sbuf_add(&b, "%s differs: ", s->what);
+		strbuf_addf(&b, "%s differs: ", s->what);
 		describe(&b, p, &gs, s->by_node, s->prefix, s->suffix);
 		if (s->why)
-			sbuf_add(&b, "; %s", s->why);
-		struct ci_check *c = report_add(r, s->id, s->differ, s->critical, s->layer, s->subject,
-						"%s", sbuf_str(&b));
+			strbuf_addf(&b, "; %s", s->why);
+		struct ci_check *c = report_check(r, s->ck, s->differ, s->subject, "%s", b.buf);
 		check_set_fix(c, "%s", s->fix);
 	}
-	free(b.s);
+	strbuf_release(&b);
 	groups_release(&gs);
 }
 
@@ -309,8 +310,8 @@ static const char *get_ucx(const struct fleet_pod *p, char *b, size_t l)
 void fleet_check_ucx_version(struct ci_report *r, const struct fleet_pod *p, size_t n)
 {
 	static const struct cmp_spec s = {
-		"fleet.ucx.version", "UCX", "the UCX version", get_ucx, false, CI_WARN, false,
-		CI_LAYER_DRIVER, "UCX ", "", "every pod runs UCX %s",
+		FLEET_CHECK(UCX_VERSION), "UCX", "the UCX version", get_ucx, false, CI_WARN,
+		"UCX ", "", "every pod runs UCX %s",
 		"NIXL on one side may reject or mis-handle the other side's UCX (\"UCX version is "
 		"incompatible\")",
 		"run prefill and decode from one image (one UCX build)",
@@ -327,8 +328,8 @@ static const char *get_nixl(const struct fleet_pod *p, char *b, size_t l)
 void fleet_check_nixl_version(struct ci_report *r, const struct fleet_pod *p, size_t n)
 {
 	static const struct cmp_spec s = {
-		"fleet.nixl.version", "NIXL", "the NIXL version", get_nixl, false, CI_WARN, false,
-		CI_LAYER_DRIVER, "NIXL ", "", "every pod runs NIXL %s",
+		FLEET_CHECK(NIXL_VERSION), "NIXL", "the NIXL version", get_nixl, false, CI_WARN,
+		"NIXL ", "", "every pod runs NIXL %s",
 		"NIXL agents exchange serialized metadata, which is not promised to be compatible "
 		"across versions",
 		"run prefill and decode from one image (one NIXL build)",
@@ -345,8 +346,8 @@ static const char *get_backend(const struct fleet_pod *p, char *b, size_t l)
 void fleet_check_backend(struct ci_report *r, const struct fleet_pod *p, size_t n)
 {
 	static const struct cmp_spec s = {
-		"fleet.backend", "NIXL backend", "the NIXL backend", get_backend, false, CI_FAIL, true,
-		CI_LAYER_ENV, "", "", "every pod uses the %s backend",
+		FLEET_CHECK(BACKEND), "NIXL backend", "the NIXL backend", get_backend, false, CI_FAIL,
+		"", "", "every pod uses the %s backend",
 		"NIXL agents on different backends share no transport: KV transfers fail",
 		"select one backend for every worker (the engine's KV connector config or the "
 		"backend variable, in the deployment's spec env)",
@@ -365,8 +366,9 @@ static const char *get_ports(const struct fleet_pod *p, char *b, size_t l)
 void fleet_check_rdma_ports(struct ci_report *r, const struct fleet_pod *p, size_t n)
 {
 	static const struct cmp_spec s = {
-		"fleet.rdma.ports", "RDMA ports", "the number of active RDMA ports", get_ports, true,
-		CI_WARN, false, CI_LAYER_FABRIC, "", " active", "every node has %s active RDMA ports",
+		FLEET_CHECK(RDMA_PORTS), "RDMA ports", "the number of active RDMA ports", get_ports, true,
+		CI_WARN,
+		"", " active", "every node has %s active RDMA ports",
 		"the side with fewer rails moves KV slower, and a missing port may be down",
 		"bring the missing ports up (node.rdma.ports names them) or give every worker the "
 		"same NICs",
@@ -383,8 +385,8 @@ static const char *get_rate(const struct fleet_pod *p, char *b, size_t l)
 void fleet_check_rdma_rate(struct ci_report *r, const struct fleet_pod *p, size_t n)
 {
 	static const struct cmp_spec s = {
-		"fleet.rdma.rate", "RDMA rate", "the RDMA link rate", get_rate, true, CI_WARN, false,
-		CI_LAYER_FABRIC, "", "", "every node's active RDMA ports run at %s",
+		FLEET_CHECK(RDMA_RATE), "RDMA rate", "the RDMA link rate", get_rate, true, CI_WARN,
+		"", "", "every node's active RDMA ports run at %s",
 		"a transfer runs at the slower side's rate",
 		"look for ports that trained down (cables, switch ports) on the slower nodes",
 	};
@@ -426,8 +428,9 @@ void fleet_check_link_layer(struct ci_report *r, const struct fleet_pod *p, size
 	/* Nodes that share no link layer cannot do RDMA with each other at all
 	 * (InfiniBand does not talk to RoCE); a partial overlap still works. */
 	struct cmp_spec s = {
-		"fleet.link_layer", "link layer", "the RDMA link layer", get_ll, true,
-		disjoint ? CI_FAIL : CI_WARN, true, CI_LAYER_FABRIC, "", "",
+		FLEET_CHECK(LINK_LAYER), "link layer", "the RDMA link layer", get_ll, true,
+		disjoint ? CI_FAIL : CI_WARN,
+		"", "",
 		"every node's active RDMA ports are %s",
 		disjoint ? "some nodes share no link layer, so RDMA between them is impossible"
 			 : "the nodes share a link layer, but UCX may pick a port the peer cannot reach",
@@ -450,12 +453,12 @@ void fleet_check_gpus(struct ci_report *r, const struct fleet_pod *p, size_t n)
 	 * only pods of the same role are expected to see the same GPUs. */
 	struct vgroups all = {0};
 	size_t known = group_pods(p, n, get_gpus, &all);
-	if (too_few(r, "fleet.gpus", "GPUs", "the GPU count", known)) {
+	if (too_few(r, FLEET_CHECK(GPUS), "GPUs", "the GPU count", known)) {
 		groups_release(&all);
 		return;
 	}
 	bool differ = false;
-	struct sbuf b = {0};
+	struct strbuf b = STRBUF_INIT;
 	for (size_t i = 0; i < n; i++) {
 		if (!p[i].probed || p[i].n_gpus < 0)
 			continue;
@@ -473,24 +476,24 @@ void fleet_check_gpus(struct ci_report *r, const struct fleet_pod *p, size_t n)
 			}
 		if (gs.n > 1) {
 			if (differ)
-				sbuf_add(&b, "; ");
+				strbuf_addf(&b, "; ");
 			differ = true;
-			sbuf_add(&b, "%s pods see different GPU counts: ", *p[i].role ? p[i].role : "unlabelled");
+			strbuf_addf(&b, "%s pods see different GPU counts: ", *p[i].role ? p[i].role : "unlabelled");
 			describe(&b, p, &gs, true, "", " GPUs");
 		}
 		groups_release(&gs);
 	}
 	if (differ) {
-		struct ci_check *c = report_add(r, "fleet.gpus", CI_WARN, false, CI_LAYER_TUNING, "GPUs",
-						"%s; replicas of one role should be alike", sbuf_str(&b));
+		struct ci_check *c = report_check(r, FLEET_CHECK(GPUS), CI_WARN, "GPUs",
+						  "%s; replicas of one role should be alike", b.buf);
 		check_set_fix(c, "look for GPUs missing on those nodes (nvidia-smi, the device "
 				 "plugin's allocatable count)");
 	} else {
-		sbuf_add(&b, "each role sees one GPU count: ");
+		strbuf_addf(&b, "each role sees one GPU count: ");
 		describe(&b, p, &all, false, "", " GPUs");
-		report_add(r, "fleet.gpus", CI_OK, false, CI_LAYER_TUNING, "GPUs", "%s", sbuf_str(&b));
+		report_check(r, FLEET_CHECK(GPUS), CI_OK, "GPUs", "%s", b.buf);
 	}
-	free(b.s);
+	strbuf_release(&b);
 	groups_release(&all);
 }
 
@@ -503,8 +506,8 @@ static const char *get_driver(const struct fleet_pod *p, char *b, size_t l)
 void fleet_check_driver(struct ci_report *r, const struct fleet_pod *p, size_t n)
 {
 	static const struct cmp_spec s = {
-		"fleet.driver", "NVIDIA driver", "the NVIDIA driver version", get_driver, true, CI_WARN,
-		false, CI_LAYER_DRIVER, "", "", "every node runs NVIDIA driver %s",
+		FLEET_CHECK(DRIVER), "NVIDIA driver", "the NVIDIA driver version", get_driver, true, CI_WARN,
+		"", "", "every node runs NVIDIA driver %s",
 		"nodes on different drivers behave differently (GPUDirect, DMA-BUF, fabric manager)",
 		"roll the nodes to one driver version",
 	};
@@ -520,8 +523,9 @@ static const char *get_gdr(const struct fleet_pod *p, char *b, size_t l)
 void fleet_check_gpudirect_mode(struct ci_report *r, const struct fleet_pod *p, size_t n)
 {
 	static const struct cmp_spec s = {
-		"fleet.gpudirect.mode", "GPUDirect RDMA", "the GPUDirect RDMA mode", get_gdr, true,
-		CI_WARN, false, CI_LAYER_DRIVER, "", "", "every node provides GPUDirect RDMA through %s",
+		FLEET_CHECK(GPUDIRECT_MODE), "GPUDirect RDMA", "the GPUDirect RDMA mode", get_gdr, true,
+		CI_WARN,
+		"", "", "every node provides GPUDirect RDMA through %s",
 		"UCX takes a different registration path on each side (DMA-BUF needs UCX >= 1.14), "
 		"and a node without it stages KV through host memory",
 		"use one GPUDirect mode on every node (nvidia_peermem loaded everywhere, or the open "
@@ -539,8 +543,8 @@ static const char *get_gdrcopy(const struct fleet_pod *p, char *b, size_t l)
 void fleet_check_gdrcopy(struct ci_report *r, const struct fleet_pod *p, size_t n)
 {
 	static const struct cmp_spec s = {
-		"fleet.gdrcopy", "GDRCopy", "GDRCopy", get_gdrcopy, true, CI_WARN, false,
-		CI_LAYER_TUNING, "GDRCopy ", "", "GDRCopy is %s on every node",
+		FLEET_CHECK(GDRCOPY), "GDRCopy", "GDRCopy", get_gdrcopy, true, CI_WARN,
+		"GDRCopy ", "", "GDRCopy is %s on every node",
 		"small transfers are slower on the pods without it",
 		"load gdrdrv and expose /dev/gdrdrv on every node, or on none",
 	};
@@ -553,8 +557,8 @@ void fleet_check_efa_colocated(struct ci_report *r, const struct fleet_pod *p, s
 	for (size_t i = 0; i < n; i++)
 		efa |= p[i].probed && p[i].efa;
 	if (!efa) {
-		report_add(r, "fleet.efa.colocated", CI_SKIPPED, false, CI_LAYER_FABRIC, "placement",
-			   "not an EFA fabric: prefill and decode may share a node");
+		report_na(r, FLEET_CHECK(EFA_COLOCATED), "placement",
+			  "not an EFA fabric: prefill and decode may share a node");
 		return;
 	}
 	/* Placement is known for every listed pod, probed or not. */
@@ -567,32 +571,34 @@ void fleet_check_efa_colocated(struct ci_report *r, const struct fleet_pod *p, s
 			first = !(!strcmp(p[j].role, "prefill") && !strcmp(p[j].node, p[i].node));
 		if (!first)
 			continue;
-		struct sbuf pre = {0}, dec = {0};
-		size_t np = 0, nd = 0;
+		struct strbuf pre = STRBUF_INIT, dec = STRBUF_INIT;
+		size_t nd = 0;
 		for (size_t j = 0; j < n; j++) {
 			if (strcmp(p[j].node, p[i].node))
 				continue;
-			if (!strcmp(p[j].role, "prefill"))
-				sbuf_add(&pre, "%s%s", np++ ? ", " : "", p[j].name);
-			else if (!strcmp(p[j].role, "decode"))
-				sbuf_add(&dec, "%s%s", nd++ ? ", " : "", p[j].name);
+			if (!strcmp(p[j].role, "prefill")) {
+				strbuf_joinstr(&pre, ", ", p[j].name);
+			} else if (!strcmp(p[j].role, "decode")) {
+				nd++;
+				strbuf_joinstr(&dec, ", ", p[j].name);
+			}
 		}
 		if (nd) {
 			bad++;
-			struct ci_check *c = report_add(
-				r, "fleet.efa.colocated", CI_FAIL, true, CI_LAYER_FABRIC, p[i].node,
+			struct ci_check *c = report_check(
+				r, FLEET_CHECK(EFA_COLOCATED), CI_FAIL, p[i].node,
 				"prefill %s and decode %s run on the same node: EFA moves data between "
 				"nodes only, so their KV transfers retry with EAGAIN and never complete",
-				sbuf_str(&pre), sbuf_str(&dec));
+				pre.buf, dec.buf);
 			check_set_fix(c, "add pod anti-affinity between the prefill and decode workers "
 					 "(topologyKey kubernetes.io/hostname)");
 		}
-		free(pre.s);
-		free(dec.s);
+		strbuf_release(&pre);
+		strbuf_release(&dec);
 	}
 	if (!bad)
-		report_add(r, "fleet.efa.colocated", CI_OK, true, CI_LAYER_FABRIC, "placement",
-			   "EFA fabric: no node runs both a prefill and a decode pod");
+		report_check(r, FLEET_CHECK(EFA_COLOCATED), CI_OK, "placement",
+			     "EFA fabric: no node runs both a prefill and a decode pod");
 }
 
 void fleet_checks_run(struct ci_report *r, enum fleet_kind kind, const struct fleet_pod *p,

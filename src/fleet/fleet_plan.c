@@ -9,8 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/strbuf.h"
 #include "core/xalloc.h"
 #include "fleet/fleet.h"
+#include "fleet/fleet_desc.h"
 
 /* Component types of the Dynamo operator that are not KV workers. */
 static bool not_worker_type(const char *t)
@@ -95,35 +97,33 @@ void fleet_plan_report(struct ci_report *r, const struct fleet_plan *p, const ch
 		npre += !strcmp(p->v[i].role, "prefill");
 		ndec += !strcmp(p->v[i].role, "decode");
 	}
-	char left[2048] = "";
+	struct strbuf left = STRBUF_INIT;
 	if (nf)
-		snprintf(left, sizeof(left), "; left out: %zu frontend%s (%s)", nf, nf == 1 ? "" : "s",
-			 front);
-	if (nw) {
-		size_t l = strlen(left);
-		snprintf(left + l, sizeof(left) - l, "%s%zu pod%s that move no KV (%s)",
-			 nf ? ", " : "; left out: ", nw, nw == 1 ? "" : "s", other);
-	}
+		strbuf_addf(&left, "%zu frontend%s (%s)", nf, nf == 1 ? "" : "s", front);
+	if (nw)
+		strbuf_joinf(&left, ", ", "%zu pod%s that move no KV (%s)", nw, nw == 1 ? "" : "s",
+			     other);
 	if (!p->n_probe) {
-		struct ci_check *c = report_add(r, "fleet.pods", CI_SKIPPED, true, CI_LAYER_FABRIC,
-						what, "no running worker pod matches%s%s",
-						p->n ? "" : " (no pod at all)", left);
+		struct ci_check *c = report_check(r, FLEET_CHECK(PODS), CI_SKIPPED,
+						  what, "no running worker pod matches%s%s%s",
+						  p->n ? "" : " (no pod at all)", left.len ? "; left out: " : "",
+						  left.buf);
 		check_set_fix(c, "check the deployment name, the -l selector and -n namespace "
 				 "(kubectl get pods -n NS -l SELECTOR)");
 	} else {
-		report_add(r, "fleet.pods", CI_OK, false, CI_LAYER_FABRIC, what,
-			   "%zu running worker pod%s to probe (%zu prefill, %zu decode, %zu other)%s",
-			   p->n_probe, p->n_probe == 1 ? "" : "s", npre, ndec,
-			   p->n_probe - npre - ndec, left);
+		report_check_as(r, FLEET_CHECK(PODS), CI_OK, false, CI_LAYER_FABRIC, what,
+				"%zu running worker pod%s to probe (%zu prefill, %zu decode, %zu other)%s%s",
+				p->n_probe, p->n_probe == 1 ? "" : "s", npre, ndec,
+				p->n_probe - npre - ndec, left.len ? "; left out: " : "", left.buf);
 	}
 	if (nr) {
-		struct ci_check *c = report_add(r, "fleet.pods.not_running", CI_WARN, false,
-						CI_LAYER_FABRIC, down,
-						"%zu worker pod%s not running, left out of the probe",
-						nr, nr == 1 ? " is" : "s are");
+		struct ci_check *c = report_check(r, FLEET_CHECK(PODS_NOT_RUNNING), CI_WARN, down,
+						  "%zu worker pod%s not running, left out of the probe",
+						  nr, nr == 1 ? " is" : "s are");
 		check_set_fix(c, "kubectl describe pod the ones named: a worker that does not run "
 				 "serves no KV, and the deployment is short of capacity");
 	}
+	strbuf_release(&left);
 	free(front);
 	free(other);
 	free(down);

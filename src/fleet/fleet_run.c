@@ -10,8 +10,11 @@
 
 #include "core/xalloc.h"
 #include "fleet/fleet.h"
+#include "fleet/fleet_desc.h"
 #include "nixl/nixl.h"
+#include "nixl/nixl_desc.h"
 #include "node/node.h"
+#include "node/node_desc.h"
 #include "probe/run_command.h"
 
 char *fleet_selector(const struct fleet_target *ft)
@@ -87,7 +90,7 @@ static void judge_pod(const struct pod_ctx *x, struct ci_report *child, struct f
 {
 	const struct kube_pod *kp = x->pp->kp;
 	char *target = xasprintf("pod %s/%s", x->ft->probe.namespace_, kp->name);
-	const char *probe_id = x->kind == FLEET_NIXL ? "nixl.probe" : "node.probe";
+	const struct check_desc *probe_ck = x->kind == FLEET_NIXL ? NIXL_CHECK(PROBE) : NODE_CHECK(PROBE);
 	const char *verb = x->kind == FLEET_NIXL ? "nixl" : x->kind == FLEET_NODE ? "node" : "all";
 
 	report_init(child, verb, target);
@@ -101,8 +104,7 @@ static void judge_pod(const struct pod_ctx *x, struct ci_report *child, struct f
 		char *msg = !x->job->started || out->err == PROBE_TIMEOUT
 			? timeout_line(x->ft, target, x->job->started)
 			: xstrdup(out->message ? out->message : probe_error_name(out->err));
-		report_add(child, probe_id, CI_SKIPPED, true, CI_LAYER_FABRIC, NULL, "%s",
-			   msg);
+		report_check(child, probe_ck, CI_SKIPPED, NULL, "%s", msg);
 		fp->unreachable = msg;
 		fp->timed_out = !x->job->started || out->err == PROBE_TIMEOUT;
 		free(target);
@@ -174,8 +176,8 @@ int fleet_run(const struct fleet_target *ft, enum fleet_kind kind, struct ci_rep
 		const char *m = msg ? msg : probe_error_name(e);
 		if (res)
 			res->error = xstrdup(m);
-		struct ci_check *c = report_add(out, "fleet.pods", CI_SKIPPED, true, CI_LAYER_FABRIC,
-						what, "the pods could not be listed: %s", m);
+		struct ci_check *c = report_check(out, FLEET_CHECK(PODS), CI_SKIPPED,
+						  what, "the pods could not be listed: %s", m);
 		check_set_fix(c, "check kubectl's access to the namespace (kubectl get pods -n NS)");
 		free(msg);
 		free(what);

@@ -16,8 +16,10 @@
 #include <string.h>
 #include <strings.h>
 
+#include "core/strbuf.h"
 #include "core/xalloc.h"
 #include "nixl/nixl.h"
+#include "nixl/nixl_desc.h"
 #include "node/node_checks.h"
 
 #define UCX_FAIL_BELOW_MAJOR 1
@@ -25,33 +27,9 @@
 #define UCX_WARN_BELOW_MAJOR 1
 #define UCX_WARN_BELOW_MINOR 18
 
-/* A bounded string builder for lists in details. */
-struct sb {
-	char buf[768];
-	size_t n;
-	size_t items;
-};
-
-static void sb_add(struct sb *b, const char *sep, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static void sb_add(struct sb *b, const char *sep, const char *fmt, ...)
-{
-	if (b->n >= sizeof(b->buf) - 8)
-		return;
-	if (b->items && sep) {
-		int k = snprintf(b->buf + b->n, sizeof(b->buf) - b->n, "%s", sep);
-		b->n += k > 0 ? (size_t)k : 0;
-	}
-	va_list ap;
-	va_start(ap, fmt);
-	int k = vsnprintf(b->buf + b->n, sizeof(b->buf) - b->n, fmt, ap);
-	va_end(ap);
-	if (k > 0)
-		b->n += (size_t)k;
-	if (b->n >= sizeof(b->buf))
-		b->n = sizeof(b->buf) - 1;
-	b->items++;
-}
+/* Lists in details stop at about this many bytes, and say how many more
+ * items there were (strbuf_joinf_capped). */
+#define LIST_CAP 760
 
 /* ---- tooling ---- */
 
@@ -60,35 +38,35 @@ static void check_tools(struct ci_report *r, const struct nixl_facts *f)
 	static const enum nixl_tool listed[] = {NT_NIXLBENCH, NT_NIXL_TEST, NT_NIXL_EXAMPLE,
 						NT_KVBENCH, NT_ETCDCTL, NT_UCX_PERFTEST};
 	if (!f->have_which) {
-		report_add(r, "nixl.tools", CI_SKIPPED, false, CI_LAYER_TUNING, "PATH",
-			   "the probe did not look the test tools up on PATH");
+		report_check(r, NIXL_CHECK(TOOLS), CI_SKIPPED, "PATH",
+			     "the probe did not look the test tools up on PATH");
 		return;
 	}
-	struct sb have = {0}, miss = {0};
+	struct strbuf have = STRBUF_INIT, miss = STRBUF_INIT;
 	for (size_t i = 0; i < sizeof(listed) / sizeof(listed[0]); i++) {
 		if (f->tool_path[listed[i]])
-			sb_add(&have, ", ", "%s", nixl_tool_name(listed[i]));
+			strbuf_joinstr(&have, ", ", nixl_tool_name(listed[i]));
 		else
-			sb_add(&miss, ", ", "%s", nixl_tool_name(listed[i]));
+			strbuf_joinstr(&miss, ", ", nixl_tool_name(listed[i]));
 	}
 	bool bench = f->tool_path[NT_NIXLBENCH];
 	bool perf = f->tool_path[NT_UCX_PERFTEST];
 	struct ci_check *c;
 	if (bench) {
-		c = report_add(r, "nixl.tools", CI_OK, false, CI_LAYER_TUNING, "PATH",
-			       "pair-test tools present: %s%s%s", have.buf,
-			       miss.items ? "; not on PATH: " : "", miss.items ? miss.buf : "");
+		c = report_check(r, NIXL_CHECK(TOOLS), CI_OK, "PATH",
+				 "pair-test tools present: %s%s%s", have.buf,
+				 miss.len ? "; not on PATH: " : "", miss.len ? miss.buf : "");
 	} else if (perf && f->backend == NB_UCX) {
-		c = report_add(r, "nixl.tools", CI_WARN, false, CI_LAYER_TUNING, "PATH",
-			       "no nixlbench in this image (only %s): the UCX pair test works, the "
-			       "NIXL one needs nixlbench", have.buf);
+		c = report_check(r, NIXL_CHECK(TOOLS), CI_WARN, "PATH",
+				 "no nixlbench in this image (only %s): the UCX pair test works, the "
+				 "NIXL one needs nixlbench", have.buf);
 		check_set_fix(c, "run nixlbench from a NIXL-enabled image (the Dynamo runtime images "
 			      "ship it), or from a debug pod on the same node with that image");
 	} else {
-		c = report_add(r, "nixl.tools", CI_WARN, false, CI_LAYER_TUNING, "PATH",
-			       "no pair-test tool in this image (none of nixlbench, nixl_test, "
-			       "nixl_example, kvbench, ucx_perftest%s)",
-			       f->tool_path[NT_ETCDCTL] ? "; etcdctl is there" : ", etcdctl");
+		c = report_check(r, NIXL_CHECK(TOOLS), CI_WARN, "PATH",
+				 "no pair-test tool in this image (none of nixlbench, nixl_test, "
+				 "nixl_example, kvbench, ucx_perftest%s)",
+				 f->tool_path[NT_ETCDCTL] ? "; etcdctl is there" : ", etcdctl");
 		check_set_fix(c, "use a NIXL-enabled image (the Dynamo runtime images ship nixlbench), "
 			      "or start a debug pod on the same node with such an image and the same "
 			      "RDMA resources");
@@ -96,28 +74,31 @@ static void check_tools(struct ci_report *r, const struct nixl_facts *f)
 	for (size_t i = 0; i < sizeof(listed) / sizeof(listed[0]); i++)
 		if (f->tool_path[listed[i]])
 			check_add_evidence(c, "%s=%s", nixl_tool_name(listed[i]), f->tool_path[listed[i]]);
+	strbuf_release(&have);
+	strbuf_release(&miss);
 }
 
 static void check_python(struct ci_report *r, const struct nixl_facts *f)
 {
 	if (!f->have_python) {
-		report_add(r, "nixl.python", CI_SKIPPED, false, CI_LAYER_ENV, "site-packages",
-			   "the probe did not look for the nixl Python package");
+		report_check(r, NIXL_CHECK(PYTHON), CI_SKIPPED, "site-packages",
+			     "the probe did not look for the nixl Python package");
 		return;
 	}
 	if (!f->n_py) {
-		report_add(r, "nixl.python", CI_SKIPPED, false, CI_LAYER_ENV, "site-packages",
-			   "no nixl Python distribution (nixl, nixl-cu12, nixl-cu13) in the usual "
-			   "site-packages; an engine may still carry NIXL in its own tree");
+		report_check(r, NIXL_CHECK(PYTHON), CI_SKIPPED, "site-packages",
+			     "no nixl Python distribution (nixl, nixl-cu12, nixl-cu13) in the usual "
+			     "site-packages; an engine may still carry NIXL in its own tree");
 		return;
 	}
-	struct sb b = {0};
+	struct strbuf b = STRBUF_INIT;
 	for (size_t i = 0; i < f->n_py; i++)
-		sb_add(&b, ", ", "%s %s", f->py[i].name, f->py[i].version);
-	struct ci_check *c = report_add(r, "nixl.python", CI_OK, false, CI_LAYER_ENV, "site-packages",
-					"NIXL Python package installed: %s", b.buf);
+		strbuf_joinf(&b, ", ", "%s %s", f->py[i].name, f->py[i].version);
+	struct ci_check *c = report_check(r, NIXL_CHECK(PYTHON), CI_OK, "site-packages",
+					  "NIXL Python package installed: %s", b.buf);
 	for (size_t i = 0; i < f->n_py; i++)
 		check_add_evidence(c, "%s", f->py[i].path);
+	strbuf_release(&b);
 }
 
 /* ---- plugins and backend ---- */
@@ -131,33 +112,34 @@ static void check_plugins(struct ci_report *r, const struct nixl_facts *f)
 {
 	const char *pd = nixl_env(f, "NIXL_PLUGIN_DIR");
 	if (!f->have_plugins) {
-		report_add(r, "nixl.plugins", CI_SKIPPED, false, CI_LAYER_DRIVER, "NIXL plugins",
-			   "the probe did not look for NIXL plugins");
+		report_na(r, NIXL_CHECK(PLUGINS), "NIXL plugins",
+			  "the probe did not look for NIXL plugins");
 		return;
 	}
 	if (!f->n_plugin_dirs && !f->n_plugins) {
-		report_add(r, "nixl.plugins", CI_SKIPPED, false, CI_LAYER_DRIVER, "NIXL plugins",
-			   "no NIXL plugin directory found (%s%s%s, /opt/nvidia/nvda_nixl, "
-			   "/usr/local/nixl, the wheel's .nixl*.libs)",
-			   pd ? "NIXL_PLUGIN_DIR=" : "NIXL_PLUGIN_DIR unset", pd ? pd : "", "");
+		report_na(r, NIXL_CHECK(PLUGINS), "NIXL plugins",
+			  "no NIXL plugin directory found (%s%s%s, /opt/nvidia/nvda_nixl, "
+			  "/usr/local/nixl, the wheel's .nixl*.libs)",
+			  pd ? "NIXL_PLUGIN_DIR=" : "NIXL_PLUGIN_DIR unset", pd ? pd : "", "");
 		return;
 	}
 	if (!f->n_plugins) {
-		struct ci_check *c = report_add(r, "nixl.plugins", CI_FAIL, true, CI_LAYER_DRIVER,
-						"NIXL plugins",
-						"the NIXL plugin directory holds no libplugin_*.so: NIXL "
-						"can create no backend (NIXL_ERR_BACKEND)");
+		struct ci_check *c = report_check(r, NIXL_CHECK(PLUGINS), CI_FAIL,
+						  "NIXL plugins",
+						  "the NIXL plugin directory holds no libplugin_*.so: NIXL "
+						  "can create no backend (NIXL_ERR_BACKEND)");
 		for (size_t i = 0; i < f->n_plugin_dirs; i++)
 			check_add_evidence(c, "%s/", f->plugin_dirs[i]);
 		check_set_fix(c, "point NIXL_PLUGIN_DIR at the plugins/ directory beside libnixl, or "
 			      "use an image whose NIXL build installed its plugins");
 		return;
 	}
-	struct sb b = {0};
+	struct strbuf b = STRBUF_INIT;
 	for (size_t i = 0; i < f->n_plugins; i++)
-		sb_add(&b, ", ", "%s", f->plugins[i].name);
-	struct ci_check *c = report_add(r, "nixl.plugins", CI_OK, false, CI_LAYER_DRIVER,
-					"NIXL plugins", "NIXL plugins found: %s", b.buf);
+		strbuf_joinstr(&b, ", ", f->plugins[i].name);
+	struct ci_check *c = report_check_as(r, NIXL_CHECK(PLUGINS), CI_OK, false, CI_LAYER_DRIVER,
+					     "NIXL plugins", "NIXL plugins found: %s", b.buf);
+	strbuf_release(&b);
 	for (size_t i = 0; i < f->n_plugin_dirs; i++)
 		check_add_evidence(c, "%s/", f->plugin_dirs[i]);
 }
@@ -167,32 +149,32 @@ static void check_backend(struct ci_report *r, const struct nixl_facts *f)
 	const char *be = f->backend_name;
 	struct ci_check *c;
 	if (!f->have_plugins || !nixl_installed(f)) {
-		c = report_add(r, "nixl.backend", CI_SKIPPED, true, CI_LAYER_DRIVER, be,
-			       "backend %s (%s): no NIXL installation found in this container, so its "
-			       "plugin cannot be checked", be, f->backend_how);
+		c = report_check(r, NIXL_CHECK(BACKEND), CI_SKIPPED, be,
+				 "backend %s (%s): no NIXL installation found in this container, so its "
+				 "plugin cannot be checked", be, f->backend_how);
 		check_set_fix(c, "probe the container that runs the engine (--container), or set "
 			      "NIXL_PLUGIN_DIR in it");
 		return;
 	}
 	if (!f->n_plugins) {
-		report_add(r, "nixl.backend", CI_SKIPPED, true, CI_LAYER_DRIVER, be,
-			   "backend %s (%s): no plugin could be found at all (see nixl.plugins)", be,
-			   f->backend_how);
+		report_check(r, NIXL_CHECK(BACKEND), CI_SKIPPED, be,
+			     "backend %s (%s): no plugin could be found at all (see nixl.plugins)", be,
+			     f->backend_how);
 		return;
 	}
 	if (nixl_has_plugin(f, be)) {
 		for (size_t i = 0; i < f->n_plugins; i++)
 			if (!strcasecmp(f->plugins[i].name, be)) {
-				c = report_add(r, "nixl.backend", CI_OK, true, CI_LAYER_DRIVER, be,
-					       "the KV backend %s has its plugin (%s)", be, f->backend_how);
+				c = report_check(r, NIXL_CHECK(BACKEND), CI_OK, be,
+						 "the KV backend %s has its plugin (%s)", be, f->backend_how);
 				check_add_evidence(c, "%s", f->plugins[i].path);
 				break;
 			}
 		return;
 	}
-	c = report_add(r, "nixl.backend", CI_FAIL, true, CI_LAYER_DRIVER, be,
-		       "the KV backend %s has no plugin here (libplugin_%s.so missing; %s): "
-		       "createBackend fails with NIXL_ERR_BACKEND", be, be, f->backend_how);
+	c = report_check(r, NIXL_CHECK(BACKEND), CI_FAIL, be,
+			 "the KV backend %s has no plugin here (libplugin_%s.so missing; %s): "
+			 "createBackend fails with NIXL_ERR_BACKEND", be, be, f->backend_how);
 	if (f->backend == NB_LIBFABRIC)
 		check_set_fix(c, "use a NIXL build with the LIBFABRIC plugin (built against "
 			      "libfabric with EFA), or set NIXL_PLUGIN_DIR to where it is installed");
@@ -206,23 +188,23 @@ static void check_libfabric(struct ci_report *r, const struct nixl_facts *f)
 	const struct node_facts *n = &f->node;
 	struct ci_check *c;
 	if (n->fi_t.state != TOOL_OK) {
-		report_add(r, "nixl.libfabric", CI_SKIPPED, true, CI_LAYER_DRIVER, "fi_info -p efa",
-			   "%s: libfabric's EFA provider cannot be confirmed",
-			   *n->fi_t.why ? n->fi_t.why : "fi_info gave no answer");
+		report_check(r, NIXL_CHECK(LIBFABRIC), CI_SKIPPED, "fi_info -p efa",
+			     "%s: libfabric's EFA provider cannot be confirmed",
+			     *n->fi_t.why ? n->fi_t.why : "fi_info gave no answer");
 		return;
 	}
 	if (fi_info_has_provider(&n->fi, "efa")) {
 		size_t k = 0;
 		for (size_t i = 0; i < n->fi.n; i++)
 			k += n->fi.v[i].provider && !strcmp(n->fi.v[i].provider, "efa");
-		report_add(r, "nixl.libfabric", CI_OK, true, CI_LAYER_DRIVER, "fi_info -p efa",
-			   "libfabric lists the efa provider (%zu endpoint%s): the LIBFABRIC backend "
-			   "has a device", k, k == 1 ? "" : "s");
+		report_check(r, NIXL_CHECK(LIBFABRIC), CI_OK, "fi_info -p efa",
+			     "libfabric lists the efa provider (%zu endpoint%s): the LIBFABRIC backend "
+			     "has a device", k, k == 1 ? "" : "s");
 		return;
 	}
-	c = report_add(r, "nixl.libfabric", CI_FAIL, true, CI_LAYER_FABRIC, "fi_info -p efa",
-		       "libfabric finds no EFA provider%s: the LIBFABRIC backend has no device",
-		       n->fi.no_data ? " (fi_getinfo: -61)" : "");
+	c = report_check_as(r, NIXL_CHECK(LIBFABRIC), CI_FAIL, true, CI_LAYER_FABRIC, "fi_info -p efa",
+			    "libfabric finds no EFA provider%s: the LIBFABRIC backend has no device",
+			    n->fi.no_data ? " (fi_getinfo: -61)" : "");
 	check_set_fix(c, "request vpc.amazonaws.com/efa in the pod resources and use an image with "
 		      "the EFA libfabric (FI_PROVIDER=efa)");
 }
@@ -230,13 +212,14 @@ static void check_libfabric(struct ci_report *r, const struct nixl_facts *f)
 /* ---- UCX ---- */
 
 /* A UCX check that cannot be made: skipped, critical only when UCX carries
- * the KV. */
-static bool ucx_unusable(struct ci_report *r, const struct nixl_facts *f, const char *id,
-			 const char *subject, bool need_d)
+ * the KV, and at the driver layer whatever the check's own (UCX itself is
+ * what is missing). */
+static bool ucx_unusable(struct ci_report *r, const struct nixl_facts *f,
+			 const struct check_desc *ck, const char *subject, bool need_d)
 {
 	bool crit = f->backend == NB_UCX;
 	if (f->backend != NB_UCX) {
-		report_add(r, id, CI_SKIPPED, false, CI_LAYER_DRIVER, subject,
+		report_check_as(r, ck, CI_SKIPPED, false, CI_LAYER_DRIVER, subject,
 			   "UCX is not on the KV path: the backend is %s (%s)", f->backend_name,
 			   f->backend_how);
 		return true;
@@ -244,8 +227,8 @@ static bool ucx_unusable(struct ci_report *r, const struct nixl_facts *f, const 
 	const struct tool_out *t = need_d ? &f->ucx_d_t : &f->ucx_v_t;
 	bool ok = need_d ? f->have_ucxd : f->have_ucxv;
 	if (!ok) {
-		struct ci_check *c = report_add(r, id, CI_SKIPPED, crit, CI_LAYER_DRIVER, subject,
-						"%s: UCX cannot be inspected", t->why);
+		struct ci_check *c = report_check_as(r, ck, CI_SKIPPED, crit, CI_LAYER_DRIVER, subject,
+						     "%s: UCX cannot be inspected", t->why);
 		if (t->state == TOOL_MISSING)
 			check_set_fix(c, "ucx_info ships with UCX (ucx-utils/ucx packages; the Dynamo "
 				      "runtime images have it); probe a container that has it");
@@ -256,25 +239,25 @@ static bool ucx_unusable(struct ci_report *r, const struct nixl_facts *f, const 
 
 static void check_ucx_version(struct ci_report *r, const struct nixl_facts *f)
 {
-	if (ucx_unusable(r, f, "nixl.ucx.version", "ucx_info -v", false))
+	if (ucx_unusable(r, f, NIXL_CHECK(UCX_VERSION), "ucx_info -v", false))
 		return;
 	const struct ucx_version *v = &f->ucxv;
 	struct ci_check *c;
 	if (!ucx_version_at_least(v, UCX_FAIL_BELOW_MAJOR, UCX_FAIL_BELOW_MINOR, 0)) {
-		c = report_add(r, "nixl.ucx.version", CI_FAIL, true, CI_LAYER_DRIVER, "ucx_info -v",
-			       "UCX %s is too old for NIXL (< %d.%d: no DMA-BUF GPUDirect, and NIXL "
-			       "builds refuse it: \"UCP version is incompatible\")", v->version,
-			       UCX_FAIL_BELOW_MAJOR, UCX_FAIL_BELOW_MINOR);
+		c = report_check(r, NIXL_CHECK(UCX_VERSION), CI_FAIL, "ucx_info -v",
+				 "UCX %s is too old for NIXL (< %d.%d: no DMA-BUF GPUDirect, and NIXL "
+				 "builds refuse it: \"UCP version is incompatible\")", v->version,
+				 UCX_FAIL_BELOW_MAJOR, UCX_FAIL_BELOW_MINOR);
 		check_set_fix(c, "use the UCX NIXL was built against (>= 1.18; NIXL's README tests "
 			      "1.22.x), e.g. the UCX in the Dynamo runtime images");
 	} else if (!ucx_version_at_least(v, UCX_WARN_BELOW_MAJOR, UCX_WARN_BELOW_MINOR, 0)) {
-		c = report_add(r, "nixl.ucx.version", CI_WARN, true, CI_LAYER_DRIVER, "ucx_info -v",
-			       "UCX %s is older than the 1.18 that NIXL releases are built against "
-			       "(NIXL's README tests 1.22.x)", v->version);
+		c = report_check(r, NIXL_CHECK(UCX_VERSION), CI_WARN, "ucx_info -v",
+				 "UCX %s is older than the 1.18 that NIXL releases are built against "
+				 "(NIXL's README tests 1.22.x)", v->version);
 		check_set_fix(c, "use UCX >= 1.18 (the version NIXL was built against)");
 	} else {
-		c = report_add(r, "nixl.ucx.version", CI_OK, true, CI_LAYER_DRIVER, "ucx_info -v",
-			       "UCX %s (>= 1.18; NIXL's README tests 1.22.x)", v->version);
+		c = report_check(r, NIXL_CHECK(UCX_VERSION), CI_OK, "ucx_info -v",
+				 "UCX %s (>= 1.18; NIXL's README tests 1.22.x)", v->version);
 	}
 	if (v->library_path)
 		check_add_evidence(c, "library: %s", v->library_path);
@@ -288,90 +271,93 @@ static bool has_cuda_tl(const struct ucx_devices *d)
 
 static void check_ucx_build(struct ci_report *r, const struct nixl_facts *f)
 {
-	if (ucx_unusable(r, f, "nixl.ucx.build", "ucx_info -v", false))
+	if (ucx_unusable(r, f, NIXL_CHECK(UCX_BUILD), "ucx_info -v", false))
 		return;
 	const struct ucx_version *v = &f->ucxv;
 	bool cuda_listed = f->have_ucxd && has_cuda_tl(&f->ucxd);
 	bool rdma_listed = f->have_ucxd && ucx_devices_has_rdma(&f->ucxd);
-	struct sb flags = {0};
+	struct strbuf flags = STRBUF_INIT;
 	if (v->cuda == UCX_OPT_WITH)
-		sb_add(&flags, ", ", "--with-cuda");
+		strbuf_joinstr(&flags, ", ", "--with-cuda");
 	if (v->verbs == UCX_OPT_WITH)
-		sb_add(&flags, ", ", "--with-verbs");
+		strbuf_joinstr(&flags, ", ", "--with-verbs");
 	if (v->gdrcopy == UCX_OPT_WITH)
-		sb_add(&flags, ", ", "--with-gdrcopy");
+		strbuf_joinstr(&flags, ", ", "--with-gdrcopy");
 	if (v->efa == UCX_OPT_WITH)
-		sb_add(&flags, ", ", "--with-efa");
+		strbuf_joinstr(&flags, ", ", "--with-efa");
 	struct ci_check *c;
 	if (v->verbs == UCX_OPT_WITHOUT || v->cuda == UCX_OPT_WITHOUT) {
 		bool both = v->verbs == UCX_OPT_WITHOUT && v->cuda == UCX_OPT_WITHOUT;
-		c = report_add(r, "nixl.ucx.build", CI_FAIL, true, CI_LAYER_DRIVER, "ucx_info -v",
-			       "UCX %s was configured %s%s%s: %s", v->version,
-			       v->verbs == UCX_OPT_WITHOUT ? "--without-verbs" : "",
-			       both ? " and " : "", v->cuda == UCX_OPT_WITHOUT ? "--without-cuda" : "",
-			       v->verbs == UCX_OPT_WITHOUT ? "no RDMA transport at all, KV moves over TCP"
+		c = report_check(r, NIXL_CHECK(UCX_BUILD), CI_FAIL, "ucx_info -v",
+				 "UCX %s was configured %s%s%s: %s", v->version,
+				 v->verbs == UCX_OPT_WITHOUT ? "--without-verbs" : "",
+				 both ? " and " : "", v->cuda == UCX_OPT_WITHOUT ? "--without-cuda" : "",
+				 v->verbs == UCX_OPT_WITHOUT ? "no RDMA transport at all, KV moves over TCP"
 							   : "it cannot move GPU memory");
 		check_set_fix(c, "rebuild UCX with --with-verbs --with-cuda (and --with-gdrcopy), or "
 			      "use the UCX of the Dynamo runtime images");
 	} else if (!cuda_listed && v->cuda != UCX_OPT_WITH) {
 		bool gpu = node_has_gpu(&f->node);
-		c = report_add(r, "nixl.ucx.build", gpu ? CI_FAIL : CI_WARN, true, CI_LAYER_DRIVER,
-			       "ucx_info -v",
-			       "UCX %s shows no CUDA support (no --with-cuda, no cuda_copy/cuda_ipc "
-			       "transport)%s", v->version,
-			       gpu ? " on a GPU node: NIXL cannot register VRAM"
+		c = report_check(r, NIXL_CHECK(UCX_BUILD), gpu ? CI_FAIL : CI_WARN,
+				 "ucx_info -v",
+				 "UCX %s shows no CUDA support (no --with-cuda, no cuda_copy/cuda_ipc "
+				 "transport)%s", v->version,
+				 gpu ? " on a GPU node: NIXL cannot register VRAM"
 				   : "; no GPU is visible here, so CUDA transports may just have no device");
 		check_set_fix(c, "use a UCX built --with-cuda (the UCX NIXL was built against)");
 	} else {
-		c = report_add(r, "nixl.ucx.build", CI_OK, true, CI_LAYER_DRIVER, "ucx_info -v",
-			       "UCX %s built with CUDA%s%s", v->version,
-			       v->verbs == UCX_OPT_WITH || rdma_listed ? " and verbs" : "",
-			       flags.items ? "" : " (auto-detected: the transports show it)");
+		c = report_check(r, NIXL_CHECK(UCX_BUILD), CI_OK, "ucx_info -v",
+				 "UCX %s built with CUDA%s%s", v->version,
+				 v->verbs == UCX_OPT_WITH || rdma_listed ? " and verbs" : "",
+				 flags.len ? "" : " (auto-detected: the transports show it)");
 	}
-	if (flags.items)
+	if (flags.len)
 		check_add_evidence(c, "configure: %s", flags.buf);
+	strbuf_release(&flags);
 }
 
 /* RDMA transports UCX lists, as "tl/dev" strings (first n). */
-static void list_rdma(const struct ucx_devices *d, struct sb *b)
+static void list_rdma(const struct ucx_devices *d, struct strbuf *b)
 {
 	for (size_t i = 0; i < d->ntls; i++)
 		if (ucx_is_rdma_transport(d->tls[i].transport))
-			sb_add(b, ", ", "%s/%s", d->tls[i].transport,
+			strbuf_joinf_capped(b, LIST_CAP, ", ", "%s/%s", d->tls[i].transport,
 			       d->tls[i].device ? d->tls[i].device : "?");
 }
 
-static void list_names(const struct ucx_devices *d, struct sb *b)
+static void list_names(const struct ucx_devices *d, struct strbuf *b)
 {
 	for (size_t i = 0; i < d->ntls; i++) {
 		bool dup = false;
 		for (size_t j = 0; j < i && !dup; j++)
 			dup = !strcmp(d->tls[j].transport, d->tls[i].transport);
 		if (!dup)
-			sb_add(b, ", ", "%s", d->tls[i].transport);
+			strbuf_joinf_capped(b, LIST_CAP, ", ", "%s", d->tls[i].transport);
 	}
 }
 
 static void check_ucx_rdma(struct ci_report *r, const struct nixl_facts *f)
 {
-	if (ucx_unusable(r, f, "nixl.ucx.rdma", "ucx_info -d", true))
+	if (ucx_unusable(r, f, NIXL_CHECK(UCX_RDMA), "ucx_info -d", true))
 		return;
 	const struct ucx_devices *d = &f->ucxd;
 	struct ci_check *c;
 	if (ucx_devices_has_rdma(d)) {
-		struct sb b = {0};
+		struct strbuf b = STRBUF_INIT;
 		list_rdma(d, &b);
-		report_add(r, "nixl.ucx.rdma", CI_OK, true, CI_LAYER_DRIVER, "ucx_info -d",
-			   "UCX sees RDMA transports: %s", b.buf);
+		report_check(r, NIXL_CHECK(UCX_RDMA), CI_OK, "ucx_info -d",
+			     "UCX sees RDMA transports: %s", b.buf);
+		strbuf_release(&b);
 		return;
 	}
-	struct sb all = {0};
+	struct strbuf all = STRBUF_INIT;
 	list_names(d, &all);
 	size_t nverbs = node_count_verbs_devs(&f->node);
 	if (f->mnnvl && ucx_devices_has_transport(d, "cuda_ipc")) {
-		report_add(r, "nixl.ucx.rdma", CI_OK, true, CI_LAYER_DRIVER, "ucx_info -d",
-			   "no RDMA transport, but this is a multi-node NVLink system: cuda_ipc "
-			   "carries KV across nodes (transports: %s)", all.buf);
+		report_check(r, NIXL_CHECK(UCX_RDMA), CI_OK, "ucx_info -d",
+			     "no RDMA transport, but this is a multi-node NVLink system: cuda_ipc "
+			     "carries KV across nodes (transports: %s)", all.buf);
+		strbuf_release(&all);
 		return;
 	}
 	char why[256];
@@ -395,9 +381,10 @@ static void check_ucx_rdma(struct ci_report *r, const struct nixl_facts *f)
 		snprintf(why, sizeof(why), "EFA is reached through libfabric, not through this UCX");
 	else
 		snprintf(why, sizeof(why), "no RDMA device is visible here");
-	c = report_add(r, "nixl.ucx.rdma", CI_FAIL, true, layer, "ucx_info -d",
-		       "UCX has no RDMA transport here (only %s): KV would move over TCP; %s",
-		       all.items ? all.buf : "nothing", why);
+	c = report_check_as(r, NIXL_CHECK(UCX_RDMA), CI_FAIL, true, layer, "ucx_info -d",
+			    "UCX has no RDMA transport here (only %s): KV would move over TCP; %s",
+			    all.len ? all.buf : "nothing", why);
+	strbuf_release(&all);
 	if (f->efa)
 		check_set_fix(c, "on EFA use NIXL's LIBFABRIC backend (UCX on EFA gives no GPUDirect)");
 	else if (nverbs && f->node.have_dev && !f->node.n_uverbs)
@@ -413,16 +400,16 @@ static void check_ucx_rdma(struct ci_report *r, const struct nixl_facts *f)
 
 static void check_ucx_gpudirect(struct ci_report *r, const struct nixl_facts *f)
 {
-	if (ucx_unusable(r, f, "nixl.ucx.gpudirect", "ucx_info -d", true))
+	if (ucx_unusable(r, f, NIXL_CHECK(UCX_GPUDIRECT), "ucx_info -d", true))
 		return;
 	const struct ucx_devices *d = &f->ucxd;
 	if (!ucx_devices_has_rdma(d)) {
-		report_add(r, "nixl.ucx.gpudirect", CI_SKIPPED, false, CI_LAYER_DRIVER, "ucx_info -d",
-			   "no RDMA memory domain to look at (see nixl.ucx.rdma)");
+		report_na(r, NIXL_CHECK(UCX_GPUDIRECT), "ucx_info -d",
+			  "no RDMA memory domain to look at (see nixl.ucx.rdma)");
 		return;
 	}
-	struct sb cuda = {0}, host = {0};
-	size_t typed = 0;
+	struct strbuf cuda = STRBUF_INIT, host = STRBUF_INIT;
+	size_t typed = 0, n_cuda = 0, n_host = 0;
 	for (size_t i = 0; i < d->nmds; i++) {
 		const struct ucx_md *md = &d->mds[i];
 		bool rdma = md->component && !strcmp(md->component, "ib");
@@ -433,37 +420,41 @@ static void check_ucx_gpudirect(struct ci_report *r, const struct nixl_facts *f)
 			continue;
 		if (md->nmem_types)
 			typed++;
-		if (ucx_md_has_mem_type(md, "cuda"))
-			sb_add(&cuda, ", ", "%s", md->name);
-		else if (md->nmem_types)
-			sb_add(&host, ", ", "%s", md->name);
+		if (ucx_md_has_mem_type(md, "cuda")) {
+			n_cuda++;
+			strbuf_joinf_capped(&cuda, LIST_CAP, ", ", "%s", md->name);
+		} else if (md->nmem_types) {
+			n_host++;
+			strbuf_joinf_capped(&host, LIST_CAP, ", ", "%s", md->name);
+		}
 	}
 	struct ci_check *c;
-	if (cuda.items) {
-		c = report_add(r, "nixl.ucx.gpudirect", CI_OK, true, CI_LAYER_DRIVER, "ucx_info -d",
-			       "GPUDirect RDMA inside UCX: the memory domain%s %s list%s cuda memory",
-			       cuda.items == 1 ? "" : "s", cuda.buf, cuda.items == 1 ? "s" : "");
-		if (host.items)
+	if (n_cuda) {
+		c = report_check(r, NIXL_CHECK(UCX_GPUDIRECT), CI_OK, "ucx_info -d",
+				 "GPUDirect RDMA inside UCX: the memory domain%s %s list%s cuda memory",
+				 n_cuda == 1 ? "" : "s", cuda.buf, n_cuda == 1 ? "s" : "");
+		if (n_host)
 			check_add_evidence(c, "host memory only: %s", host.buf);
-		return;
+	} else if (!typed) {
+		report_na(r, NIXL_CHECK(UCX_GPUDIRECT), "ucx_info -d",
+			  "this UCX prints no memory types for its RDMA memory domains: GPUDirect "
+			  "inside UCX cannot be read (node.gpudirect shows the kernel side)");
+	} else {
+		c = report_check(r, NIXL_CHECK(UCX_GPUDIRECT), CI_WARN, "ucx_info -d",
+				 "the RDMA memory domain%s %s list%s only host memory: UCX stages GPU "
+				 "buffers through host memory (GPU -> CPU -> NIC), which works but is "
+				 "several times slower", n_host == 1 ? "" : "s", host.buf,
+				 n_host == 1 ? "s" : "");
+		check_set_fix(c, "enable GPUDirect RDMA on the node: load nvidia_peermem, or use "
+			      "DMA-BUF (NVIDIA open kernel module, kernel >= 5.12, UCX >= 1.14)");
 	}
-	if (!typed) {
-		report_add(r, "nixl.ucx.gpudirect", CI_SKIPPED, false, CI_LAYER_DRIVER, "ucx_info -d",
-			   "this UCX prints no memory types for its RDMA memory domains: GPUDirect "
-			   "inside UCX cannot be read (node.gpudirect shows the kernel side)");
-		return;
-	}
-	c = report_add(r, "nixl.ucx.gpudirect", CI_WARN, true, CI_LAYER_DRIVER, "ucx_info -d",
-		       "the RDMA memory domain%s %s list%s only host memory: UCX stages GPU buffers "
-		       "through host memory (GPU -> CPU -> NIC), which works but is several times "
-		       "slower", host.items == 1 ? "" : "s", host.buf, host.items == 1 ? "s" : "");
-	check_set_fix(c, "enable GPUDirect RDMA on the node: load nvidia_peermem, or use DMA-BUF "
-		      "(NVIDIA open kernel module, kernel >= 5.12, UCX >= 1.14)");
+	strbuf_release(&cuda);
+	strbuf_release(&host);
 }
 
 static void check_ucx_cuda(struct ci_report *r, const struct nixl_facts *f)
 {
-	if (ucx_unusable(r, f, "nixl.ucx.cuda", "ucx_info -d", true))
+	if (ucx_unusable(r, f, NIXL_CHECK(UCX_CUDA), "ucx_info -d", true))
 		return;
 	const struct ucx_devices *d = &f->ucxd;
 	bool copy = ucx_devices_has_transport(d, "cuda_copy");
@@ -472,44 +463,42 @@ static void check_ucx_cuda(struct ci_report *r, const struct nixl_facts *f)
 	struct ci_check *c;
 	if (!copy) {
 		bool gpu = node_has_gpu(&f->node);
-		c = report_add(r, "nixl.ucx.cuda", gpu ? CI_FAIL : CI_WARN, true, CI_LAYER_DRIVER,
-			       "ucx_info -d",
-			       "no cuda_copy transport%s: UCX cannot move GPU memory, NIXL fails to "
-			       "register VRAM (NIXL_ERR_BACKEND)%s", ipc ? "" : " and no cuda_ipc",
-			       gpu ? "" : "; no GPU is visible here, which may be the only reason");
+		c = report_check(r, NIXL_CHECK(UCX_CUDA), gpu ? CI_FAIL : CI_WARN,
+				 "ucx_info -d",
+				 "no cuda_copy transport%s: UCX cannot move GPU memory, NIXL fails to "
+				 "register VRAM (NIXL_ERR_BACKEND)%s", ipc ? "" : " and no cuda_ipc",
+				 gpu ? "" : "; no GPU is visible here, which may be the only reason");
 		check_set_fix(c, "use a UCX built --with-cuda whose CUDA module loads (libuct_cuda; "
 			      "run ucx_info -d with UCX_LOG_LEVEL=debug to see why it does not)");
 		return;
 	}
 	if (!ipc && f->mnnvl) {
-		c = report_add(r, "nixl.ucx.cuda", CI_FAIL, true, CI_LAYER_DRIVER, "ucx_info -d",
-			       "cuda_copy present but no cuda_ipc on a multi-node NVLink system: KV "
-			       "cannot cross nodes over NVLink");
+		c = report_check(r, NIXL_CHECK(UCX_CUDA), CI_FAIL, "ucx_info -d",
+				 "cuda_copy present but no cuda_ipc on a multi-node NVLink system: KV "
+				 "cannot cross nodes over NVLink");
 		check_set_fix(c, "use a UCX whose cuda_ipc supports MNNVL (UCX_CUDA_IPC_ENABLE_MNNVL=y)");
 		return;
 	}
-	report_add(r, "nixl.ucx.cuda", CI_OK, true, CI_LAYER_DRIVER, "ucx_info -d",
-		   "cuda_copy%s%s present: UCX moves GPU memory%s", ipc ? ", cuda_ipc" : "",
-		   gdr ? ", gdr_copy" : "", ipc ? "" : " (no cuda_ipc: only within-process copies)");
+	report_check(r, NIXL_CHECK(UCX_CUDA), CI_OK, "ucx_info -d",
+		     "cuda_copy%s%s present: UCX moves GPU memory%s", ipc ? ", cuda_ipc" : "",
+		     gdr ? ", gdr_copy" : "", ipc ? "" : " (no cuda_ipc: only within-process copies)");
 }
 
 static void check_ucx_filters(struct ci_report *r, const struct nixl_facts *f)
 {
-	if (ucx_unusable(r, f, "nixl.ucx.filters", "UCX_TLS", true))
+	if (ucx_unusable(r, f, NIXL_CHECK(UCX_FILTERS), "UCX_TLS", true))
 		return;
 	const struct ucx_devices *d = &f->ucxd;
 	const char *tls = nixl_env(f, "UCX_TLS");
 	const char *nd = nixl_env(f, "UCX_NET_DEVICES");
-	char subj[64];
-	snprintf(subj, sizeof(subj), "%s%s%s", tls ? "UCX_TLS" : "", tls && nd ? ", " : "",
-		 nd ? "UCX_NET_DEVICES" : "");
+	const char *subj = tls && nd ? "UCX_TLS, UCX_NET_DEVICES" : tls ? "UCX_TLS" : "UCX_NET_DEVICES";
 	if (!tls && !nd) {
-		report_add(r, "nixl.ucx.filters", CI_OK, true, CI_LAYER_ENV, "UCX_TLS",
-			   "UCX_TLS and UCX_NET_DEVICES are unset: UCX may use every transport it "
-			   "lists");
+		report_check(r, NIXL_CHECK(UCX_FILTERS), CI_OK, "UCX_TLS",
+			     "UCX_TLS and UCX_NET_DEVICES are unset: UCX may use every transport it "
+			     "lists");
 		return;
 	}
-	struct sb use = {0}, cut = {0};
+	struct strbuf use = STRBUF_INIT, cut = STRBUF_INIT;
 	size_t n_rdma = 0;
 	for (size_t i = 0; i < d->ntls; i++) {
 		const struct ucx_tl *tl = &d->tls[i];
@@ -518,11 +507,12 @@ static void check_ucx_filters(struct ci_report *r, const struct nixl_facts *f)
 		n_rdma++;
 		bool t_ok = nixl_tls_allows(tls, tl->transport);
 		bool d_ok = !nixl_tl_is_network(tl) || nixl_netdev_allows(nd, tl->device);
+		const char *dev = tl->device ? tl->device : "?";
 		if (t_ok && d_ok)
-			sb_add(&use, ", ", "%s/%s", tl->transport, tl->device ? tl->device : "?");
+			strbuf_joinf_capped(&use, LIST_CAP, ", ", "%s/%s", tl->transport, dev);
 		else
-			sb_add(&cut, ", ", "%s/%s (%s)", tl->transport, tl->device ? tl->device : "?",
-			       !t_ok ? "UCX_TLS" : "UCX_NET_DEVICES");
+			strbuf_joinf_capped(&cut, LIST_CAP, ", ", "%s/%s (%s)", tl->transport, dev,
+					    !t_ok ? "UCX_TLS" : "UCX_NET_DEVICES");
 	}
 	bool copy_listed = ucx_devices_has_transport(d, "cuda_copy");
 	bool copy_ok = !copy_listed || nixl_tls_allows(tls, "cuda_copy");
@@ -530,19 +520,19 @@ static void check_ucx_filters(struct ci_report *r, const struct nixl_facts *f)
 	struct ci_check *c;
 	if (!n_rdma) {
 		if (f->mnnvl && ipc_ok) {
-			report_add(r, "nixl.ucx.filters", CI_OK, true, CI_LAYER_ENV, subj,
-				   "the filters keep cuda_ipc, which carries KV across nodes on this "
-				   "multi-node NVLink system");
-			return;
+			report_check(r, NIXL_CHECK(UCX_FILTERS), CI_OK, subj,
+				     "the filters keep cuda_ipc, which carries KV across nodes on this "
+				     "multi-node NVLink system");
+			goto out;
 		}
-		report_add(r, "nixl.ucx.filters", CI_SKIPPED, false, CI_LAYER_ENV, subj,
-			   "UCX lists no RDMA transport for the filters to keep (see nixl.ucx.rdma)");
-		return;
+		report_na(r, NIXL_CHECK(UCX_FILTERS), subj,
+			  "UCX lists no RDMA transport for the filters to keep (see nixl.ucx.rdma)");
+		goto out;
 	}
-	if (!use.items && !(f->mnnvl && ipc_ok)) {
-		c = report_add(r, "nixl.ucx.filters", CI_FAIL, true, CI_LAYER_ENV, subj,
-			       "the environment filters leave no RDMA transport of the %zu UCX lists: "
-			       "KV would move over TCP or fail", n_rdma);
+	if (!use.len && !(f->mnnvl && ipc_ok)) {
+		c = report_check(r, NIXL_CHECK(UCX_FILTERS), CI_FAIL, subj,
+				 "the environment filters leave no RDMA transport of the %zu UCX lists: "
+				 "KV would move over TCP or fail", n_rdma);
 		if (tls)
 			check_add_evidence(c, "UCX_TLS=%s", tls);
 		if (nd)
@@ -551,22 +541,25 @@ static void check_ucx_filters(struct ci_report *r, const struct nixl_facts *f)
 		check_set_fix(c, "allow RDMA in UCX_TLS (e.g. rc_x,rc,cuda_copy,cuda_ipc, or leave it "
 			      "unset) and name devices ucx_info -d lists in UCX_NET_DEVICES "
 			      "(dev:port, e.g. mlx5_0:1)");
-		return;
+		goto out;
 	}
 	if (!copy_ok) {
-		c = report_add(r, "nixl.ucx.filters", CI_FAIL, true, CI_LAYER_ENV, subj,
-			       "UCX_TLS=%s leaves out cuda_copy: GPU buffers cannot be moved", tls);
+		c = report_check(r, NIXL_CHECK(UCX_FILTERS), CI_FAIL, subj,
+				 "UCX_TLS=%s leaves out cuda_copy: GPU buffers cannot be moved", tls);
 		check_set_fix(c, "add cuda_copy (or cuda) to UCX_TLS");
-		return;
+		goto out;
 	}
-	c = report_add(r, "nixl.ucx.filters", CI_OK, true, CI_LAYER_ENV, subj,
-		       "the environment filters keep RDMA: %s", use.buf);
+	c = report_check(r, NIXL_CHECK(UCX_FILTERS), CI_OK, subj,
+			 "the environment filters keep RDMA: %s", use.buf);
 	if (tls)
 		check_add_evidence(c, "UCX_TLS=%s", tls);
 	if (nd)
 		check_add_evidence(c, "UCX_NET_DEVICES=%s", nd);
-	if (cut.items)
+	if (cut.len)
 		check_add_evidence(c, "filtered out: %s", cut.buf);
+out:
+	strbuf_release(&use);
+	strbuf_release(&cut);
 }
 
 /* ---- peer and reachability ---- */
@@ -577,37 +570,37 @@ static void check_peer(struct ci_report *r, const struct nixl_facts *f, const st
 	if (f->efa && t->peer && t->pod_node && t->peer_node && !strcmp(t->pod_node, t->peer_node)) {
 		/* EFA moves data between nodes only: a same-node pair retries
 		 * forever (fi_read EAGAIN), in the test and in serving. */
-		c = report_add(r, "nixl.peer", CI_WARN, false, CI_LAYER_FABRIC, t->peer,
-			       "%s; on EFA a pair on one node (%s) fails with EAGAIN",
-			       t->peer_why ? t->peer_why : t->peer, t->pod_node);
+		c = report_check_as(r, NIXL_CHECK(PEER), CI_WARN, false, CI_LAYER_FABRIC, t->peer,
+				    "%s; on EFA a pair on one node (%s) fails with EAGAIN",
+				    t->peer_why ? t->peer_why : t->peer, t->pod_node);
 		check_set_fix(c, "keep prefill and decode on different nodes (pod anti-affinity), "
 			      "and pass --peer with a pod on another node");
 		return;
 	}
 	switch (t->peer_state) {
 	case PEER_GIVEN:
-		report_add(r, "nixl.peer", CI_OK, false, CI_LAYER_ENV, t->peer,
-			   "peer %s, given with --peer", t->peer);
+		report_check(r, NIXL_CHECK(PEER), CI_OK, t->peer,
+			     "peer %s, given with --peer", t->peer);
 		break;
 	case PEER_FOUND:
-		report_add(r, "nixl.peer", CI_OK, false, CI_LAYER_ENV, t->peer, "%s",
-			   t->peer_why ? t->peer_why : t->peer);
+		report_check(r, NIXL_CHECK(PEER), CI_OK, t->peer, "%s",
+			     t->peer_why ? t->peer_why : t->peer);
 		break;
 	case PEER_NOT_FOUND:
-		c = report_add(r, "nixl.peer", CI_SKIPPED, false, CI_LAYER_ENV, "peer",
-			       "no peer found: %s", t->peer_why ? t->peer_why : "");
+		c = report_check(r, NIXL_CHECK(PEER), CI_SKIPPED, "peer",
+				 "no peer found: %s", t->peer_why ? t->peer_why : "");
 		check_set_fix(c, "name the other side with --peer POD");
 		break;
 	case PEER_LOOKUP_FAILED:
-		c = report_add(r, "nixl.peer", CI_SKIPPED, false, CI_LAYER_ENV, "peer",
-			       "the peer could not be looked up: %s", t->peer_why ? t->peer_why : "");
+		c = report_check(r, NIXL_CHECK(PEER), CI_SKIPPED, "peer",
+				 "the peer could not be looked up: %s", t->peer_why ? t->peer_why : "");
 		check_set_fix(c, "name the other side with --peer POD");
 		break;
 	case PEER_NONE:
 	default:
-		report_add(r, "nixl.peer", CI_SKIPPED, false, CI_LAYER_ENV, "peer",
-			   "no peer named (--peer HOST): the commands below use the placeholder "
-			   "<peer-host>");
+		report_check(r, NIXL_CHECK(PEER), CI_SKIPPED, "peer",
+			     "no peer named (--peer HOST): the commands below use the placeholder "
+			     "<peer-host>");
 		break;
 	}
 }
@@ -618,9 +611,9 @@ static void check_reachability(struct ci_report *r, const struct nixl_target *t)
 	/* Not critical on purpose: no read-only look can ever prove it, so a
 	 * critical skip would make every nixl verdict `unknown`.  The pair test
 	 * in the next commands is the proof. */
-	report_add(r, "nixl.reachability", CI_SKIPPED, false, CI_LAYER_FABRIC, peer,
-		   "not verified by a read-only check: only the pair test in the next commands "
-		   "proves that KV reaches the peer over RDMA");
+	report_check(r, NIXL_CHECK(REACHABILITY), CI_SKIPPED, peer,
+		     "not verified by a read-only check: only the pair test in the next commands "
+		     "proves that KV reaches the peer over RDMA");
 }
 
 void nixl_analyze(struct ci_report *r, const struct nixl_facts *f, const struct nixl_target *t,

@@ -17,6 +17,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "core/strbuf.h"
 #include "core/xalloc.h"
 #include "nixl/nixl.h"
 
@@ -121,8 +122,7 @@ static char *device_list(const struct nixl_facts *f)
 	const char *nd = nixl_env(f, "UCX_NET_DEVICES");
 	if (!nd || !*nd || !strcmp(nd, "all") || nd[0] == '^')
 		return xstrdup("");
-	char buf[512] = "";
-	size_t n = 0;
+	struct strbuf buf = STRBUF_INIT;
 	const char *p = nd;
 	for (int k = 0; *p && k < 64; k++) {
 		size_t e = strcspn(p, ",");
@@ -143,22 +143,24 @@ static char *device_list(const struct nixl_facts *f)
 			dev[name] = '\0';
 			/* only RDMA devices: nixlbench pins NICs, not sockets */
 			bool rdma = strchr(s, ':') && (size_t)(strchr(s, ':') - s) == name;
-			for (const char *q = buf; *q && !dup;) {
+			for (const char *q = buf.buf; *q && !dup;) {
 				size_t m = strcspn(q, ",");
 				dup = m == name && !strncmp(q, dev, m);
 				q += m + (q[m] == ',');
 			}
-			if (rdma && !dup && n + name + 2 < sizeof(buf)) {
-				n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s%s", n ? "," : "", dev);
-			}
+			if (rdma && !dup)
+				strbuf_joinstr(&buf, ",", dev);
 		}
 		p += e + (p[e] == ',');
 	}
-	if (!n)
-		return xstrdup("");
-	char *q = shell_quote(buf);
-	char *r = xasprintf(" --device_list %s", q);
-	free(q);
+	char *r = xstrdup("");
+	if (buf.len) {
+		char *q = shell_quote(buf.buf);
+		free(r);
+		r = xasprintf(" --device_list %s", q);
+		free(q);
+	}
+	strbuf_release(&buf);
 	return r;
 }
 
@@ -199,23 +201,20 @@ static void expectation(struct ci_report *r, const struct nixl_facts *f)
 			if (!seen && nr < 8)
 				rates[nr++] = p->rate.gbps;
 		}
-	char cmd[768];
-	size_t o = 0;
 	if (nr) {
-		o += (size_t)snprintf(cmd + o, sizeof(cmd) - o, "# expect per port:");
-		for (size_t k = 0; k < nr && o < sizeof(cmd); k++) {
+		struct strbuf cmd = STRBUF_INIT;
+		strbuf_addstr(&cmd, "# expect per port:");
+		for (size_t k = 0; k < nr; k++) {
 			double lo, hi;
 			nixl_expect_gbs(rates[k], &lo, &hi);
-			o += (size_t)snprintf(cmd + o, sizeof(cmd) - o, "%s ~%.0f-%.0f GB/s at %.0f Gb/s%s",
-					      k ? ";" : "", lo, hi, rates[k],
-					      efa_rate ? " (EFA adapter)" : "");
+			strbuf_addf(&cmd, "%s ~%.0f-%.0f GB/s at %.0f Gb/s%s", k ? ";" : "", lo, hi,
+				    rates[k], efa_rate ? " (EFA adapter)" : "");
 		}
-		if (o < sizeof(cmd))
-			snprintf(cmd + o, sizeof(cmd) - o,
-				 " (%zu active port%s here); 1-2 GB/s means TCP", nports,
-				 nports == 1 ? "" : "s");
+		strbuf_addf(&cmd, " (%zu active port%s here); 1-2 GB/s means TCP", nports,
+			    nports == 1 ? "" : "s");
 		report_add_step(r, "What bandwidth to expect (from the RDMA port rates read here; a "
-				"single-rail test reaches about one port's worth)", cmd);
+				"single-rail test reaches about one port's worth)", cmd.buf);
+		strbuf_release(&cmd);
 	} else {
 		report_add_step(r, "What bandwidth to expect (no port rate was readable here: the "
 				"usual figures)",

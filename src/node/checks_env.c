@@ -12,10 +12,11 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "core/bufcat.h"
+#include "core/strbuf.h"
 #include "core/redact.h"
 #include "env/env_varrules.h"
 #include "node/node_checks.h"
+#include "node/node_desc.h"
 
 /* Next comma-separated entry of *p into buf (trimmed); false at the end. */
 static bool next_entry(const char **p, char *buf, size_t len)
@@ -60,8 +61,9 @@ static bool port_ok(const struct node_rdma_dev *d, unsigned port, const struct n
  * interfaces only, empty) is the shared rule node.env.ucx.net_devices. */
 static void check_ucx_net_devices(struct ci_report *r, const struct node_facts *f, const char *v)
 {
-	const char *id = "node.env.ucx.devices_exist";
-	char bad[512] = "", okl[512] = "", e[128];
+	const struct check_desc *ck = NODE_CHECK(ENV_UCX_DEVICES_EXIST);
+	struct strbuf bad = STRBUF_INIT, okl = STRBUF_INIT;
+	char e[128];
 	size_t n = 0, good = 0;
 	const char *p = v;
 	while (next_entry(&p, e, sizeof(e)) && n < 64) {
@@ -79,17 +81,17 @@ static void check_ucx_net_devices(struct ci_report *r, const struct node_facts *
 			const struct node_rdma_dev *d = node_find_dev(f, e);
 			const struct node_port *pp = NULL;
 			if (!d) {
-				bufcatf(bad, sizeof(bad), "%s%s:%s (no such RDMA device here)", *bad ? ", " : "",
-				    e, colon + 1);
+				strbuf_joinf(&bad, ", ", "%s:%s (no such RDMA device here)",
+					     e, colon + 1);
 			} else if (!port_ok(d, port, &pp)) {
-				bufcatf(bad, sizeof(bad), "%s%s:%s (%s)", *bad ? ", " : "", e, colon + 1,
-				    pp ? "port not active" : "no such port");
+				strbuf_joinf(&bad, ", ", "%s:%s (%s)", e, colon + 1,
+					     pp ? "port not active" : "no such port");
 			} else if (d->bond && pp->have_lid && pp->lid == 0) {
-				bufcatf(bad, sizeof(bad), "%s%s:%u (bonded device with LID 0)", *bad ? ", " : "",
-				    e, port);
+				strbuf_joinf(&bad, ", ", "%s:%u (bonded device with LID 0)",
+					     e, port);
 			} else {
 				good++;
-				bufcatf(okl, sizeof(okl), "%s%s:%u", *okl ? ", " : "", e, port);
+				strbuf_joinf(&okl, ", ", "%s:%u", e, port);
 			}
 			continue;
 		}
@@ -98,24 +100,26 @@ static void check_ucx_net_devices(struct ci_report *r, const struct node_facts *
 		const struct node_rdma_dev *d = node_find_dev(f, e);
 		if (d || ifc) {
 			good++;
-			bufcatf(okl, sizeof(okl), "%s%s", *okl ? ", " : "", e);
+			strbuf_joinf(&okl, ", ", "%s", e);
 		} else {
-			bufcatf(bad, sizeof(bad), "%s%s (no such device or interface here)", *bad ? ", " : "", e);
+			strbuf_joinf(&bad, ", ", "%s (no such device or interface here)", e);
 		}
 	}
 	struct ci_check *c;
-	if (*bad) {
-		c = report_add(r, id, good ? CI_WARN : CI_FAIL, true, CI_LAYER_ENV, "UCX_NET_DEVICES",
-			       "UCX_NET_DEVICES=%s: %s%s", v, bad,
-			       good ? "" : ": UCX has no RDMA device to use (KV over TCP)");
+	if (bad.len) {
+		c = report_check(r, ck, good ? CI_WARN : CI_FAIL, "UCX_NET_DEVICES",
+				 "UCX_NET_DEVICES=%s: %s%s", v, bad.buf,
+				 good ? "" : ": UCX has no RDMA device to use (KV over TCP)");
 		check_set_fix(c, "list only devices this pod has, as dev:port with an ACTIVE port "
 				 "(see node.rdma.ports), or unset UCX_NET_DEVICES");
 	} else if (n) {
-		c = report_add(r, id, CI_OK, true, CI_LAYER_ENV, "UCX_NET_DEVICES",
-			       "every UCX_NET_DEVICES entry exists here and is active");
-		if (*okl)
-			check_add_evidence(c, "%s", okl);
+		c = report_check(r, ck, CI_OK, "UCX_NET_DEVICES",
+				 "every UCX_NET_DEVICES entry exists here and is active");
+		if (okl.len)
+			check_add_evidence(c, "%s", okl.buf);
 	}
+	strbuf_release(&bad);
+	strbuf_release(&okl);
 }
 
 bool node_nccl_hca_selects(const char *value, const char *dev)
@@ -149,13 +153,13 @@ bool node_nccl_hca_selects(const char *value, const char *dev)
 
 static void check_nccl_ib_hca(struct ci_report *r, const struct node_facts *f, const char *v)
 {
-	const char *id = "node.env.nccl.ib_hca";
-	char sel[512] = "", miss[256] = "";
+	const struct check_desc *ck = NODE_CHECK(ENV_NCCL_IB_HCA);
+	struct strbuf sel = STRBUF_INIT, miss = STRBUF_INIT;
 	size_t nsel = 0;
 	for (size_t i = 0; i < f->n_devs; i++)
 		if (node_nccl_hca_selects(v, f->devs[i].name)) {
 			nsel++;
-			bufcatf(sel, sizeof(sel), "%s%s", *sel ? ", " : "", f->devs[i].name);
+			strbuf_joinf(&sel, ", ", "%s", f->devs[i].name);
 		}
 	/* Inclusive lists: every entry must name something here. */
 	const char *p = v;
@@ -172,25 +176,27 @@ static void check_nccl_ib_hca(struct ci_report *r, const struct node_facts *f, c
 			for (size_t i = 0; i < f->n_devs && !found; i++)
 				found = node_nccl_hca_selects(one, f->devs[i].name);
 			if (!found)
-				bufcatf(miss, sizeof(miss), "%s%s", *miss ? ", " : "", e);
+				strbuf_joinf(&miss, ", ", "%s", e);
 		}
 	}
 	struct ci_check *c;
 	if (!nsel) {
-		c = report_add(r, id, CI_FAIL, false, CI_LAYER_ENV, "NCCL_IB_HCA",
-			       "NCCL_IB_HCA=%s selects none of this pod's RDMA devices: NCCL falls back "
-			       "to sockets", v);
+		c = report_check(r, ck, CI_FAIL, "NCCL_IB_HCA",
+				 "NCCL_IB_HCA=%s selects none of this pod's RDMA devices: NCCL falls back "
+				 "to sockets", v);
 		check_set_fix(c, "name devices this pod has (`^` excludes, `=` exact match, otherwise "
 				 "prefix match), or unset NCCL_IB_HCA");
-	} else if (*miss) {
-		c = report_add(r, id, CI_WARN, false, CI_LAYER_ENV, "NCCL_IB_HCA",
-			       "NCCL_IB_HCA=%s names devices this pod does not have: %s", v, miss);
-		check_add_evidence(c, "selected: %s", sel);
+	} else if (miss.len) {
+		c = report_check(r, ck, CI_WARN, "NCCL_IB_HCA",
+				 "NCCL_IB_HCA=%s names devices this pod does not have: %s", v, miss.buf);
+		check_add_evidence(c, "selected: %s", sel.buf);
 	} else {
-		c = report_add(r, id, CI_OK, false, CI_LAYER_ENV, "NCCL_IB_HCA",
-			       "NCCL_IB_HCA=%s selects %zu device%s", v, nsel, nsel == 1 ? "" : "s");
-		check_add_evidence(c, "selected: %s", sel);
+		c = report_check(r, ck, CI_OK, "NCCL_IB_HCA",
+				 "NCCL_IB_HCA=%s selects %zu device%s", v, nsel, nsel == 1 ? "" : "s");
+		check_add_evidence(c, "selected: %s", sel.buf);
 	}
+	strbuf_release(&sel);
+	strbuf_release(&miss);
 }
 
 static bool if_up(const struct node_netif *n)
@@ -202,15 +208,13 @@ static bool if_up(const struct node_netif *n)
 static void check_socket_ifname(struct ci_report *r, const struct node_facts *f,
 				const char *var, const char *v)
 {
-	char id[64];
-	snprintf(id, sizeof(id), "node.env.%s", !strcmp(var, "NCCL_SOCKET_IFNAME") ?
-		 "nccl.socket_ifname" : "gloo.socket_ifname");
+	const struct check_desc *ck = !strcmp(var, "NCCL_SOCKET_IFNAME")
+		? NODE_CHECK(ENV_NCCL_SOCKET_IFNAME) : NODE_CHECK(ENV_GLOO_SOCKET_IFNAME);
 	if (!f->n_ifs) {
-		report_add(r, id, CI_SKIPPED, false, CI_LAYER_ENV, var,
-			   "the probe could not list /sys/class/net");
+		report_na(r, ck, var, "the probe could not list /sys/class/net");
 		return;
 	}
-	char sel[256] = "", down[256] = "";
+	struct strbuf sel = STRBUF_INIT, down = STRBUF_INIT;
 	size_t nup = 0;
 	for (size_t i = 0; i < f->n_ifs; i++) {
 		const struct node_netif *n = &f->ifs[i];
@@ -218,22 +222,24 @@ static void check_socket_ifname(struct ci_report *r, const struct node_facts *f,
 			continue;
 		if (if_up(n)) {
 			nup++;
-			bufcatf(sel, sizeof(sel), "%s%s", *sel ? ", " : "", n->name);
+			strbuf_joinf(&sel, ", ", "%s", n->name);
 		} else {
-			bufcatf(down, sizeof(down), "%s%s (%s)", *down ? ", " : "", n->name,
-			    n->operstate ? n->operstate : "state unknown");
+			strbuf_joinf(&down, ", ", "%s (%s)", n->name,
+				     n->operstate ? n->operstate : "state unknown");
 		}
 	}
 	struct ci_check *c;
 	if (!nup) {
-		c = report_add(r, id, CI_FAIL, true, CI_LAYER_ENV, var,
-			       "%s=%s matches no interface that is up%s%s: bootstrap hangs", var, v,
-			       *down ? "; down: " : "", down);
+		c = report_check(r, ck, CI_FAIL, var,
+				 "%s=%s matches no interface that is up%s%s: bootstrap hangs", var, v,
+				 down.len ? "; down: " : "", down.buf);
 		check_set_fix(c, "set it to an interface this pod has and that is up (see /sys/class/net),"
 				 " or unset it");
 	} else {
-		c = report_add(r, id, CI_OK, true, CI_LAYER_ENV, var, "%s=%s matches %s", var, v, sel);
+		c = report_check(r, ck, CI_OK, var, "%s=%s matches %s", var, v, sel.buf);
 	}
+	strbuf_release(&sel);
+	strbuf_release(&down);
 }
 
 /* The fabric as the shared value rules see it: what this pod can open. */
@@ -261,18 +267,18 @@ static unsigned pod_fabric(const struct node_facts *f)
 void node_check_env(struct ci_report *r, const struct node_facts *f)
 {
 	if (!f->have_env) {
-		report_add(r, "node.env", CI_SKIPPED, false, CI_LAYER_ENV, "environment",
-			   "the pod's environment could not be read");
+		report_check(r, NODE_CHECK(ENV), CI_SKIPPED, "environment",
+			     "the pod's environment could not be read");
 		return;
 	}
 	if (!f->n_env) {
-		report_add(r, "node.env", CI_OK, false, CI_LAYER_ENV, "environment",
-			   "no transport variable is set: UCX and NCCL use every device they find");
+		report_check(r, NODE_CHECK(ENV), CI_OK, "environment",
+			     "no transport variable is set: UCX and NCCL use every device they find");
 		return;
 	}
-	report_add(r, "node.env", CI_OK, false, CI_LAYER_ENV, "environment",
-		   "%zu transport variable%s set (listed under the transport settings)", f->n_env,
-		   f->n_env == 1 ? "" : "s");
+	report_check(r, NODE_CHECK(ENV), CI_OK, "environment",
+		     "%zu transport variable%s set (listed under the transport settings)", f->n_env,
+		     f->n_env == 1 ? "" : "s");
 	struct var_view vars[NODE_MAX_ENV];
 	size_t n = 0;
 	for (size_t i = 0; i < f->n_env && n < NODE_MAX_ENV; i++)
@@ -291,7 +297,7 @@ void node_check_env(struct ci_report *r, const struct node_facts *f)
 		.cross_pod = true,
 		.nodes = 0,
 	};
-	env_check_pod_vars(r, NULL, vars, n, &x, "node.env");
+	env_check_pod_vars(r, NULL, vars, n, &x, NODE_VARRULE_CHECKS);
 	const char *v;
 	if ((v = node_env_get(f, "UCX_NET_DEVICES")))
 		check_ucx_net_devices(r, f, v);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "node/node_checks.h"
+#include "node/node_desc.h"
 #include "node/sections.h"
 #include "parse/limits.h"
 #include "parse/proc_status.h"
@@ -41,26 +42,26 @@ static bool memlock_ok(const struct node_facts *f)
 
 void node_check_memlock(struct ci_report *r, const struct node_facts *f)
 {
-	const char *id = "node.memlock";
+	const struct check_desc *ck = NODE_CHECK(MEMLOCK);
 	const char *subj = "max locked memory";
 	char soft[32], hard[32];
 	struct ci_check *c;
 	if (f->have_memlock)
 		node_bytes_str(f->memlock_soft, soft, sizeof(soft));
 	if (!f->n_devs) {
-		report_add(r, id, CI_SKIPPED, false, CI_LAYER_ENV, subj,
-			   "no RDMA device: the locked-memory limit only matters for RDMA%s%s%s",
-			   f->have_memlock ? " (it is " : "", f->have_memlock ? soft : "",
-			   f->have_memlock ? ")" : "");
+		report_na(r, ck, subj,
+			  "no RDMA device: the locked-memory limit only matters for RDMA%s%s%s",
+			  f->have_memlock ? " (it is " : "", f->have_memlock ? soft : "",
+			  f->have_memlock ? ")" : "");
 		return;
 	}
 	if (!f->have_memlock) {
-		report_add(r, id, CI_SKIPPED, true, CI_LAYER_ENV, subj,
-			   "neither `ulimit -l` nor /proc/self/limits could be read");
+		report_check(r, ck, CI_SKIPPED, subj,
+			     "neither `ulimit -l` nor /proc/self/limits could be read");
 		return;
 	}
 	if (memlock_ok(f)) {
-		c = report_add(r, id, CI_OK, true, CI_LAYER_ENV, subj, "max locked memory is %s", soft);
+		c = report_check(r, ck, CI_OK, subj, "max locked memory is %s", soft);
 		check_add_evidence(c, "%s", f->memlock_source);
 		return;
 	}
@@ -68,11 +69,11 @@ void node_check_memlock(struct ci_report *r, const struct node_facts *f)
 			 (f->memlock_hard == LIMIT_UNLIMITED || f->memlock_hard >= MEMLOCK_MIN);
 	if (f->have_memlock_hard)
 		node_bytes_str(f->memlock_hard, hard, sizeof(hard));
-	c = report_add(r, id, CI_FAIL, true, CI_LAYER_ENV, subj,
-		       "max locked memory is %s%s%s%s: UCX drops its InfiniBand transports below "
-		       "512 MiB, or ibv_reg_mr fails with ENOMEM", soft,
-		       f->have_memlock_hard ? " (hard limit " : "", f->have_memlock_hard ? hard : "",
-		       f->have_memlock_hard ? ")" : "");
+	c = report_check(r, ck, CI_FAIL, subj,
+			 "max locked memory is %s%s%s%s: UCX drops its InfiniBand transports below "
+			 "512 MiB, or ibv_reg_mr fails with ENOMEM", soft,
+			 f->have_memlock_hard ? " (hard limit " : "", f->have_memlock_hard ? hard : "",
+			 f->have_memlock_hard ? ")" : "");
 	check_add_evidence(c, "%s", f->memlock_source);
 	if (can_raise)
 		check_set_fix(c, "the hard limit allows it: start the worker with `ulimit -l unlimited` "
@@ -84,34 +85,34 @@ void node_check_memlock(struct ci_report *r, const struct node_facts *f)
 
 void node_check_caps(struct ci_report *r, const struct node_facts *f)
 {
-	const char *id = "node.caps";
+	const struct check_desc *ck = NODE_CHECK(CAPS);
 	const char *subj = "CapEff";
 	struct ci_check *c;
 	if (!f->n_devs) {
-		report_add(r, id, CI_SKIPPED, false, CI_LAYER_ENV, subj,
-			   "no RDMA device: pinning capabilities only matter for RDMA");
+		report_na(r, ck, subj,
+			  "no RDMA device: pinning capabilities only matter for RDMA");
 		return;
 	}
 	if (!f->have_caps) {
-		report_add(r, id, CI_SKIPPED, false, CI_LAYER_ENV, subj,
-			   "CapEff could not be read from /proc/self/status");
+		report_na(r, ck, subj,
+			  "CapEff could not be read from /proc/self/status");
 		return;
 	}
 	bool ipc = proc_status_has_cap(f->cap_eff, CI_CAP_IPC_LOCK);
 	bool res = proc_status_has_cap(f->cap_eff, CI_CAP_SYS_RESOURCE);
 	if (ipc) {
-		c = report_add(r, id, CI_OK, true, CI_LAYER_ENV, subj,
-			       "CAP_IPC_LOCK is effective%s", res ? ", and CAP_SYS_RESOURCE" : "");
+		c = report_check(r, ck, CI_OK, subj,
+				 "CAP_IPC_LOCK is effective%s", res ? ", and CAP_SYS_RESOURCE" : "");
 	} else if (memlock_ok(f)) {
-		c = report_add(r, id, CI_WARN, true, CI_LAYER_ENV, subj,
-			       "CAP_IPC_LOCK is not effective; the memlock limit covers pinning, but "
-			       "NIXL backends have failed without it (NIXL_ERR_BACKEND)");
+		c = report_check(r, ck, CI_WARN, subj,
+				 "CAP_IPC_LOCK is not effective; the memlock limit covers pinning, but "
+				 "NIXL backends have failed without it (NIXL_ERR_BACKEND)");
 		check_set_fix(c, "add IPC_LOCK to securityContext.capabilities.add of the worker container");
 	} else {
-		c = report_add(r, id, CI_FAIL, true, CI_LAYER_ENV, subj,
-			       "CAP_IPC_LOCK is not effective and the memlock limit is low: RDMA "
-			       "memory registration fails%s",
-			       res ? "" : " (no CAP_SYS_RESOURCE to raise the limit either)");
+		c = report_check(r, ck, CI_FAIL, subj,
+				 "CAP_IPC_LOCK is not effective and the memlock limit is low: RDMA "
+				 "memory registration fails%s",
+				 res ? "" : " (no CAP_SYS_RESOURCE to raise the limit either)");
 		check_set_fix(c, "add IPC_LOCK to securityContext.capabilities.add of the worker "
 				 "container and raise memlock to unlimited");
 	}
@@ -120,29 +121,29 @@ void node_check_caps(struct ci_report *r, const struct node_facts *f)
 
 void node_check_shm(struct ci_report *r, const struct node_facts *f)
 {
-	const char *id = "node.shm";
+	const struct check_desc *ck = NODE_CHECK(SHM);
 	const char *subj = "/dev/shm";
 	struct ci_check *c;
 	char sz[32];
 	if (!f->have_shm) {
-		report_add(r, id, CI_SKIPPED, false, CI_LAYER_ENV, subj,
-			   "no /dev/shm mount could be read");
+		report_check(r, ck, CI_SKIPPED, subj,
+			     "no /dev/shm mount could be read");
 		return;
 	}
 	if (!f->shm_size_known) {
-		c = report_add(r, id, CI_OK, false, CI_LAYER_ENV, subj,
-			       "/dev/shm is mounted without a size limit (tmpfs defaults to half of memory)");
+		c = report_check(r, ck, CI_OK, subj,
+				 "/dev/shm is mounted without a size limit (tmpfs defaults to half of memory)");
 		check_add_evidence(c, "%s", f->shm_how);
 		return;
 	}
 	node_bytes_str(f->shm_bytes, sz, sizeof(sz));
 	if (f->shm_bytes < SHM_MIN) {
-		c = report_add(r, id, CI_WARN, false, CI_LAYER_ENV, subj,
-			       "/dev/shm is only %s%s: NCCL and UCX shared-memory transports run out",
-			       sz, f->shm_bytes == (64ull << 20) ? " (Docker's default)" : "");
+		c = report_check(r, ck, CI_WARN, subj,
+				 "/dev/shm is only %s%s: NCCL and UCX shared-memory transports run out",
+				 sz, f->shm_bytes == (64ull << 20) ? " (Docker's default)" : "");
 		check_set_fix(c, "mount an emptyDir with medium: Memory at /dev/shm (a few GiB)");
 	} else {
-		c = report_add(r, id, CI_OK, false, CI_LAYER_ENV, subj, "/dev/shm is %s", sz);
+		c = report_check(r, ck, CI_OK, subj, "/dev/shm is %s", sz);
 	}
 	check_add_evidence(c, "%s", f->shm_how);
 }

@@ -6,8 +6,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "core/bufcat.h"
+#include "core/strbuf.h"
 #include "node/node_checks.h"
+#include "node/node_desc.h"
 
 #define SUBJ_IB "/sys/class/infiniband"
 
@@ -26,30 +27,30 @@ static const char *dev_kind(const struct node_rdma_dev *d)
 
 void node_check_rdma_devices(struct ci_report *r, const struct node_facts *f)
 {
-	const char *id = "node.rdma.devices";
+	const struct check_desc *ck = NODE_CHECK(RDMA_DEVICES);
 	if (!f->have_sys) {
-		report_add(r, id, CI_SKIPPED, true, CI_LAYER_FABRIC, SUBJ_IB,
-			   "the probe could not read /sys: RDMA devices unknown");
+		report_check(r, ck, CI_SKIPPED, SUBJ_IB,
+			     "the probe could not read /sys: RDMA devices unknown");
 		return;
 	}
 	if (f->n_devs == 0) {
 		struct ci_check *c;
 		if (!node_has_gpu(f)) {
-			c = report_add(r, id, CI_SKIPPED, true, CI_LAYER_FABRIC, SUBJ_IB,
-				       "neither an RDMA device nor a GPU is visible: this is not a GPU "
-				       "worker, so nothing here can carry KV; nothing to judge");
+			c = report_check(r, ck, CI_SKIPPED, SUBJ_IB,
+					 "neither an RDMA device nor a GPU is visible: this is not a GPU "
+					 "worker, so nothing here can carry KV; nothing to judge");
 			check_set_fix(c, "run `node` on a GPU node, or inside a prefill/decode worker pod "
 					 "(--namespace NS --pod POD)");
 		} else if (node_mnnvl(f)) {
-			c = report_add(r, id, CI_WARN, true, CI_LAYER_FABRIC, SUBJ_IB,
-				       "no RDMA device: KV can only move over multi-node NVLink, inside "
-				       "this NVLink domain; anything beyond it would go over TCP");
+			c = report_check(r, ck, CI_WARN, SUBJ_IB,
+					 "no RDMA device: KV can only move over multi-node NVLink, inside "
+					 "this NVLink domain; anything beyond it would go over TCP");
 			check_set_fix(c, "give the pod the node's RDMA NICs (RDMA device plugin / "
 					 "rdma/ib resource) if prefill and decode may land outside one NVL domain");
 		} else {
-			c = report_add(r, id, CI_FAIL, true, CI_LAYER_FABRIC, SUBJ_IB,
-				       "no RDMA device (nothing in /sys/class/infiniband): KV between "
-				       "prefill and decode pods would move over TCP");
+			c = report_check(r, ck, CI_FAIL, SUBJ_IB,
+					 "no RDMA device (nothing in /sys/class/infiniband): KV between "
+					 "prefill and decode pods would move over TCP");
 			check_set_fix(c, "load the NIC drivers on the node (mlx5_ib / efa) and give the "
 					 "pod RDMA NICs (RDMA device plugin, SR-IOV network or "
 					 "vpc.amazonaws.com/efa)");
@@ -63,19 +64,19 @@ void node_check_rdma_devices(struct ci_report *r, const struct node_facts *f)
 		n_roce += !strcmp(k, "RoCE");
 		n_efa += !strcmp(k, "EFA");
 	}
-	char kinds[160] = "";
+	struct strbuf kinds = STRBUF_INIT;
 	if (n_ib)
-		bufcatf(kinds, sizeof(kinds), "%zu InfiniBand", n_ib);
+		strbuf_addf(&kinds, "%zu InfiniBand", n_ib);
 	if (n_roce)
-		bufcatf(kinds, sizeof(kinds), "%s%zu RoCE", *kinds ? ", " : "", n_roce);
+		strbuf_joinf(&kinds, ", ", "%zu RoCE", n_roce);
 	if (n_efa)
-		bufcatf(kinds, sizeof(kinds), "%s%zu EFA", *kinds ? ", " : "", n_efa);
+		strbuf_joinf(&kinds, ", ", "%zu EFA", n_efa);
 	if (f->n_devs > n_ib + n_roce + n_efa)
-		bufcatf(kinds, sizeof(kinds), "%s%zu unknown", *kinds ? ", " : "",
-		    f->n_devs - n_ib - n_roce - n_efa);
-	struct ci_check *c = report_add(r, id, CI_OK, true, CI_LAYER_FABRIC, SUBJ_IB,
-					"%zu RDMA device%s: %s", f->n_devs,
-					f->n_devs == 1 ? "" : "s", kinds);
+		strbuf_joinf(&kinds, ", ", "%zu unknown", f->n_devs - n_ib - n_roce - n_efa);
+	struct ci_check *c = report_check(r, ck, CI_OK, SUBJ_IB,
+					  "%zu RDMA device%s: %s", f->n_devs,
+					  f->n_devs == 1 ? "" : "s", kinds.buf);
+	strbuf_release(&kinds);
 	for (size_t i = 0; i < f->n_devs; i++) {
 		const struct node_rdma_dev *d = &f->devs[i];
 		check_add_evidence(c, "%s: %s%s%s%s%s, %zu port%s", d->name, dev_kind(d),
@@ -107,26 +108,25 @@ static bool ucx_lists_dev(const char *v, const char *dev)
 
 void node_check_rdma_ports(struct ci_report *r, const struct node_facts *f)
 {
-	const char *id = "node.rdma.ports";
+	const struct check_desc *ck = NODE_CHECK(RDMA_PORTS);
 	if (!f->n_devs) {
-		report_add(r, id, CI_SKIPPED, false, CI_LAYER_FABRIC, SUBJ_IB, "no RDMA device");
+		report_na(r, ck, SUBJ_IB, "no RDMA device");
 		return;
 	}
 	size_t total = 0, active = 0;
-	char down[512] = "", issues[768] = "", bonds[256] = "", lid0[256] = "";
+	struct strbuf down = STRBUF_INIT, issues = STRBUF_INIT, bonds = STRBUF_INIT, lid0 = STRBUF_INIT;
 	double ib_min = 0, ib_max = 0, eth_min = 0, eth_max = 0;
 	const char *nd = ucx_net_devices(f);
 	for (size_t i = 0; i < f->n_devs; i++) {
 		const struct node_rdma_dev *d = &f->devs[i];
 		if (!d->n_ports)
-			bufcatf(issues, sizeof(issues), "%s%s has no readable port", *issues ? "; " : "",
-			    d->name);
+			strbuf_joinf(&issues, "; ", "%s has no readable port", d->name);
 		for (size_t j = 0; j < d->n_ports; j++) {
 			const struct node_port *p = &d->ports[j];
 			total++;
 			if (!node_port_active(p)) {
-				bufcatf(down, sizeof(down), "%s%s/%u %s (%s)", *down ? ", " : "", d->name,
-				    p->num, ib_port_state_name(p->state), ib_phys_state_name(p->phys));
+				strbuf_joinf(&down, ", ", "%s/%u %s (%s)", d->name, p->num,
+					     ib_port_state_name(p->state), ib_phys_state_name(p->phys));
 				continue;
 			}
 			active++;
@@ -141,55 +141,50 @@ void node_check_rdma_ports(struct ci_report *r, const struct node_facts *f)
 			}
 			if (p->have_lid && p->lid == 0 && d->bond &&
 			    !(nd && *nd && !ucx_lists_dev(nd, d->name)))
-				bufcatf(bonds, sizeof(bonds), "%s%s", *bonds ? ", " : "", d->name);
+				strbuf_joinf(&bonds, ", ", "%s", d->name);
 			else if (p->have_lid && p->lid == 0 && p->ll == IB_LL_INFINIBAND)
-				bufcatf(lid0, sizeof(lid0), "%s%s/%u", *lid0 ? ", " : "", d->name, p->num);
+				strbuf_joinf(&lid0, ", ", "%s/%u", d->name, p->num);
 		}
 	}
 	struct ci_check *c;
 	if (!total) {
-		c = report_add(r, id, CI_SKIPPED, true, CI_LAYER_FABRIC, SUBJ_IB,
-			       "no port of the %zu RDMA devices could be read", f->n_devs);
-		return;
+		report_check(r, ck, CI_SKIPPED, SUBJ_IB,
+			     "no port of the %zu RDMA devices could be read", f->n_devs);
+		goto out;
 	}
 	if (!active) {
-		c = report_add(r, id, CI_FAIL, true, CI_LAYER_FABRIC, SUBJ_IB,
-			       "none of the %zu RDMA ports is active: %s", total, down);
+		c = report_check(r, ck, CI_FAIL, SUBJ_IB,
+				 "none of the %zu RDMA ports is active: %s", total, down.buf);
 		check_set_fix(c, "check cables, switch ports and the subnet manager (opensm/UFM) for "
 				 "InfiniBand, the netdev link for RoCE; `ibstat` on the node");
-		return;
+		goto out;
 	}
-	if (*down)
-		bufcatf(issues, sizeof(issues), "%sdown: %s", *issues ? "; " : "", down);
+	if (down.len)
+		strbuf_joinf(&issues, "; ", "down: %s", down.buf);
 	if (ib_max > ib_min && ib_min > 0)
-		bufcatf(issues, sizeof(issues), "%smixed InfiniBand rates %g..%g Gb/s", *issues ? "; " : "",
-		    ib_min, ib_max);
+		strbuf_joinf(&issues, "; ", "mixed InfiniBand rates %g..%g Gb/s", ib_min, ib_max);
 	if (eth_max > eth_min && eth_min > 0)
-		bufcatf(issues, sizeof(issues), "%smixed RoCE rates %g..%g Gb/s", *issues ? "; " : "",
-		    eth_min, eth_max);
-	if (*bonds)
-		bufcatf(issues, sizeof(issues), "%sbonded device with LID 0: %s (keep it out of "
-		    "UCX_NET_DEVICES; UCX picks every device when it is unset)", *issues ? "; " : "", bonds);
-	if (*lid0)
-		bufcatf(issues, sizeof(issues), "%sactive InfiniBand port with LID 0 (no subnet manager "
-		    "assigned one): %s", *issues ? "; " : "", lid0);
-	if (*issues) {
-		c = report_add(r, id, CI_WARN, true, CI_LAYER_FABRIC, SUBJ_IB,
-			       "%zu of %zu RDMA ports active; %s", active, total, issues);
+		strbuf_joinf(&issues, "; ", "mixed RoCE rates %g..%g Gb/s", eth_min, eth_max);
+	if (bonds.len)
+		strbuf_joinf(&issues, "; ", "bonded device with LID 0: %s (keep it out of "
+			     "UCX_NET_DEVICES; UCX picks every device when it is unset)", bonds.buf);
+	if (lid0.len)
+		strbuf_joinf(&issues, "; ", "active InfiniBand port with LID 0 (no subnet manager "
+			     "assigned one): %s", lid0.buf);
+	if (issues.len) {
+		c = report_check(r, ck, CI_WARN, SUBJ_IB,
+				 "%zu of %zu RDMA ports active; %s", active, total, issues.buf);
 		check_set_fix(c, "bring the named ports up or keep them out of UCX_NET_DEVICES / "
 				 "NCCL_IB_HCA so that no rank picks them");
 	} else {
-		char rates[96] = "";
+		struct strbuf rates = STRBUF_INIT;
 		if (ib_max > 0)
-			bufcatf(rates, sizeof(rates), " (InfiniBand %g Gb/s", ib_max);
+			strbuf_addf(&rates, " (InfiniBand %g Gb/s", ib_max);
 		if (eth_max > 0)
-			bufcatf(rates, sizeof(rates), "%sRoCE %g Gb/s", *rates ? ", " : " (", eth_max);
-		if (*rates)
-			c = report_add(r, id, CI_OK, true, CI_LAYER_FABRIC, SUBJ_IB,
-				       "all %zu RDMA ports ACTIVE/LinkUp%s)", total, rates);
-		else
-			c = report_add(r, id, CI_OK, true, CI_LAYER_FABRIC, SUBJ_IB,
-				       "all %zu RDMA ports ACTIVE/LinkUp", total);
+			strbuf_addf(&rates, "%sRoCE %g Gb/s", rates.len ? ", " : " (", eth_max);
+		c = report_check(r, ck, CI_OK, SUBJ_IB, "all %zu RDMA ports ACTIVE/LinkUp%s%s", total,
+				 rates.buf, rates.len ? ")" : "");
+		strbuf_release(&rates);
 	}
 	for (size_t i = 0; i < f->n_devs; i++) {
 		const struct node_rdma_dev *d = &f->devs[i];
@@ -204,23 +199,28 @@ void node_check_rdma_ports(struct ci_report *r, const struct node_facts *f)
 					   ib_link_layer_name(p->ll), lid);
 		}
 	}
+out:
+	strbuf_release(&down);
+	strbuf_release(&issues);
+	strbuf_release(&bonds);
+	strbuf_release(&lid0);
 }
 
 void node_check_rdma_uverbs(struct ci_report *r, const struct node_facts *f)
 {
-	const char *id = "node.rdma.uverbs";
+	const struct check_desc *ck = NODE_CHECK(RDMA_UVERBS);
 	if (!f->n_devs) {
-		report_add(r, id, CI_SKIPPED, false, CI_LAYER_FABRIC, "/dev/infiniband",
-			   "no RDMA device");
+		report_na(r, ck, "/dev/infiniband",
+			  "no RDMA device");
 		return;
 	}
 	if (!f->have_dev) {
-		report_add(r, id, CI_SKIPPED, true, CI_LAYER_FABRIC, "/dev/infiniband",
-			   "the probe did not list /dev");
+		report_check(r, ck, CI_SKIPPED, "/dev/infiniband",
+			     "the probe did not list /dev");
 		return;
 	}
 	if (!f->n_uverbs) {
-		struct ci_check *c = report_add(r, id, CI_FAIL, true, CI_LAYER_FABRIC, "/dev/infiniband",
+		struct ci_check *c = report_check(r, ck, CI_FAIL, "/dev/infiniband",
 			"sysfs shows %zu RDMA device%s but /dev/infiniband has no uverbs: this "
 			"pod cannot open them, so UCX has no RDMA transport (KV over TCP)",
 			f->n_devs, f->n_devs == 1 ? "" : "s");
@@ -230,15 +230,15 @@ void node_check_rdma_uverbs(struct ci_report *r, const struct node_facts *f)
 		return;
 	}
 	if (f->ibv_t.state != TOOL_OK) {
-		report_add(r, id, CI_OK, true, CI_LAYER_FABRIC, "/dev/infiniband",
-			   "%zu uverbs device%s for %zu RDMA device%s (%s: opening them not verified)",
-			   f->n_uverbs, f->n_uverbs == 1 ? "" : "s", f->n_devs,
-			   f->n_devs == 1 ? "" : "s", f->ibv_t.why);
+		report_check(r, ck, CI_OK, "/dev/infiniband",
+			     "%zu uverbs device%s for %zu RDMA device%s (%s: opening them not verified)",
+			     f->n_uverbs, f->n_uverbs == 1 ? "" : "s", f->n_devs,
+			     f->n_devs == 1 ? "" : "s", f->ibv_t.why);
 		return;
 	}
 	/* ibv_devinfo lists only what libibverbs opened: a device in sysfs
 	 * that it does not list has no working userspace provider here. */
-	char missing[512] = "";
+	struct strbuf missing = STRBUF_INIT;
 	size_t n_missing = 0;
 	for (size_t i = 0; i < f->n_devs; i++) {
 		bool listed = false;
@@ -246,42 +246,45 @@ void node_check_rdma_uverbs(struct ci_report *r, const struct node_facts *f)
 			listed = !strcmp(f->ibv_names[j], f->devs[i].name);
 		if (!listed) {
 			n_missing++;
-			bufcatf(missing, sizeof(missing), "%s%s", *missing ? ", " : "", f->devs[i].name);
+			strbuf_joinf(&missing, ", ", "%s", f->devs[i].name);
 		}
 	}
 	if (!n_missing) {
-		report_add(r, id, CI_OK, true, CI_LAYER_FABRIC, "/dev/infiniband",
-			   "%zu uverbs device%s; libibverbs opens all %zu RDMA device%s (ibv_devinfo)",
-			   f->n_uverbs, f->n_uverbs == 1 ? "" : "s", f->n_devs,
-			   f->n_devs == 1 ? "" : "s");
+		report_check(r, ck, CI_OK, "/dev/infiniband",
+			     "%zu uverbs device%s; libibverbs opens all %zu RDMA device%s (ibv_devinfo)",
+			     f->n_uverbs, f->n_uverbs == 1 ? "" : "s", f->n_devs,
+			     f->n_devs == 1 ? "" : "s");
+		strbuf_release(&missing);
 		return;
 	}
-	char why[160] = "";
+	struct strbuf why = STRBUF_INIT;
 	if (f->ibv_no_driver)
-		snprintf(why, sizeof(why), "; libibverbs warns %zu time%s of no userspace "
-			 "device-specific driver", f->ibv_no_driver, f->ibv_no_driver == 1 ? "" : "s");
+		strbuf_addf(&why, "; libibverbs warns %zu time%s of no userspace "
+			    "device-specific driver", f->ibv_no_driver, f->ibv_no_driver == 1 ? "" : "s");
 	struct ci_check *c;
 	if (n_missing == f->n_devs) {
-		c = report_add(r, id, CI_FAIL, true, CI_LAYER_FABRIC, "ibv_devinfo",
-			       "/dev/infiniband has %zu uverbs device%s, but libibverbs opens none of "
-			       "the %zu RDMA device%s%s: UCX has no RDMA transport (KV over TCP)",
-			       f->n_uverbs, f->n_uverbs == 1 ? "" : "s", f->n_devs,
-			       f->n_devs == 1 ? "" : "s", why);
+		c = report_check(r, ck, CI_FAIL, "ibv_devinfo",
+				 "/dev/infiniband has %zu uverbs device%s, but libibverbs opens none of "
+				 "the %zu RDMA device%s%s: UCX has no RDMA transport (KV over TCP)",
+				 f->n_uverbs, f->n_uverbs == 1 ? "" : "s", f->n_devs,
+				 f->n_devs == 1 ? "" : "s", why.buf);
 	} else {
-		c = report_add(r, id, CI_WARN, true, CI_LAYER_FABRIC, "ibv_devinfo",
-			       "libibverbs opens %zu of %zu RDMA devices; not: %s%s",
-			       f->n_devs - n_missing, f->n_devs, missing, why);
+		c = report_check(r, ck, CI_WARN, "ibv_devinfo",
+				 "libibverbs opens %zu of %zu RDMA devices; not: %s%s",
+				 f->n_devs - n_missing, f->n_devs, missing.buf, why.buf);
 	}
 	check_set_fix(c, "install rdma-core's userspace providers in the image (libibverbs + "
 			 "ibverbs-providers, e.g. libmlx5), as the Dynamo runtime images have them");
-	check_add_evidence(c, "sysfs devices not opened by libibverbs: %s", missing);
+	check_add_evidence(c, "sysfs devices not opened by libibverbs: %s", missing.buf);
+	strbuf_release(&missing);
+	strbuf_release(&why);
 }
 
 void node_check_roce_gid(struct ci_report *r, const struct node_facts *f)
 {
-	const char *id = "node.roce.gid";
+	const struct check_desc *ck = NODE_CHECK(ROCE_GID);
 	size_t n = 0, good = 0, unread = 0;
-	char bad[512] = "", goodl[512] = "";
+	struct strbuf bad = STRBUF_INIT, goodl = STRBUF_INIT;
 	for (size_t i = 0; i < f->n_devs; i++) {
 		const struct node_rdma_dev *d = &f->devs[i];
 		if (d->efa)
@@ -293,63 +296,63 @@ void node_check_roce_gid(struct ci_report *r, const struct node_facts *f)
 			n++;
 			if (p->roce_v2_index >= 0) {
 				good++;
-				bufcatf(goodl, sizeof(goodl), "%s%s/%u index %d", *goodl ? ", " : "",
-				    d->name, p->num, p->roce_v2_index);
+				strbuf_joinf(&goodl, ", ", "%s/%u index %d", d->name, p->num,
+					     p->roce_v2_index);
 			} else if (!p->have_gid_types) {
 				unread++;
 			} else {
-				bufcatf(bad, sizeof(bad), "%s%s/%u", *bad ? ", " : "", d->name, p->num);
+				strbuf_joinf(&bad, ", ", "%s/%u", d->name, p->num);
 			}
 		}
 	}
-	if (!n) {
-		report_add(r, id, CI_SKIPPED, false, CI_LAYER_FABRIC, SUBJ_IB, "no active RoCE port");
-		return;
-	}
 	struct ci_check *c;
-	if (*bad) {
-		c = report_add(r, id, CI_FAIL, true, CI_LAYER_FABRIC, SUBJ_IB,
-			       "RoCE port%s without a RoCE v2 GID: %s (ibv_create_ah fails with "
-			       "\"No such device\")", strchr(bad, ',') ? "s" : "", bad);
+	if (!n) {
+		report_na(r, ck, SUBJ_IB, "no active RoCE port");
+	} else if (bad.len) {
+		c = report_check(r, ck, CI_FAIL, SUBJ_IB,
+				 "RoCE port%s without a RoCE v2 GID: %s (ibv_create_ah fails with "
+				 "\"No such device\")", strchr(bad.buf, ',') ? "s" : "", bad.buf);
 		check_set_fix(c, "give the RoCE netdev an IP address (GIDs follow its addresses) and "
 				 "leave UCX_IB_GID_INDEX / NCCL_IB_GID_INDEX unset or on a RoCE v2 index");
 	} else if (unread == n) {
-		report_add(r, id, CI_SKIPPED, true, CI_LAYER_FABRIC, SUBJ_IB,
-			   "the GID types of the %zu RoCE port%s could not be read", n, n == 1 ? "" : "s");
+		report_check(r, ck, CI_SKIPPED, SUBJ_IB,
+			     "the GID types of the %zu RoCE port%s could not be read", n, n == 1 ? "" : "s");
 	} else if (unread) {
-		c = report_add(r, id, CI_WARN, true, CI_LAYER_FABRIC, SUBJ_IB,
-			       "%zu RoCE port%s with a RoCE v2 GID, %zu unreadable", good,
-			       good == 1 ? "" : "s", unread);
-		check_add_evidence(c, "%s", goodl);
+		c = report_check(r, ck, CI_WARN, SUBJ_IB,
+				 "%zu RoCE port%s with a RoCE v2 GID, %zu unreadable", good,
+				 good == 1 ? "" : "s", unread);
+		check_add_evidence(c, "%s", goodl.buf);
 	} else {
-		c = report_add(r, id, CI_OK, true, CI_LAYER_FABRIC, SUBJ_IB,
-			       "every active RoCE port (%zu) has a RoCE v2 GID", good);
-		check_add_evidence(c, "%s", goodl);
+		c = report_check(r, ck, CI_OK, SUBJ_IB,
+				 "every active RoCE port (%zu) has a RoCE v2 GID", good);
+		check_add_evidence(c, "%s", goodl.buf);
 	}
+	strbuf_release(&bad);
+	strbuf_release(&goodl);
 }
 
 void node_check_efa(struct ci_report *r, const struct node_facts *f)
 {
-	const char *id = "node.efa";
+	const struct check_desc *ck = NODE_CHECK(EFA);
 	size_t n_efa = node_count_efa_devs(f);
 	const struct tool_out *t = &f->fi_t;
 	struct ci_check *c;
 	if (t->state != TOOL_OK) {
 		if (n_efa)
-			report_add(r, id, CI_SKIPPED, false, CI_LAYER_FABRIC, "fi_info -p efa",
-				   "sysfs shows %zu EFA device%s, but the libfabric provider cannot be "
-				   "checked: %s", n_efa, n_efa == 1 ? "" : "s", t->why);
+			report_na(r, ck, "fi_info -p efa",
+				  "sysfs shows %zu EFA device%s, but the libfabric provider cannot be "
+				  "checked: %s", n_efa, n_efa == 1 ? "" : "s", t->why);
 		else
-			report_add(r, id, CI_SKIPPED, false, CI_LAYER_FABRIC, "fi_info -p efa",
-				   "not an EFA node (no EFA device in sysfs; %s)", t->why);
+			report_na(r, ck, "fi_info -p efa",
+				  "not an EFA node (no EFA device in sysfs; %s)", t->why);
 		return;
 	}
 	if (fi_info_has_provider(&f->fi, "efa")) {
 		size_t n = 0;
 		for (size_t i = 0; i < f->fi.n; i++)
 			n += f->fi.v[i].provider && !strcmp(f->fi.v[i].provider, "efa");
-		c = report_add(r, id, CI_OK, n_efa > 0, CI_LAYER_FABRIC, "fi_info -p efa",
-			       "libfabric's efa provider is usable (%zu endpoint%s)", n, n == 1 ? "" : "s");
+		c = report_check_as(r, ck, CI_OK, n_efa > 0, CI_LAYER_FABRIC, "fi_info -p efa",
+				    "libfabric's efa provider is usable (%zu endpoint%s)", n, n == 1 ? "" : "s");
 		for (size_t i = 0; i < f->fi.n && i < 8; i++)
 			if (f->fi.v[i].domain)
 				check_add_evidence(c, "efa domain %s (%s)", f->fi.v[i].domain,
@@ -357,14 +360,14 @@ void node_check_efa(struct ci_report *r, const struct node_facts *f)
 		return;
 	}
 	if (n_efa) {
-		c = report_add(r, id, CI_FAIL, true, CI_LAYER_FABRIC, "fi_info -p efa",
-			       "sysfs shows %zu EFA device%s but libfabric finds no efa provider%s",
-			       n_efa, n_efa == 1 ? "" : "s", f->fi.no_data ? " (fi_getinfo -61)" : "");
+		c = report_check(r, ck, CI_FAIL, "fi_info -p efa",
+				 "sysfs shows %zu EFA device%s but libfabric finds no efa provider%s",
+				 n_efa, n_efa == 1 ? "" : "s", f->fi.no_data ? " (fi_getinfo -61)" : "");
 		check_set_fix(c, "use an image with the EFA-enabled libfabric (aws-efa-installer) and "
 				 "request vpc.amazonaws.com/efa in the pod spec");
 		return;
 	}
-	report_add(r, id, CI_SKIPPED, false, CI_LAYER_FABRIC, "fi_info -p efa",
-		   "not an EFA node: libfabric has no efa provider%s",
-		   f->fi.no_data ? " (fi_getinfo -61)" : "");
+	report_na(r, ck, "fi_info -p efa",
+		  "not an EFA node: libfabric has no efa provider%s",
+		  f->fi.no_data ? " (fi_getinfo -61)" : "");
 }

@@ -1,16 +1,17 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "node/node.h"
 #include "node/node_checks.h"
+#include "node/node_desc.h"
 
 static void check_probe(struct ci_report *r, const struct node_facts *f)
 {
 	if (!f->valid) {
-		report_add(r, "node.probe", CI_SKIPPED, true, CI_LAYER_FABRIC, "probe",
-			   "not a probe transcript: nothing could be read");
+		report_check(r, NODE_CHECK(PROBE), CI_SKIPPED, "probe",
+			     "not a probe transcript: nothing could be read");
 		return;
 	}
 	if (!f->complete) {
-		struct ci_check *c = report_add(r, "node.probe", CI_WARN, false, CI_LAYER_FABRIC, "probe",
+		struct ci_check *c = report_check_as(r, NODE_CHECK(PROBE), CI_WARN, false, CI_LAYER_FABRIC, "probe",
 			"the probe transcript was cut before its end: readings after the cut are missing");
 		check_set_fix(c, "run the probe again, with a longer --timeout if it timed out");
 	}

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * The node checks: pure functions from node_facts to report_add() calls.
+ * The node checks: pure functions from node_facts to checks (node_desc.c).
  * Layers order what to fix first: no active link (FABRIC) before GPUDirect
  * (DRIVER) before the environment (ENV) before tuning (TUNING).
  *

@@ -46,6 +46,44 @@ static void test_add_fields(void **state)
 	report_release(&r);
 }
 
+static const struct check_desc descs[] = {
+	{"t.crit", CI_LAYER_FABRIC, true, "a critical check"},
+	{"t.minor", CI_LAYER_TUNING, false, "advice"},
+};
+
+static void test_descriptors(void **state)
+{
+	(void)state;
+	struct ci_report r;
+	report_init(&r, "node", "x");
+	/* report_check: layer and criticality from the descriptor */
+	struct ci_check *c = report_check(&r, &descs[0], CI_WARN, "mlx5_0", "%d down", 2);
+	assert_string_equal(c->id, "t.crit");
+	assert_int_equal(c->status, CI_WARN);
+	assert_true(c->critical);
+	assert_int_equal(c->layer, CI_LAYER_FABRIC);
+	assert_string_equal(c->subject, "mlx5_0");
+	assert_string_equal(c->detail, "2 down");
+	/* report_na: skipped and never critical, the descriptor's layer */
+	c = report_na(&r, &descs[0], NULL, "no RDMA device");
+	assert_int_equal(c->status, CI_SKIPPED);
+	assert_false(c->critical);
+	assert_int_equal(c->layer, CI_LAYER_FABRIC);
+	assert_null(c->subject);
+	/* report_check_as: the explicit exception wins */
+	c = report_check_as(&r, &descs[1], CI_FAIL, true, CI_LAYER_DRIVER, "s", "x%s", "y");
+	assert_string_equal(c->id, "t.minor");
+	assert_true(c->critical);
+	assert_int_equal(c->layer, CI_LAYER_DRIVER);
+	assert_string_equal(c->detail, "xy");
+	assert_int_equal(r.n_checks, 3);
+	report_release(&r);
+
+	assert_ptr_equal(check_desc_find(descs, 2, "t.minor"), &descs[1]);
+	assert_null(check_desc_find(descs, 2, "t"));
+	assert_null(check_desc_find(descs, 2, "t.minor.x"));
+}
+
 static void test_fix_replaced_and_evidence_order(void **state)
 {
 	(void)state;
@@ -167,6 +205,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_init_target),
 		cmocka_unit_test(test_add_fields),
+		cmocka_unit_test(test_descriptors),
 		cmocka_unit_test(test_fix_replaced_and_evidence_order),
 		cmocka_unit_test(test_one_line_folding),
 		cmocka_unit_test(test_facts),

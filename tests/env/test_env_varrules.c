@@ -141,6 +141,14 @@ static void test_addr_type_rndv_nccl(void **state)
 	assert_non_null(strstr(msg, "between the 2 nodes"));
 }
 
+/* The caller's descriptors, by enum varrule_id, as node and env pass them. */
+#define VR_DESCS(p) { \
+	{p ".ucx.tls", CI_LAYER_ENV, true, ""}, {p ".ucx.net_devices", CI_LAYER_ENV, true, ""}, \
+	{p ".ucx.ib_addr_type", CI_LAYER_ENV, true, ""}, {p ".ucx.rndv", CI_LAYER_ENV, true, ""}, \
+	{p ".nccl.ib", CI_LAYER_ENV, true, ""} }
+static const struct check_desc node_vr[VR_COUNT] = VR_DESCS("node.env");
+static const struct check_desc x_vr[VR_COUNT] = VR_DESCS("x");
+
 static void test_pod_vars(void **state)
 {
 	(void)state;
@@ -152,7 +160,7 @@ static void test_pod_vars(void **state)
 		V("UCX_TLS", "tcp"),
 		{.name = "NIXL_ETCD_PASSWORD", .value = "x", .shown = "<redacted>"},
 	};
-	env_check_pod_vars(&r, NULL, v, 4, &host_ib, "node.env");
+	env_check_pod_vars(&r, NULL, v, 4, &host_ib, node_vr);
 	/* only the rules whose variables are set */
 	assert_int_equal(r.n_checks, 2);
 	const struct ci_check *c = tu_find(&r, "node.env.ucx.tls");
@@ -178,7 +186,7 @@ static void test_pod_vars(void **state)
 	struct var_view rv[] = {V("UCX_RNDV_THRESH", "inf"), V("UCX_RNDV_SCHEME", "get_zcopy")};
 	struct varrule_ctx efa = host_ib;
 	efa.fabric = FAB_EFA;
-	env_check_pod_vars(&r, "pod p", rv, 2, &efa, "x");
+	env_check_pod_vars(&r, "pod p", rv, 2, &efa, x_vr);
 	c = tu_find(&r, "x.ucx.rndv");
 	assert_non_null(c);
 	if (c) {
