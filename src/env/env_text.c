@@ -11,6 +11,7 @@
 
 #include "core/xalloc.h"
 #include "env_analyze.h"
+#include "parse/ucx_tls.h"
 
 #define MAX_VALUE 8192  /* longest flag/JSON value we extract */
 
@@ -28,80 +29,24 @@ bool env_truthy(const char *v)
 	return v && str_in_ci(v, yes);
 }
 
-/* UCX transport names that reach another host over an RDMA NIC. */
-static const char *const rdma_tls[] = {
-	"rc", "rc_x", "rc_v", "rc_verbs", "rc_mlx5", "dc", "dc_x", "dc_mlx5", "ud", "ud_x",
-	"ud_v", "ud_verbs", "ud_mlx5", "ib", "all", "srd", NULL,
-};
-static const char *const cuda_tls[] = {"cuda", "cuda_copy", "cuda_ipc", "gdr_copy", "all", NULL};
-
+/* What a UCX_TLS value leaves UCX, in the vocabulary of parse/ucx_tls.c
+ * (UCX's own aliases, '^', "\\name", "all"). */
 void ucx_tls_parse(const char *value, struct tls_info *t)
 {
 	memset(t, 0, sizeof(*t));
 	if (!value)
 		return;
-	while (isspace((unsigned char)*value))
-		value++;
-	if (*value == '^') {
-		t->exclude = true;
-		value++;
-	}
-	bool ex_rc = false, ex_dc = false, ex_ud = false, ex_ib = false;
-	bool any = false;
-	const char *p = value;
-	for (int guard = 0; *p && guard < 256; guard++) {
-		size_t n = strcspn(p, ",");
-		char tok[48];
-		size_t a = 0, b = n;
-		while (a < b && isspace((unsigned char)p[a]))
-			a++;
-		while (b > a && isspace((unsigned char)p[b - 1]))
-			b--;
-		if (b > a && b - a < sizeof(tok)) {
-			memcpy(tok, p + a, b - a);
-			tok[b - a] = '\0';
-			any = true;
-			/* UCX also accepts aliases with a suffix (\inter, \intra). */
-			char *bs = strchr(tok, '\\');
-			if (bs)
-				*bs = '\0';
-			bool is_rdma = str_in_ci(tok, rdma_tls);
-			bool is_cuda = str_in_ci(tok, cuda_tls);
-			if (t->exclude) {
-				if (!strcasecmp(tok, "cuda_ipc") || !strcasecmp(tok, "cuda"))
-					t->excl_cuda_ipc = true;
-				if (!strncasecmp(tok, "rc", 2))
-					ex_rc = true;
-				if (!strncasecmp(tok, "dc", 2))
-					ex_dc = true;
-				if (!strncasecmp(tok, "ud", 2))
-					ex_ud = true;
-				if (!strcasecmp(tok, "ib"))
-					ex_ib = true;
-			} else {
-				t->rdma |= is_rdma;
-				t->cuda |= is_cuda;
-				t->cuda_ipc |= !strcasecmp(tok, "cuda_ipc") || !strcasecmp(tok, "cuda") ||
-					       !strcasecmp(tok, "all");
-				t->cuda_copy |= !strcasecmp(tok, "cuda_copy") ||
-						!strcasecmp(tok, "cuda") || !strcasecmp(tok, "all");
-				t->tcp |= !strcasecmp(tok, "tcp") || !strcasecmp(tok, "all");
-			}
-		}
-		p += n;
-		if (*p == ',')
-			p++;
-	}
-	if (!any && !t->exclude)
-		t->empty = true;
-	if (t->exclude) {
-		t->excl_rdma_all = ex_ib || (ex_rc && ex_dc && ex_ud);
-		t->rdma = !t->excl_rdma_all;
-		t->cuda = true;
-		t->cuda_ipc = !t->excl_cuda_ipc;
-		t->cuda_copy = true;
-		t->tcp = true;
-	}
+	t->exclude = ucx_tls_is_deny(value);
+	t->empty = !t->exclude && ucx_tls_is_empty(value);
+	if (t->empty)
+		return;
+	t->rdma = ucx_tls_allows_rdma(value);
+	t->cuda = ucx_tls_allows_cuda(value);
+	t->cuda_ipc = ucx_tls_allows(value, "cuda_ipc");
+	t->cuda_copy = ucx_tls_allows(value, "cuda_copy");
+	t->tcp = ucx_tls_allows(value, "tcp");
+	t->excl_rdma_all = t->exclude && !t->rdma;
+	t->excl_cuda_ipc = t->exclude && !t->cuda_ipc;
 }
 
 static bool is_rdma_dev_name(const char *s, size_t n)

@@ -83,17 +83,9 @@ void nixl_facts_read(struct nixl_facts *f, const struct transcript *t);
 const char *nixl_env(const struct nixl_facts *f, const char *name);
 bool nixl_has_plugin(const struct nixl_facts *f, const char *name);
 
-/* ---- nixl_tls.c: UCX's own filters, applied to what ucx_info -d lists ---- */
+/* ---- nixl_tls.c: which listed transports UCX_NET_DEVICES filters ---- */
+/* (UCX_TLS and UCX_NET_DEVICES themselves: parse/ucx_tls.h) */
 
-/* Does UCX_TLS=value let UCX use transport `tl` (a name from ucx_info -d)?
- * NULL/blank value: yes (UCX uses everything).  Handles `^` exclusion,
- * `all`, the aliases (rc, rc_v, rc_x, ud, ud_v, ud_x, dc, dc_x, ib, sm,
- * shm, mm, cuda, rocm) and the strict `\name` form.  An alias counts only
- * its data transports, not the auxiliary ones (rc's ud_mlx5:aux). */
-bool nixl_tls_allows(const char *value, const char *tl);
-/* Does UCX_NET_DEVICES=value let UCX use `device` ("mlx5_0:1", "eth0")?
- * Only network devices are filtered; `all`, exact names, `^` exclusion. */
-bool nixl_netdev_allows(const char *value, const char *device);
 /* Transports listed as network (Type: network, or RDMA/tcp when the
  * listing has no Type lines). */
 bool nixl_tl_is_network(const struct ucx_tl *tl);

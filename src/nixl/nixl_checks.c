@@ -21,6 +21,7 @@
 #include "nixl/nixl.h"
 #include "nixl/nixl_desc.h"
 #include "node/node_checks.h"
+#include "parse/ucx_tls.h"
 
 #define UCX_FAIL_BELOW_MAJOR 1
 #define UCX_FAIL_BELOW_MINOR 14
@@ -320,7 +321,7 @@ static void check_ucx_build(struct ci_report *r, const struct nixl_facts *f)
 static void list_rdma(const struct ucx_devices *d, struct strbuf *b)
 {
 	for (size_t i = 0; i < d->ntls; i++)
-		if (ucx_is_rdma_transport(d->tls[i].transport))
+		if (ucx_tl_is_rdma(d->tls[i].transport))
 			strbuf_joinf_capped(b, LIST_CAP, ", ", "%s/%s", d->tls[i].transport,
 			       d->tls[i].device ? d->tls[i].device : "?");
 }
@@ -415,7 +416,7 @@ static void check_ucx_gpudirect(struct ci_report *r, const struct nixl_facts *f)
 		bool rdma = md->component && !strcmp(md->component, "ib");
 		for (size_t j = 0; j < d->ntls && !rdma; j++)
 			rdma = d->tls[j].md && !strcmp(d->tls[j].md, md->name) &&
-			       ucx_is_rdma_transport(d->tls[j].transport);
+			       ucx_tl_is_rdma(d->tls[j].transport);
 		if (!rdma || md->no_devices)
 			continue;
 		if (md->nmem_types)
@@ -502,11 +503,11 @@ static void check_ucx_filters(struct ci_report *r, const struct nixl_facts *f)
 	size_t n_rdma = 0;
 	for (size_t i = 0; i < d->ntls; i++) {
 		const struct ucx_tl *tl = &d->tls[i];
-		if (!ucx_is_rdma_transport(tl->transport))
+		if (!ucx_tl_is_rdma(tl->transport))
 			continue;
 		n_rdma++;
-		bool t_ok = nixl_tls_allows(tls, tl->transport);
-		bool d_ok = !nixl_tl_is_network(tl) || nixl_netdev_allows(nd, tl->device);
+		bool t_ok = ucx_tls_allows(tls, tl->transport);
+		bool d_ok = !nixl_tl_is_network(tl) || ucx_net_devices_allows(nd, tl->device);
 		const char *dev = tl->device ? tl->device : "?";
 		if (t_ok && d_ok)
 			strbuf_joinf_capped(&use, LIST_CAP, ", ", "%s/%s", tl->transport, dev);
@@ -515,8 +516,8 @@ static void check_ucx_filters(struct ci_report *r, const struct nixl_facts *f)
 					    !t_ok ? "UCX_TLS" : "UCX_NET_DEVICES");
 	}
 	bool copy_listed = ucx_devices_has_transport(d, "cuda_copy");
-	bool copy_ok = !copy_listed || nixl_tls_allows(tls, "cuda_copy");
-	bool ipc_ok = nixl_tls_allows(tls, "cuda_ipc") && ucx_devices_has_transport(d, "cuda_ipc");
+	bool copy_ok = !copy_listed || ucx_tls_allows(tls, "cuda_copy");
+	bool ipc_ok = ucx_tls_allows(tls, "cuda_ipc") && ucx_devices_has_transport(d, "cuda_ipc");
 	struct ci_check *c;
 	if (!n_rdma) {
 		if (f->mnnvl && ipc_ok) {

@@ -7,6 +7,7 @@
 
 #include "core/xalloc.h"
 #include "parse/lines.h"
+#include "parse/ucx_tls.h"
 
 static void set_str(char **dst, const char *v)
 {
@@ -317,24 +318,6 @@ void ucx_devices_release(struct ucx_devices *d)
 	memset(d, 0, sizeof(*d));
 }
 
-bool ucx_is_rdma_transport(const char *tl)
-{
-	static const char *const exact[] = { "rc", "dc", "ud", "ib", "srd", "rc_v", "rc_x",
-					     "dc_x", "ud_v", "ud_x" };
-	static const char *const prefix[] = { "rc_", "dc_", "ud_", "srd", "gga_" };
-	size_t i;
-
-	if (!tl)
-		return false;
-	for (i = 0; i < sizeof(exact) / sizeof(exact[0]); i++)
-		if (strcmp(tl, exact[i]) == 0)
-			return true;
-	for (i = 0; i < sizeof(prefix) / sizeof(prefix[0]); i++)
-		if (str_starts(tl, prefix[i]))
-			return true;
-	return false;
-}
-
 bool ucx_devices_has_transport(const struct ucx_devices *d, const char *tl)
 {
 	size_t i;
@@ -350,7 +333,7 @@ bool ucx_devices_has_rdma(const struct ucx_devices *d)
 	size_t i;
 
 	for (i = 0; i < d->ntls; i++)
-		if (ucx_is_rdma_transport(d->tls[i].transport))
+		if (ucx_tl_is_rdma(d->tls[i].transport))
 			return true;
 	return false;
 }
@@ -362,7 +345,7 @@ size_t ucx_devices_rdma_transports(const struct ucx_devices *d,
 
 	for (i = 0; i < d->ntls && n < max; i++) {
 		bool dup = false;
-		if (!ucx_is_rdma_transport(d->tls[i].transport))
+		if (!ucx_tl_is_rdma(d->tls[i].transport))
 			continue;
 		for (j = 0; j < n && !dup; j++)
 			dup = strcmp(names[j], d->tls[i].transport) == 0;
@@ -428,7 +411,7 @@ bool ucx_devices_rdma_md_has_cuda(const struct ucx_devices *d)
 		    ucx_md_has_mem_type(&d->mds[i], "cuda"))
 			return true;
 	for (i = 0; i < d->ntls; i++)
-		if (ucx_is_rdma_transport(d->tls[i].transport) &&
+		if (ucx_tl_is_rdma(d->tls[i].transport) &&
 		    (md = ucx_devices_md(d, d->tls[i].md)) && ucx_md_has_mem_type(md, "cuda"))
 			return true;
 	return false;

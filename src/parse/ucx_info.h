@@ -84,9 +84,6 @@ struct ucx_devices {
 int ucx_devices_parse(const char *buf, size_t len, struct ucx_devices *out);
 void ucx_devices_release(struct ucx_devices *d);
 
-/* RDMA-capable transport names: rc_verbs, rc_mlx5, dc_mlx5, ud_verbs,
- * ud_mlx5, rc, dc, ud, srd, ... (prefix match on rc_/dc_/ud_/srd). */
-bool ucx_is_rdma_transport(const char *tl);
 bool ucx_devices_has_transport(const struct ucx_devices *d, const char *tl);
 bool ucx_devices_has_rdma(const struct ucx_devices *d);
 /* Distinct RDMA transport names in listing order, into names[0..max);

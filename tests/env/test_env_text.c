@@ -32,8 +32,19 @@ static void test_tls(void **state)
 	assert_true(t.empty);
 	ucx_tls_parse(",,,", &t);
 	assert_true(t.empty);
-	ucx_tls_parse("rc\\inter,cuda", &t);
+	/* "\\name" is UCX's strict transport name (ucp_context.c): it never
+	 * expands an alias, and an unknown name selects nothing. */
+	ucx_tls_parse("\\rc_mlx5,cuda_copy", &t);
 	assert_true(t.rdma && t.cuda);
+	ucx_tls_parse("\\rc,cuda", &t);
+	assert_true(!t.rdma && t.cuda);
+	ucx_tls_parse("rc\\inter,cuda", &t);
+	assert_true(!t.rdma && t.cuda);
+	/* a deny list of every InfiniBand transport but by other names */
+	ucx_tls_parse("^rc_mlx5,rc_verbs,dc_mlx5,ud", &t);
+	assert_true(t.excl_rdma_all && !t.rdma);
+	ucx_tls_parse("^rc_mlx5", &t);
+	assert_true(t.rdma && !t.excl_rdma_all);
 }
 
 static void test_net_devices(void **state)

@@ -16,6 +16,7 @@
 #include "core/report.h"
 #include "core/xalloc.h"
 #include "nixl/nixl.h"
+#include "parse/ucx_tls.h"
 #include "probe/kube_pods.h"
 #include "probe/run_command.h"
 #include "probe/transcript.h"
@@ -86,60 +87,60 @@ static void tcase_release(struct tcase *c)
 static void test_tls_semantics(void **state)
 {
 	(void)state;
-	assert_true(nixl_tls_allows(NULL, "rc_mlx5"));
-	assert_true(nixl_tls_allows("  ", "rc_mlx5"));
-	assert_true(nixl_tls_allows("rc", "rc_mlx5"));
-	assert_true(nixl_tls_allows("rc", "rc_verbs"));
-	assert_false(nixl_tls_allows("rc", "ud_mlx5"));        /* aux only */
-	assert_false(nixl_tls_allows("rc", "dc_mlx5"));
-	assert_true(nixl_tls_allows("rc_x", "rc_mlx5"));
-	assert_false(nixl_tls_allows("rc_x", "rc_verbs"));
-	assert_true(nixl_tls_allows("rc_v", "rc_verbs"));
-	assert_true(nixl_tls_allows("dc", "dc_mlx5"));
-	assert_true(nixl_tls_allows("dc_x", "dc_mlx5"));
-	assert_true(nixl_tls_allows("ud", "ud_verbs"));
-	assert_false(nixl_tls_allows("ud_x", "ud_verbs"));
-	assert_true(nixl_tls_allows("ib", "ud_verbs"));
-	assert_true(nixl_tls_allows("ib", "dc_mlx5"));
-	assert_true(nixl_tls_allows("all", "srd"));
-	assert_true(nixl_tls_allows("srd,cuda_copy", "srd"));
-	assert_true(nixl_tls_allows(" rc_x , cuda_copy ", "rc_mlx5"));
-	assert_false(nixl_tls_allows("tcp,cuda_copy,cuda_ipc", "rc_mlx5"));
-	assert_true(nixl_tls_allows("tcp,cuda_copy,cuda_ipc", "tcp"));
-	assert_true(nixl_tls_allows("cuda", "cuda_ipc"));
-	assert_true(nixl_tls_allows("cuda", "gdr_copy"));
-	assert_true(nixl_tls_allows("sm", "posix"));
-	assert_false(nixl_tls_allows("mm", "cma"));
+	assert_true(ucx_tls_allows(NULL, "rc_mlx5"));
+	assert_true(ucx_tls_allows("  ", "rc_mlx5"));
+	assert_true(ucx_tls_allows("rc", "rc_mlx5"));
+	assert_true(ucx_tls_allows("rc", "rc_verbs"));
+	assert_false(ucx_tls_allows("rc", "ud_mlx5"));        /* aux only */
+	assert_false(ucx_tls_allows("rc", "dc_mlx5"));
+	assert_true(ucx_tls_allows("rc_x", "rc_mlx5"));
+	assert_false(ucx_tls_allows("rc_x", "rc_verbs"));
+	assert_true(ucx_tls_allows("rc_v", "rc_verbs"));
+	assert_true(ucx_tls_allows("dc", "dc_mlx5"));
+	assert_true(ucx_tls_allows("dc_x", "dc_mlx5"));
+	assert_true(ucx_tls_allows("ud", "ud_verbs"));
+	assert_false(ucx_tls_allows("ud_x", "ud_verbs"));
+	assert_true(ucx_tls_allows("ib", "ud_verbs"));
+	assert_true(ucx_tls_allows("ib", "dc_mlx5"));
+	assert_true(ucx_tls_allows("all", "srd"));
+	assert_true(ucx_tls_allows("srd,cuda_copy", "srd"));
+	assert_true(ucx_tls_allows(" rc_x , cuda_copy ", "rc_mlx5"));
+	assert_false(ucx_tls_allows("tcp,cuda_copy,cuda_ipc", "rc_mlx5"));
+	assert_true(ucx_tls_allows("tcp,cuda_copy,cuda_ipc", "tcp"));
+	assert_true(ucx_tls_allows("cuda", "cuda_ipc"));
+	assert_true(ucx_tls_allows("cuda", "gdr_copy"));
+	assert_true(ucx_tls_allows("sm", "posix"));
+	assert_false(ucx_tls_allows("mm", "cma"));
 	/* strict names never expand */
-	assert_true(nixl_tls_allows("\\rc_mlx5", "rc_mlx5"));
-	assert_false(nixl_tls_allows("\\rc", "rc_mlx5"));
+	assert_true(ucx_tls_allows("\\rc_mlx5", "rc_mlx5"));
+	assert_false(ucx_tls_allows("\\rc", "rc_mlx5"));
 	/* exclusion */
-	assert_false(nixl_tls_allows("^rc,dc,ud", "rc_mlx5"));
-	assert_false(nixl_tls_allows("^rc,dc,ud", "ud_verbs"));
-	assert_true(nixl_tls_allows("^rc,dc,ud", "tcp"));
-	assert_true(nixl_tls_allows("^rc", "dc_mlx5"));
-	assert_false(nixl_tls_allows("^ib", "rc_verbs"));
-	assert_false(nixl_tls_allows("^cuda_ipc", "cuda_ipc"));
-	assert_true(nixl_tls_allows("^cuda_ipc", "rc_mlx5"));
-	assert_false(nixl_tls_allows("^all", "rc_mlx5"));
+	assert_false(ucx_tls_allows("^rc,dc,ud", "rc_mlx5"));
+	assert_false(ucx_tls_allows("^rc,dc,ud", "ud_verbs"));
+	assert_true(ucx_tls_allows("^rc,dc,ud", "tcp"));
+	assert_true(ucx_tls_allows("^rc", "dc_mlx5"));
+	assert_false(ucx_tls_allows("^ib", "rc_verbs"));
+	assert_false(ucx_tls_allows("^cuda_ipc", "cuda_ipc"));
+	assert_true(ucx_tls_allows("^cuda_ipc", "rc_mlx5"));
+	assert_false(ucx_tls_allows("^all", "rc_mlx5"));
 	/* bounded: a huge list is still answered */
 	char big[8192];
 	memset(big, 'x', sizeof(big) - 1);
 	big[sizeof(big) - 1] = '\0';
-	assert_false(nixl_tls_allows(big, "rc_mlx5"));
+	assert_false(ucx_tls_allows(big, "rc_mlx5"));
 }
 
 static void test_netdev_semantics(void **state)
 {
 	(void)state;
-	assert_true(nixl_netdev_allows(NULL, "mlx5_0:1"));
-	assert_true(nixl_netdev_allows("all", "mlx5_0:1"));
-	assert_true(nixl_netdev_allows("mlx5_0:1", "mlx5_0:1"));
-	assert_true(nixl_netdev_allows("mlx5_1:1, mlx5_0:1", "mlx5_0:1"));
-	assert_false(nixl_netdev_allows("mlx5_0", "mlx5_0:1"));   /* exact names only */
-	assert_false(nixl_netdev_allows("mlx5_1:1", "mlx5_0:1"));
-	assert_true(nixl_netdev_allows("^mlx5_1:1", "mlx5_0:1"));
-	assert_false(nixl_netdev_allows("^mlx5_0:1", "mlx5_0:1"));
+	assert_true(ucx_net_devices_allows(NULL, "mlx5_0:1"));
+	assert_true(ucx_net_devices_allows("all", "mlx5_0:1"));
+	assert_true(ucx_net_devices_allows("mlx5_0:1", "mlx5_0:1"));
+	assert_true(ucx_net_devices_allows("mlx5_1:1, mlx5_0:1", "mlx5_0:1"));
+	assert_false(ucx_net_devices_allows("mlx5_0", "mlx5_0:1"));   /* exact names only */
+	assert_false(ucx_net_devices_allows("mlx5_1:1", "mlx5_0:1"));
+	assert_true(ucx_net_devices_allows("^mlx5_1:1", "mlx5_0:1"));
+	assert_false(ucx_net_devices_allows("^mlx5_0:1", "mlx5_0:1"));
 	char rc[] = "rc_mlx5", cc[] = "cuda_copy", accel[] = "accelerator", tc[] = "tcp";
 	struct ucx_tl net = {.transport = rc, .type = NULL};
 	struct ucx_tl acc = {.transport = cc, .type = accel};

@@ -4,6 +4,7 @@
 #include "parse/fi_info.h"
 #include "parse/pip_meta.h"
 #include "parse/ucx_info.h"
+#include "parse/ucx_tls.h"
 
 static void ucx_v_1_16(void **state)
 {
@@ -197,14 +198,14 @@ static void ucx_d_synthetic(void **state)
 	PARSE_STR(ucx_devices_parse, d, "# Memory domain: x\n# memory types: host (acc", 0);
 	assert_string_equal(d.mds[0].mem_types[0].name, "host");
 	ucx_devices_release(&d);
-	assert_true(ucx_is_rdma_transport("rc_verbs"));
-	assert_true(ucx_is_rdma_transport("ud_mlx5"));
-	assert_true(ucx_is_rdma_transport("dc"));
-	assert_true(ucx_is_rdma_transport("srd"));
-	assert_false(ucx_is_rdma_transport("tcp"));
-	assert_false(ucx_is_rdma_transport("cuda_ipc"));
-	assert_false(ucx_is_rdma_transport("rdmacm"));
-	assert_false(ucx_is_rdma_transport(NULL));
+	assert_true(ucx_tl_is_rdma("rc_verbs"));
+	assert_true(ucx_tl_is_rdma("ud_mlx5"));
+	assert_true(ucx_tl_is_rdma("dc"));
+	assert_true(ucx_tl_is_rdma("srd"));
+	assert_false(ucx_tl_is_rdma("tcp"));
+	assert_false(ucx_tl_is_rdma("cuda_ipc"));
+	assert_false(ucx_tl_is_rdma("rdmacm"));
+	assert_false(ucx_tl_is_rdma(NULL));
 }
 
 static void ucx_pwe_not_a_listing(void **state)
