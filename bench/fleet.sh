@@ -1,68 +1,104 @@
 #!/bin/sh
 # SPDX-License-Identifier: Apache-2.0
-# bench/fleet.sh: the fleet fan-out (`node --selector`) against the test
-# kubectl, 1, 8, 32 and 64 worker pods, each exec answering after LATENCY_MS
-# (default 200), with the default --jobs 16.  Prints the median wall time of
-# RUNS runs (default 5) against the target ceil(pods / jobs) x latency and
-# their ratio (the issue asks for <= 2x at every size, 64 pods under 2 s),
-# plus the kubectl calls of one run (1 get + 1 exec per pod).
-# Usage (repository root): BENCH_BUILD=build RUNS=5 sh bench/fleet.sh
+# bench/fleet.sh: the fleet fan-out (`node --deployment`), each exec
+# answering a saved transcript after LATENCY_MS (default 200).
+#
+# 1. 1, 8, 32 and 64 worker pods through the test kubectl (tests/fakes/
+#    kubectl, a shell script), the default --jobs: median wall time of RUNS
+#    runs (default 5) against ceil(pods / jobs) x latency, and the kubectl
+#    calls of one run (1 get + 1 exec per pod).
+# 2. 64, 1,024 and 10,000 pods with --jobs 64 through bench/fake_kubectl.c
+#    (compiled here: a replaying fake that costs ~1 ms of CPU, where the
+#    shell fake costs several): median wall time (RUNS_BIG runs, default 3)
+#    against the ideal ceil(pods / 64) x latency, the tool's peak RSS and
+#    what it grows by per pod, and the machine cost per pod (CPU of the tool
+#    plus its kubectl children, and the fake's own share, measured apart).
+# Figures are printed, never judged.  Env: RUNS, RUNS_BIG, LATENCY_MS,
+# FLEET_SIZES (default "64 1024 10000").
+# Usage (repository root): BENCH_BUILD=build sh bench/fleet.sh
 set -eu
 cd "$(dirname "$0")/.."
 # shellcheck source=bench/lib.sh
 . bench/lib.sh
 RUNS=${RUNS:-5}
+RUNS_BIG=${RUNS_BIG:-3}
 LATENCY_MS=${LATENCY_MS:-200}
-JOBS=16
+SIZES=${FLEET_SIZES:-64 1024 10000}
+JOBS_BIG=64
 bin=$(bench_bin)
-root=$(pwd)
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/fleet-bench.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
-
-# A cluster of N pods, alternating prefill/decode over N/2 nodes, each pod
-# backed by the healthy transcript.
-make_cluster() {
-	python3 - "$1" "$2" "$LATENCY_MS" "$root" <<'PY'
-import json, os, sys
-n, out, lat, root = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4]
-src = json.load(open(os.path.join(root, "tests/fixtures/fleet/clusters/healthy/_pods.json")))
-tmpl = [p for p in src["items"] if p["metadata"]["labels"].get("nvidia.com/dynamo-component-type") == "worker"][0]
-items = []
-os.makedirs(out)
-for i in range(n):
-    p = json.loads(json.dumps(tmpl))
-    role = "prefill" if i % 2 == 0 else "decode"
-    name = "bench-%s-%d" % (role, i)
-    p["metadata"]["name"] = name
-    p["metadata"]["labels"]["nvidia.com/dynamo-sub-component-type"] = role
-    p["spec"]["nodeName"] = "gpu-node-%d" % (i // 2)
-    items.append(p)
-    d = os.path.join(out, name)
-    os.makedirs(d)
-    os.symlink(os.path.join(root, "tests/fixtures/fleet/transcripts/ib_ok.txt"), os.path.join(d, "transcript"))
-    with open(os.path.join(d, "latency_ms"), "w") as f:
-        f.write(lat + "\n")
-src["items"] = items
-json.dump(src, open(os.path.join(out, "_pods.json"), "w"))
-PY
-}
+sel=nvidia.com/dynamo-graph-deployment-name=llm-disagg
+jobs=$("$bin" --help | sed -n 's/.*--jobs N .*(default \([0-9]*\)).*/\1/p')
 
 printf '%-6s %-6s %12s %12s %7s %s\n' pods jobs "median ms" "target ms" ratio "kubectl calls"
 for n in 1 8 32 64; do
 	dir=$tmp/c$n
-	make_cluster "$n" "$dir"
+	python3 tests/fleet/make_cluster.py "$n" "$dir" --latency "$LATENCY_MS"
 	export FAKE_KUBECTL_PODS_DIR="$dir"
 	: >"$tmp/log"
-	FAKE_KUBECTL_LOG=$tmp/log "$bin" node --kubectl tests/fakes/kubectl -n dynamo \
-		-l nvidia.com/dynamo-graph-deployment-name=llm-disagg >/dev/null 2>&1 || :
+	FAKE_KUBECTL_LOG=$tmp/log "$bin" node --kubectl tests/fakes/kubectl -n dynamo -l "$sel" \
+		>/dev/null 2>&1 || :
 	gets=$(grep -c '\[get\]' "$tmp/log" || :)
 	execs=$(grep -c '\[exec\]' "$tmp/log" || :)
-	med=$(median_ms "$RUNS" "$bin" node --kubectl tests/fakes/kubectl -n dynamo \
-		-l nvidia.com/dynamo-graph-deployment-name=llm-disagg)
+	med=$(median_ms "$RUNS" "$bin" node --kubectl tests/fakes/kubectl -n dynamo -l "$sel")
 	# shellcheck disable=SC2017 # ceil(pods / jobs) first: whole rounds of execs
-	target=$(( (n + JOBS - 1) / JOBS * LATENCY_MS ))
+	target=$(( (n + jobs - 1) / jobs * LATENCY_MS ))
 	ratio=$(awk -v m="$med" -v t="$target" 'BEGIN { printf "%.2f", m / t }')
-	printf '%-6s %-6s %12s %12s %7s %s\n' "$n" "$JOBS" "$med" "$target" "${ratio}x" \
+	printf '%-6s %-6s %12s %12s %7s %s\n' "$n" "$jobs" "$med" "$target" "${ratio}x" \
 		"$gets get + $execs exec"
+	rm -rf "$dir"
 done
 unset FAKE_KUBECTL_PODS_DIR
+
+# 2. Big fleets, through the compiled fake.
+cc=${CC:-cc}
+# Static when it links: exec of a static binary costs less CPU.
+if ! "$cc" -O2 -static -o "$tmp/kubectl" bench/fake_kubectl.c 2>/dev/null &&
+	! "$cc" -O2 -o "$tmp/kubectl" bench/fake_kubectl.c 2>/dev/null; then
+	echo "fleet: no C compiler ($cc): big fleets skipped"
+	exit 0
+fi
+FAKE_TRANSCRIPT=$(pwd)/tests/fixtures/fleet/transcripts/ib_ok.txt
+export FAKE_TRANSCRIPT
+# The fake's own cost: 200 calls in a row, no latency.
+FAKE_LATENCY_MS=0 python3 -c 'import resource, subprocess, sys
+for _ in range(200):
+    subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL)
+r = resource.getrusage(resource.RUSAGE_CHILDREN)
+print("%.2f" % ((r.ru_utime + r.ru_stime) * 1e3 / 200))' "$tmp/kubectl" exec -n dynamo p -- sh >"$tmp/fakecost"
+fake_ms=$(cat "$tmp/fakecost")
+echo "fake kubectl (bench/fake_kubectl.c): ${fake_ms} ms of CPU per call"
+printf '%-6s %-5s %10s %10s %7s %12s %14s %16s\n' pods jobs "median ms" "ideal ms" ratio \
+	"peak RSS KiB" "CPU ms/pod" "tool CPU ms/pod"
+rss_prev='' n_prev=''
+for n in $SIZES; do
+	python3 tests/fleet/make_cluster.py "$n" "$tmp/big" --json-only
+	export FAKE_PODS_JSON="$tmp/big/_pods.json"
+	export FAKE_LATENCY_MS="$LATENCY_MS"
+	walls='' cpus=''
+	i=0
+	while [ "$i" -lt "$RUNS_BIG" ]; do
+		r=$(wall_cpu_ms "$bin" node --kubectl "$tmp/kubectl" -n dynamo -l "$sel" --jobs "$JOBS_BIG")
+		walls="$walls ${r% *}"
+		cpus="$cpus ${r#* }"
+		i=$((i + 1))
+	done
+	# shellcheck disable=SC2086 # split the lists into arguments
+	w=$(median $walls)
+	# shellcheck disable=SC2086
+	c=$(median $cpus)
+	# shellcheck disable=SC2017
+	ideal=$(( (n + JOBS_BIG - 1) / JOBS_BIG * LATENCY_MS ))
+	rss=$(peak_rss_kib "$bin" node --kubectl "$tmp/kubectl" -n dynamo -l "$sel" --jobs "$JOBS_BIG")
+	printf '%-6s %-5s %10s %10s %7s %12s %14s %16s\n' "$n" "$JOBS_BIG" "$w" "$ideal" \
+		"$(awk -v m="$w" -v t="$ideal" 'BEGIN { printf "%.2fx", m / t }')" "$rss" \
+		"$(awk -v c="$c" -v n="$n" 'BEGIN { printf "%.2f", c / n }')" \
+		"$(awk -v c="$c" -v n="$n" -v f="$fake_ms" 'BEGIN { printf "%.2f", c / n - f }')"
+	if [ -n "$rss_prev" ]; then
+		echo "  peak RSS grows by $(awk -v a="$rss" -v b="$rss_prev" -v n="$n" -v m="$n_prev" \
+			'BEGIN { printf "%.1f", (a - b) / (n - m) }') KiB per pod from $n_prev to $n pods"
+	fi
+	rss_prev=$rss n_prev=$n
+	rm -rf "$tmp/big"
+done

@@ -54,11 +54,12 @@ static const char usage_options[] =
 	"  --kubectl PATH                 kubectl to run (default $KUBECTL, else PATH)\n"
 	"  --deployment NAME, -l LABELS   every worker pod of a deployment or selector\n"
 	"  --jobs N                       pods probed in parallel (default " STR(CLI_DEFAULT_JOBS) ")\n"
+	"  --deadline SEC                 deadline for a whole fleet run (default none)\n"
 	"  --peer POD                     the other side of the pair test (nixl)\n"
 	"  --sysroot DIR                  read /sys, /proc and /dev under DIR (local probe)\n"
 	"  --save-probe FILE              write the raw probe transcript (secret-free)\n"
 	"  --replay FILE                  analyse a saved transcript offline\n"
-	"  --timeout SEC                  deadline for the whole command (default "
+	"  --timeout SEC                  deadline for one pod's probe (default "
 	STR(PROBE_DEFAULT_TIMEOUT_S) ")\n"
 	"\n"
 	"exit codes: 0 ready, 1 degraded, 2 blocked, 3 unknown, 64 usage error\n"
@@ -67,7 +68,7 @@ static const char usage_options[] =
 enum {
 	LONG_FORMAT = 256, LONG_JSON, LONG_COLOR, LONG_POD, LONG_CONTEXT, LONG_KUBECONFIG,
 	LONG_KUBECTL, LONG_SYSROOT, LONG_SAVE_PROBE, LONG_REPLAY, LONG_TIMEOUT,
-	LONG_PEER, LONG_DEPLOYMENT, LONG_JOBS, LONG_MAX_FILES, LONG_VERSION, LONG_OUTPUT,
+	LONG_PEER, LONG_DEPLOYMENT, LONG_JOBS, LONG_MAX_FILES, LONG_DEADLINE, LONG_VERSION, LONG_OUTPUT,
 };
 
 static const struct option long_opts[] = {
@@ -92,6 +93,7 @@ static const struct option long_opts[] = {
 	{"deployment", required_argument, NULL, LONG_DEPLOYMENT},
 	{"selector", required_argument, NULL, 'l'},
 	{"jobs", required_argument, NULL, LONG_JOBS},
+	{"deadline", required_argument, NULL, LONG_DEADLINE},
 	{"max-files", required_argument, NULL, LONG_MAX_FILES},
 	{"help", no_argument, NULL, 'h'},
 	{"version", no_argument, NULL, LONG_VERSION},
@@ -180,6 +182,11 @@ int main(int argc, char **argv)
 			if (!parse_double(optarg, &o.timeout_s))
 				return cli_usage_error(NULL, "invalid --timeout '%s' (seconds, > 0)", optarg);
 			o.given |= OPT_TIMEOUT;
+			break;
+		case LONG_DEADLINE:
+			if (!parse_double(optarg, &o.deadline_s))
+				return cli_usage_error(NULL, "invalid --deadline '%s' (seconds, > 0)", optarg);
+			o.given |= OPT_DEADLINE;
 			break;
 		case LONG_JOBS: {
 			char *end;

@@ -38,9 +38,10 @@ static int check_args(const struct verb *v, const struct cli_opts *o)
 static int check_usage(const struct verb *v, const struct cli_opts *o, enum verb_target kind)
 {
 	int rc;
-	if ((o->given & OPT_JOBS) && !(o->given & (OPT_DEPLOYMENT | OPT_SELECTOR)))
-		return cli_usage_error(v->name, "--jobs applies to runs over many pods "
-				       "(--deployment or --selector)");
+	if ((o->given & (OPT_JOBS | OPT_DEADLINE)) && !(o->given & (OPT_DEPLOYMENT | OPT_SELECTOR)))
+		return cli_usage_error(v->name, "%s applies to runs over many pods "
+				       "(--deployment or --selector)",
+				       o->given & OPT_JOBS ? "--jobs" : "--deadline");
 	if (kind == VT_FLEET) {
 		rc = verb_check_fleet_target(v, o);
 		return rc ? rc : check_args(v, o);

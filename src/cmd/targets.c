@@ -20,7 +20,7 @@
 /* What a whole deployment may be given: the kubectl side, the deadline and
  * the fan-out. */
 #define FLEET_OPTS (OPT_NAMESPACE | OPT_CONTAINER | OPT_CONTEXT | OPT_KUBECONFIG | OPT_KUBECTL | \
-		    OPT_TIMEOUT | OPT_DEPLOYMENT | OPT_SELECTOR | OPT_JOBS)
+		    OPT_TIMEOUT | OPT_DEPLOYMENT | OPT_SELECTOR | OPT_JOBS | OPT_DEADLINE)
 
 /* --pod and --namespace together; kubectl options only with --pod;
  * --sysroot only for the local host; --replay alone. */
@@ -94,6 +94,7 @@ void verb_ctx_init(struct verb_ctx *c, const struct verb *v, const struct cli_op
 	c->fleet = (struct fleet_target){
 		.probe = c->probe, .deployment = o->deployment, .selector = o->selector,
 		.jobs = o->jobs > 0 ? o->jobs : CLI_DEFAULT_JOBS,
+		.deadline_s = o->deadline_s,
 		.progress = !o->quiet && isatty(STDERR_FILENO),
 	};
 	/* --color auto: colour only on a terminal, and never with NO_COLOR set

@@ -45,7 +45,7 @@ static const struct {
 	{OPT_REPLAY, "--replay"}, {OPT_PEER, "--peer"},
 	{OPT_DEPLOYMENT, "--deployment"}, {OPT_SELECTOR, "--selector"},
 	{OPT_TIMEOUT, "--timeout"}, {OPT_JOBS, "--jobs"},
-	{OPT_MAX_FILES, "--max-files"},
+	{OPT_MAX_FILES, "--max-files"}, {OPT_DEADLINE, "--deadline"},
 };
 
 int cli_allow_only(const char *verb, const struct cli_opts *o, unsigned allowed)

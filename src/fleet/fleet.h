@@ -4,8 +4,9 @@
  * pod half of `all`.  ONE read-only `kubectl get pods -o json` lists the
  * pods; frontends and pods that are not Running are named and left out; each
  * remaining pod gets its ONE `kubectl exec` (probe_collect), up to --jobs at
- * once, all under the one --timeout deadline.  Each pod becomes a child
- * report (the node and/or nixl checks from the same transcript), and the
+ * once, each bounded by --timeout (all by --deadline, when given), and judged
+ * as soon as its answer is in.  Each pod becomes a child report (the node
+ * and/or nixl checks from the same transcript), and the
  * fleet checks compare the pods with each other: what no single-pod look can
  * see (prefill and decode disagreeing, nodes that differ, EFA placement).
  *
@@ -42,6 +43,8 @@ struct fleet_target {
 	const char *deployment;      /* --deployment, or NULL */
 	const char *selector;        /* --selector, or NULL */
 	int jobs;                    /* pods probed at once (--jobs) */
+	double deadline_s;           /* --deadline: the whole run; 0: none (probe.timeout_s
+				      * bounds each pod's round trip) */
 	bool progress;               /* "probed i/n pods" on stderr */
 };
 
@@ -144,15 +147,21 @@ void fleet_plan_report(struct ci_report *r, const struct fleet_plan *p, const ch
 
 struct fleet_job {
 	const char *pod;             /* input */
-	struct probe_outcome out;    /* output */
-	bool started;                /* false: the deadline passed before its turn */
+	struct probe_outcome out;    /* output; the judge releases it */
+	bool started;                /* false: the --deadline passed before its turn */
+	bool deadline_bound;         /* its time was cut to what was left of --deadline */
 };
 
+/* Called on the thread that called fleet_probe_all, once per job, as each
+ * finishes (in completion order): judge it and release job->out. */
+typedef void (*fleet_judge_fn)(void *ctx, size_t i, struct fleet_job *job);
+
 /* Probe every job with probe_collect, at most ft->jobs at once, each call
- * bounded by the absolute `deadline` (run_now() clock).  ft->progress: print
- * "\rprobed i/n pods" on stderr as they finish. */
+ * bounded by ft->probe's timeout and by the absolute `deadline` (run_now()
+ * clock; <= 0: none), and hand each finished job to judge.  With
+ * ft->progress, "\rprobed i/n pods" on stderr as they are judged. */
 void fleet_probe_all(const struct fleet_target *ft, struct fleet_job *jobs, size_t n,
-		     double deadline);
+		     double deadline, fleet_judge_fn judge, void *ctx);
 
 /* ---- the orchestration (fleet_run.c) ---- */
 

@@ -165,7 +165,7 @@ void fleet_check_unreachable(struct ci_report *r, const struct fleet_pod *p, siz
 			check_add_evidence(c, "%s: %s", p[i].name,
 					   p[i].unreachable ? p[i].unreachable : "not probed");
 	check_set_fix(c, timed ? "look at the pods that did not answer (kubectl describe pod), or "
-				 "raise --timeout, and run again"
+				 "raise --timeout (or --deadline, when given), and run again"
 			       : "give access to pods/exec in the namespace or fix the pods, and run again");
 	strbuf_release(&b);
 	strbuf_release(&names);

@@ -1,11 +1,17 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The worker pool: up to --jobs threads take the next pod from a shared
- * index and run its one probe_collect().  Every call gets the time left to
- * the ONE global deadline as its --timeout, so that a pod that starts late
- * (it waited for a free slot) cannot extend the run: the whole command ends
- * by the deadline plus run_command's kill grace.  A pod whose turn comes
- * after the deadline is not started at all.
+ * index and run its one probe_collect(), each bounded by --timeout (one
+ * pod's round trip) and by the optional --deadline of the whole run, which
+ * ever comes first.  A pod whose turn comes after the --deadline is not
+ * started at all.
+ *
+ * Results stream: a worker hands each finished pod to the calling thread,
+ * which judges it (fleet_run's callback: parse, checks, free the
+ * transcript) while the other pods are still being probed.  Judging stays
+ * on one thread, so the checks need not be thread-safe, and memory holds
+ * the transcripts of the pods in flight or waiting to be judged, not of the
+ * whole fleet.
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -23,11 +29,37 @@
 struct pool {
 	const struct fleet_target *ft;
 	struct fleet_job *jobs;
-	size_t n, next, done;
+	size_t n, next;
 	double deadline;
-	bool progress;
+	size_t *ready;               /* finished, not yet judged: a FIFO of indices */
+	size_t ready_head, ready_tail;
 	pthread_mutex_t mu;
+	pthread_cond_t cv;
 };
+
+/* Probe job i (no lock held). */
+static void probe_one(struct pool *pl, size_t i)
+{
+	struct fleet_job *j = &pl->jobs[i];
+	double budget = probe_target_timeout(&pl->ft->probe);
+	if (pl->deadline > 0) {
+		double left = pl->deadline - run_now();
+		if (left < FLEET_MIN_SLICE_S)
+			return;   /* not started: the --deadline passed first */
+		if (left < budget) {
+			budget = left;
+			j->deadline_bound = true;
+		}
+	}
+	/* A private copy: only this call's time budget differs. */
+	struct probe_target mine = pl->ft->probe;
+	mine.timeout_s = budget;
+	mine.save_probe = NULL;
+	mine.replay = NULL;
+	mine.sysroot = NULL;
+	j->started = true;
+	probe_collect(&mine, j->pod, &j->out);
+}
 
 static void *worker(void *arg)
 {
@@ -38,39 +70,32 @@ static void *worker(void *arg)
 		pthread_mutex_unlock(&pl->mu);
 		if (i == pl->n)
 			return NULL;
-
-		struct fleet_job *j = &pl->jobs[i];
-		double left = pl->deadline - run_now();
-		if (left >= FLEET_MIN_SLICE_S) {
-			/* A private copy: only this call's time budget differs. */
-			struct probe_target mine = pl->ft->probe;
-			mine.timeout_s = left;
-			mine.save_probe = NULL;
-			mine.replay = NULL;
-			mine.sysroot = NULL;
-			j->started = true;
-			probe_collect(&mine, j->pod, &j->out);
-		}
+		probe_one(pl, i);
 		pthread_mutex_lock(&pl->mu);
-		pl->done++;
-		if (pl->progress) {
-			/* One short write per update: no interleaving. */
-			char line[64];
-			int len = snprintf(line, sizeof(line), "\rprobed %zu/%zu pods", pl->done, pl->n);
-			if (len > 0 && write(STDERR_FILENO, line, (size_t)len) < 0) {
-				/* progress is best effort */
-			}
-		}
+		pl->ready[pl->ready_tail++] = i;
+		pthread_cond_signal(&pl->cv);
 		pthread_mutex_unlock(&pl->mu);
 	}
 }
 
+static void progress_line(size_t done, size_t n)
+{
+	/* One short write per update: no interleaving. */
+	char line[64];
+	int len = snprintf(line, sizeof(line), "\rprobed %zu/%zu pods", done, n);
+	if (len > 0 && write(STDERR_FILENO, line, (size_t)len) < 0) {
+		/* progress is best effort */
+	}
+}
+
 void fleet_probe_all(const struct fleet_target *ft, struct fleet_job *jobs, size_t n,
-		     double deadline)
+		     double deadline, fleet_judge_fn judge, void *ctx)
 {
 	bool progress = ft->progress;
-	struct pool pl = {.ft = ft, .jobs = jobs, .n = n, .deadline = deadline, .progress = progress};
+	struct pool pl = {.ft = ft, .jobs = jobs, .n = n, .deadline = deadline};
+	pl.ready = xcalloc(n ? n : 1, sizeof(*pl.ready));
 	pthread_mutex_init(&pl.mu, NULL);
+	pthread_cond_init(&pl.cv, NULL);
 	size_t want = ft->jobs > 0 ? (size_t)ft->jobs : 1;
 	if (want > n)
 		want = n;
@@ -81,11 +106,34 @@ void fleet_probe_all(const struct fleet_target *ft, struct fleet_job *jobs, size
 			break;
 		started++;
 	}
-	if (!started && n)
-		worker(&pl);   /* no thread at all: still probe, one by one */
+	size_t judged = 0;
+	if (!started) {
+		/* No thread at all: still probe, one by one, judging each. */
+		for (size_t i = 0; i < n; i++) {
+			probe_one(&pl, i);
+			judge(ctx, i, &jobs[i]);
+			if (progress)
+				progress_line(++judged, n);
+		}
+	}
+	pthread_mutex_lock(&pl.mu);
+	while (judged < n && started) {
+		while (pl.ready_head == pl.ready_tail)
+			pthread_cond_wait(&pl.cv, &pl.mu);
+		size_t i = pl.ready[pl.ready_head++];
+		pthread_mutex_unlock(&pl.mu);
+		judge(ctx, i, &jobs[i]);
+		judged++;
+		if (progress)
+			progress_line(judged, n);
+		pthread_mutex_lock(&pl.mu);
+	}
+	pthread_mutex_unlock(&pl.mu);
 	for (size_t i = 0; i < started; i++)
 		pthread_join(th[i], NULL);
 	free(th);
+	free(pl.ready);
+	pthread_cond_destroy(&pl.cv);
 	pthread_mutex_destroy(&pl.mu);
 	if (progress && n) {
 		static const char eol[] = "\n";

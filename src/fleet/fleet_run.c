@@ -2,8 +2,12 @@
 /*
  * fleet_run(): one `get pods`, one exec per worker pod in parallel, one
  * child report per pod from that pod's transcript, and the fleet checks.
- * The deadline is fixed once, before the listing: every kubectl call after
- * it gets only the time that is left.
+ * --timeout bounds each kubectl call (the listing, each pod's round trip);
+ * --deadline, when given, is fixed once before the listing and bounds the
+ * whole run: every call after it gets at most the time that is left.  Each
+ * pod is judged as its answer comes in and its transcript freed; what stays
+ * is its child report and its fleet_pod summary (what the fleet checks
+ * compare).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -67,13 +71,17 @@ static void dedupe_facts(struct ci_report *r)
 	r->n_facts = k;
 }
 
-static char *timeout_line(const struct fleet_target *ft, const char *target, bool started)
+static char *timeout_line(const struct fleet_target *ft, const char *target,
+			  const struct fleet_job *j)
 {
 	double t = probe_target_timeout(&ft->probe);
-	if (!started)
-		return xasprintf("%s was not probed: the --timeout deadline (%g s) passed before its "
-				 "turn (raise --timeout or --jobs)", target, t);
-	return xasprintf("kubectl exec into %s did not answer before the --timeout deadline (%g s); "
+	if (!j->started)
+		return xasprintf("%s was not probed: the --deadline (%g s) passed before its "
+				 "turn (raise --deadline or --jobs)", target, ft->deadline_s);
+	if (j->deadline_bound)
+		return xasprintf("kubectl exec into %s did not answer before the --deadline (%g s); "
+				 "kubectl was stopped", target, ft->deadline_s);
+	return xasprintf("kubectl exec into %s did not answer within --timeout (%g s); "
 			 "kubectl was stopped", target, t);
 }
 
@@ -102,7 +110,7 @@ static void judge_pod(const struct pod_ctx *x, struct ci_report *child, struct f
 	struct probe_outcome *out = &x->job->out;
 	if (!x->job->started || out->err != PROBE_OK) {
 		char *msg = !x->job->started || out->err == PROBE_TIMEOUT
-			? timeout_line(x->ft, target, x->job->started)
+			? timeout_line(x->ft, target, x->job)
 			: xstrdup(out->message ? out->message : probe_error_name(out->err));
 		report_check(child, probe_ck, CI_SKIPPED, NULL, "%s", msg);
 		fp->unreachable = msg;
@@ -144,6 +152,27 @@ static void judge_pod(const struct pod_ctx *x, struct ci_report *child, struct f
 	free(target);
 }
 
+struct judge_ctx {
+	const struct fleet_target *ft;
+	enum fleet_kind kind;
+	const struct kube_pod_list *list;
+	const struct fleet_plan_pod **pps;
+	struct ci_report *children;
+	struct fleet_pod *pods;
+};
+
+/* fleet_probe_all's callback, on this thread, as each pod's answer comes
+ * in: judge it into its own slot (the report keeps the listing's order,
+ * whatever order the answers came in) and free the transcript. */
+static void judge_one(void *ctx, size_t i, struct fleet_job *job)
+{
+	struct judge_ctx *jc = ctx;
+	struct pod_ctx x = {.ft = jc->ft, .kind = jc->kind, .list = jc->list, .pp = jc->pps[i],
+			    .job = job};
+	judge_pod(&x, &jc->children[i], &jc->pods[i]);
+	probe_outcome_release(&job->out);
+}
+
 /* The pair test is the same for every prefill/decode pair: show the first
  * prefill pod's commands once at the top. */
 static void lift_steps(struct ci_report *r, const struct fleet_pod *pods)
@@ -162,7 +191,9 @@ static void lift_steps(struct ci_report *r, const struct fleet_pod *pods)
 int fleet_run(const struct fleet_target *ft, enum fleet_kind kind, struct ci_report *out,
 	      struct fleet_result *res)
 {
-	double deadline = run_now() + probe_target_timeout(&ft->probe);
+	double now = run_now(), timeout = probe_target_timeout(&ft->probe);
+	double deadline = ft->deadline_s > 0 ? now + ft->deadline_s : 0;
+	double list_by = deadline > 0 && deadline < now + timeout ? deadline : now + timeout;
 	char *sel = fleet_selector(ft);
 	char *what = ft->deployment ? xasprintf("deployment %s", ft->deployment)
 				    : xasprintf("selector %s", sel);
@@ -170,7 +201,7 @@ int fleet_run(const struct fleet_target *ft, enum fleet_kind kind, struct ci_rep
 	struct kube_pod_list list;
 	kube_pod_list_init(&list);
 	char *msg = NULL;
-	enum probe_error e = kube_get_pods(&ft->probe, ft->probe.namespace_, sel, deadline, &list,
+	enum probe_error e = kube_get_pods(&ft->probe, ft->probe.namespace_, sel, list_by, &list,
 					   &msg, NULL);
 	if (e != PROBE_OK) {
 		const char *m = msg ? msg : probe_error_name(e);
@@ -198,15 +229,11 @@ int fleet_run(const struct fleet_target *ft, enum fleet_kind kind, struct ci_rep
 			pps[k] = &plan.v[i];
 			jobs[k++].pod = plan.v[i].kp->name;
 		}
-	fleet_probe_all(ft, jobs, n, deadline);
-
 	struct fleet_pod *pods = xcalloc(n ? n : 1, sizeof(*pods));
 	struct ci_report *children = xcalloc(n ? n : 1, sizeof(*children));
-	for (size_t i = 0; i < n; i++) {
-		struct pod_ctx x = {.ft = ft, .kind = kind, .list = &list, .pp = pps[i], .job = &jobs[i]};
-		judge_pod(&x, &children[i], &pods[i]);
-		probe_outcome_release(&jobs[i].out);
-	}
+	struct judge_ctx jc = {.ft = ft, .kind = kind, .list = &list, .pps = pps,
+			       .children = children, .pods = pods};
+	fleet_probe_all(ft, jobs, n, deadline, judge_one, &jc);
 	fleet_checks_run(out, kind, pods, n);
 	for (size_t i = 0; i < n; i++)
 		report_adopt_child(out, &children[i]);

@@ -291,7 +291,9 @@ enum probe_error kube_get_pods(const struct probe_target *o, const char *namespa
 		*errmsg = why;
 		return PROBE_BAD_TARGET;
 	}
-	struct run_request req = {.argv = argv, .deadline = deadline};
+	/* A fleet's list is big (10,000 pods: tens of MiB): the parser's cap. */
+	struct run_request req = {.argv = argv, .deadline = deadline,
+				  .stdout_cap = KUBE_PODS_MAX_BYTES};
 	struct run_result res;
 	run_command(&req, &res);
 	if (calls && res.status != RUN_NOT_FOUND && res.status != RUN_NOT_EXECUTABLE &&

@@ -22,7 +22,7 @@
 
 /* Caps, so that no answer can make the parser grow without bound. */
 #define KUBE_PODS_MAX_BYTES     (64u << 20)
-#define KUBE_PODS_MAX           4096
+#define KUBE_PODS_MAX           65536  /* fleets of 10,000 pods and more */
 #define KUBE_POD_MAX_CONTAINERS 64
 #define KUBE_POD_MAX_STR        1024   /* longer strings are dropped (NULL) */
 
