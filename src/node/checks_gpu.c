@@ -136,90 +136,106 @@ static const char *smi_why(const struct node_facts *f)
 	return f->smi_query_t.why;
 }
 
-void node_check_nvlink(struct ci_report *r, const struct node_facts *f)
+/* GPU pairs the topology matrix shows without NVLink, into issues; the
+ * first four are named, the rest said as ", ...". */
+static void nvlink_topo_issues(const struct node_facts *f, struct strbuf *issues)
+{
+	size_t pairs = 0, without = 0;
+	struct strbuf list = STRBUF_INIT;
+	for (size_t a = 0; a < f->topo.ndevs; a++) {
+		if (f->topo.devs[a].type != TOPO_DEV_GPU)
+			continue;
+		for (size_t b = a + 1; b < f->topo.ndevs; b++) {
+			if (f->topo.devs[b].type != TOPO_DEV_GPU)
+				continue;
+			pairs++;
+			struct topo_cell cell = smi_topo_cell(&f->topo, a, b);
+			if (cell.kind == TOPO_NV)
+				continue;
+			if (++without <= 4)
+				strbuf_joinf(&list, ", ", "%s-%s %s", f->topo.devs[a].name,
+					     f->topo.devs[b].name, topo_link_name(cell.kind));
+		}
+	}
+	if (without == pairs)
+		strbuf_addf(issues, "no NVLink between the %zu GPUs (they talk over PCIe: %s%s)",
+			    f->topo.ngpus, list.buf, without > 4 ? ", ..." : "");
+	else
+		strbuf_addf(issues, "%zu of %zu GPU pairs without NVLink: %s%s", without, pairs,
+			    list.buf, without > 4 ? ", ..." : "");
+	strbuf_release(&list);
+}
+
+/* The inactive links `nvidia-smi nvlink -s` lists, per GPU, into issues. */
+static void nvlink_inactive_issues(const struct node_facts *f, size_t inactive,
+				   struct strbuf *issues)
+{
+	struct strbuf list = STRBUF_INIT;
+	for (size_t g = 0; g < f->nvlink.ngpus; g++) {
+		const struct smi_nvlink_gpu *gp = &f->nvlink.gpus[g];
+		struct strbuf links = STRBUF_INIT;
+		for (size_t l = 0; l < gp->nlinks; l++)
+			if (!gp->links[l].active)
+				strbuf_joinf(&links, ",", "%u", gp->links[l].num);
+		if (links.len && gp->index >= 0)
+			strbuf_joinf(&list, "; ", "GPU%d links %s", gp->index, links.buf);
+		else if (links.len)
+			strbuf_joinf(&list, "; ", "links %s", links.buf);
+		strbuf_release(&links);
+	}
+	strbuf_joinf(issues, "; ", "%zu NVLink%s inactive (%s)", inactive, inactive == 1 ? "" : "s",
+		     list.buf);
+	strbuf_release(&list);
+}
+
+/* Whether node.nvlink can say anything here; false when it said why not. */
+static bool nvlink_applies(struct ci_report *r, const struct node_facts *f, bool crit)
 {
 	const struct check_desc *ck = NODE_CHECK(NVLINK);
 	const char *subj = "NVLink";
-	bool crit = node_mnnvl(f);
-	struct ci_check *c;
 	if (!smi_usable(f)) {
 		if (!node_has_gpu(f))
 			report_check(r, ck, CI_SKIPPED, subj, "no GPU visible");
 		else
 			report_check_as(r, ck, CI_SKIPPED, crit, CI_LAYER_FABRIC, subj, "%s", smi_why(f));
-		return;
+		return false;
 	}
 	if (f->n_gpus == 0) {
 		report_check(r, ck, CI_SKIPPED, subj, "no GPU visible");
-		return;
+		return false;
 	}
 	if (f->n_gpus == 1 && !crit) {
-		report_check(r, ck, CI_SKIPPED, subj,
-			     "not applicable: one GPU in this pod");
-		return;
+		report_check(r, ck, CI_SKIPPED, subj, "not applicable: one GPU in this pod");
+		return false;
 	}
+	return true;
+}
+
+/* NVLink between the GPUs; critical only on a multi-node NVLink node,
+ * where it carries the KV between pods. */
+void node_check_nvlink(struct ci_report *r, const struct node_facts *f)
+{
+	const struct check_desc *ck = NODE_CHECK(NVLINK);
+	const char *subj = "NVLink";
+	bool crit = node_mnnvl(f);
+	if (!nvlink_applies(r, f, crit))
+		return;
 	struct strbuf issues = STRBUF_INIT;
 	unsigned min_nv = 0;
 	bool topo = f->smi_topo_t.state == TOOL_OK && f->topo.ngpus >= 2;
 	if (topo) {
 		min_nv = smi_topo_min_nvlinks(&f->topo);
-		if (!min_nv) {
-			size_t pairs = 0, without = 0;
-			struct strbuf list = STRBUF_INIT;
-			for (size_t a = 0; a < f->topo.ndevs; a++) {
-				if (f->topo.devs[a].type != TOPO_DEV_GPU)
-					continue;
-				for (size_t b = a + 1; b < f->topo.ndevs; b++) {
-					if (f->topo.devs[b].type != TOPO_DEV_GPU)
-						continue;
-					pairs++;
-					struct topo_cell cell = smi_topo_cell(&f->topo, a, b);
-					if (cell.kind != TOPO_NV) {
-						without++;
-						if (without <= 4)
-							strbuf_joinf(&list, ", ", "%s-%s %s",
-								     f->topo.devs[a].name,
-								     f->topo.devs[b].name,
-								     topo_link_name(cell.kind));
-					}
-				}
-			}
-			if (without == pairs)
-				strbuf_addf(&issues, "no NVLink between the %zu GPUs (they talk over "
-					    "PCIe: %s%s)", f->topo.ngpus, list.buf,
-					    without > 4 ? ", ..." : "");
-			else
-				strbuf_addf(&issues, "%zu of %zu GPU pairs without NVLink: %s%s",
-					    without, pairs, list.buf, without > 4 ? ", ..." : "");
-			strbuf_release(&list);
-		}
+		if (!min_nv)
+			nvlink_topo_issues(f, &issues);
 	}
 	size_t inactive = 0, active = 0;
 	if (f->smi_nvlink_t.state == TOOL_OK) {
 		inactive = smi_nvlink_count_inactive(&f->nvlink);
 		active = smi_nvlink_count_active(&f->nvlink);
-		if (inactive) {
-			struct strbuf list = STRBUF_INIT;
-			for (size_t g = 0; g < f->nvlink.ngpus; g++) {
-				const struct smi_nvlink_gpu *gp = &f->nvlink.gpus[g];
-				struct strbuf links = STRBUF_INIT;
-				for (size_t l = 0; l < gp->nlinks; l++)
-					if (!gp->links[l].active)
-						strbuf_joinf(&links, ",", "%u", gp->links[l].num);
-				if (links.len) {
-					if (gp->index >= 0)
-						strbuf_joinf(&list, "; ", "GPU%d links %s", gp->index,
-							     links.buf);
-					else
-						strbuf_joinf(&list, "; ", "links %s", links.buf);
-				}
-				strbuf_release(&links);
-			}
-			strbuf_joinf(&issues, "; ", "%zu NVLink%s inactive (%s)", inactive,
-				     inactive == 1 ? "" : "s", list.buf);
-			strbuf_release(&list);
-		}
+		if (inactive)
+			nvlink_inactive_issues(f, inactive, &issues);
 	}
+	struct ci_check *c;
 	if (issues.len) {
 		c = report_check_as(r, ck, CI_WARN, crit, CI_LAYER_FABRIC, subj, "%s", issues.buf);
 		check_set_fix(c, "check `nvidia-smi nvlink -s` and `nvidia-smi topo -m` on the node; "
@@ -229,8 +245,8 @@ void node_check_nvlink(struct ci_report *r, const struct node_facts *f)
 	}
 	if (topo)
 		c = report_check_as(r, ck, CI_OK, crit, CI_LAYER_FABRIC, subj,
-				    "all %zu GPUs pairwise linked by NVLink (NV%u or more)%s", f->topo.ngpus,
-				    min_nv, active ? "" : "");
+				    "all %zu GPUs pairwise linked by NVLink (NV%u or more)", f->topo.ngpus,
+				    min_nv);
 	else if (active)
 		c = report_check_as(r, ck, CI_OK, crit, CI_LAYER_FABRIC, subj,
 				    "%zu NVLinks active, none inactive", active);

@@ -106,86 +106,88 @@ static bool ucx_lists_dev(const char *v, const char *dev)
 	return false;
 }
 
-void node_check_rdma_ports(struct ci_report *r, const struct node_facts *f)
+/* What node.rdma.ports reads from every port (gather). */
+struct port_scan {
+	size_t total, active;
+	struct strbuf unread;    /* devices without a readable port */
+	struct strbuf down;      /* "mlx5_1/1 DOWN (Disabled)" */
+	struct strbuf bonds;     /* bonded devices with LID 0 that UCX may pick */
+	struct strbuf lid0;      /* active InfiniBand ports without a LID */
+	double ib_min, ib_max, eth_min, eth_max;   /* Gb/s of the active ports */
+};
+
+static void port_scan_release(struct port_scan *s)
 {
-	const struct check_desc *ck = NODE_CHECK(RDMA_PORTS);
-	if (!f->n_devs) {
-		report_na(r, ck, SUBJ_IB, "no RDMA device");
+	strbuf_release(&s->unread);
+	strbuf_release(&s->down);
+	strbuf_release(&s->bonds);
+	strbuf_release(&s->lid0);
+}
+
+static void scan_rate(struct port_scan *s, const struct node_rdma_dev *d, const struct node_port *p)
+{
+	double g = p->rate.gbps;
+	if (g <= 0 || d->efa)
 		return;
-	}
-	size_t total = 0, active = 0;
-	struct strbuf down = STRBUF_INIT, issues = STRBUF_INIT, bonds = STRBUF_INIT, lid0 = STRBUF_INIT;
-	double ib_min = 0, ib_max = 0, eth_min = 0, eth_max = 0;
+	double *mn = p->ll == IB_LL_ETHERNET ? &s->eth_min : &s->ib_min;
+	double *mx = p->ll == IB_LL_ETHERNET ? &s->eth_max : &s->ib_max;
+	if (*mn == 0 || g < *mn)
+		*mn = g;
+	if (g > *mx)
+		*mx = g;
+}
+
+static void scan_ports(const struct node_facts *f, struct port_scan *s)
+{
+	*s = (struct port_scan){.unread = STRBUF_INIT, .down = STRBUF_INIT, .bonds = STRBUF_INIT,
+				.lid0 = STRBUF_INIT};
 	const char *nd = ucx_net_devices(f);
 	for (size_t i = 0; i < f->n_devs; i++) {
 		const struct node_rdma_dev *d = &f->devs[i];
 		if (!d->n_ports)
-			strbuf_joinf(&issues, "; ", "%s has no readable port", d->name);
+			strbuf_joinf(&s->unread, "; ", "%s has no readable port", d->name);
 		for (size_t j = 0; j < d->n_ports; j++) {
 			const struct node_port *p = &d->ports[j];
-			total++;
+			s->total++;
 			if (!node_port_active(p)) {
-				strbuf_joinf(&down, ", ", "%s/%u %s (%s)", d->name, p->num,
+				strbuf_joinf(&s->down, ", ", "%s/%u %s (%s)", d->name, p->num,
 					     ib_port_state_name(p->state), ib_phys_state_name(p->phys));
 				continue;
 			}
-			active++;
-			double g = p->rate.gbps;
-			if (g > 0 && !d->efa) {
-				double *mn = p->ll == IB_LL_ETHERNET ? &eth_min : &ib_min;
-				double *mx = p->ll == IB_LL_ETHERNET ? &eth_max : &ib_max;
-				if (*mn == 0 || g < *mn)
-					*mn = g;
-				if (g > *mx)
-					*mx = g;
-			}
+			s->active++;
+			scan_rate(s, d, p);
+			/* A bond's LID 0 matters only if UCX may pick it: when
+			 * UCX_NET_DEVICES is unset or names it. */
 			if (p->have_lid && p->lid == 0 && d->bond &&
 			    !(nd && *nd && !ucx_lists_dev(nd, d->name)))
-				strbuf_joinf(&bonds, ", ", "%s", d->name);
+				strbuf_joinf(&s->bonds, ", ", "%s", d->name);
 			else if (p->have_lid && p->lid == 0 && p->ll == IB_LL_INFINIBAND)
-				strbuf_joinf(&lid0, ", ", "%s/%u", d->name, p->num);
+				strbuf_joinf(&s->lid0, ", ", "%s/%u", d->name, p->num);
 		}
 	}
-	struct ci_check *c;
-	if (!total) {
-		report_check(r, ck, CI_SKIPPED, SUBJ_IB,
-			     "no port of the %zu RDMA devices could be read", f->n_devs);
-		goto out;
-	}
-	if (!active) {
-		c = report_check(r, ck, CI_FAIL, SUBJ_IB,
-				 "none of the %zu RDMA ports is active: %s", total, down.buf);
-		check_set_fix(c, "check cables, switch ports and the subnet manager (opensm/UFM) for "
-				 "InfiniBand, the netdev link for RoCE; `ibstat` on the node");
-		goto out;
-	}
-	if (down.len)
-		strbuf_joinf(&issues, "; ", "down: %s", down.buf);
-	if (ib_max > ib_min && ib_min > 0)
-		strbuf_joinf(&issues, "; ", "mixed InfiniBand rates %g..%g Gb/s", ib_min, ib_max);
-	if (eth_max > eth_min && eth_min > 0)
-		strbuf_joinf(&issues, "; ", "mixed RoCE rates %g..%g Gb/s", eth_min, eth_max);
-	if (bonds.len)
-		strbuf_joinf(&issues, "; ", "bonded device with LID 0: %s (keep it out of "
-			     "UCX_NET_DEVICES; UCX picks every device when it is unset)", bonds.buf);
-	if (lid0.len)
-		strbuf_joinf(&issues, "; ", "active InfiniBand port with LID 0 (no subnet manager "
-			     "assigned one): %s", lid0.buf);
-	if (issues.len) {
-		c = report_check(r, ck, CI_WARN, SUBJ_IB,
-				 "%zu of %zu RDMA ports active; %s", active, total, issues.buf);
-		check_set_fix(c, "bring the named ports up or keep them out of UCX_NET_DEVICES / "
-				 "NCCL_IB_HCA so that no rank picks them");
-	} else {
-		struct strbuf rates = STRBUF_INIT;
-		if (ib_max > 0)
-			strbuf_addf(&rates, " (InfiniBand %g Gb/s", ib_max);
-		if (eth_max > 0)
-			strbuf_addf(&rates, "%sRoCE %g Gb/s", rates.len ? ", " : " (", eth_max);
-		c = report_check(r, ck, CI_OK, SUBJ_IB, "all %zu RDMA ports ACTIVE/LinkUp%s%s", total,
-				 rates.buf, rates.len ? ")" : "");
-		strbuf_release(&rates);
-	}
+}
+
+/* The problems of the active ports, in the order they are said (judge). */
+static void port_issues(const struct port_scan *s, struct strbuf *out)
+{
+	if (s->unread.len)
+		strbuf_joinstr(out, "; ", s->unread.buf);
+	if (s->down.len)
+		strbuf_joinf(out, "; ", "down: %s", s->down.buf);
+	if (s->ib_max > s->ib_min && s->ib_min > 0)
+		strbuf_joinf(out, "; ", "mixed InfiniBand rates %g..%g Gb/s", s->ib_min, s->ib_max);
+	if (s->eth_max > s->eth_min && s->eth_min > 0)
+		strbuf_joinf(out, "; ", "mixed RoCE rates %g..%g Gb/s", s->eth_min, s->eth_max);
+	if (s->bonds.len)
+		strbuf_joinf(out, "; ", "bonded device with LID 0: %s (keep it out of "
+			     "UCX_NET_DEVICES; UCX picks every device when it is unset)", s->bonds.buf);
+	if (s->lid0.len)
+		strbuf_joinf(out, "; ", "active InfiniBand port with LID 0 (no subnet manager "
+			     "assigned one): %s", s->lid0.buf);
+}
+
+static void port_evidence(struct ci_check *c, const struct node_facts *f)
+{
 	for (size_t i = 0; i < f->n_devs; i++) {
 		const struct node_rdma_dev *d = &f->devs[i];
 		for (size_t j = 0; j < d->n_ports; j++) {
@@ -199,11 +201,51 @@ void node_check_rdma_ports(struct ci_report *r, const struct node_facts *f)
 					   ib_link_layer_name(p->ll), lid);
 		}
 	}
+}
+
+void node_check_rdma_ports(struct ci_report *r, const struct node_facts *f)
+{
+	const struct check_desc *ck = NODE_CHECK(RDMA_PORTS);
+	if (!f->n_devs) {
+		report_na(r, ck, SUBJ_IB, "no RDMA device");
+		return;
+	}
+	struct port_scan s;
+	scan_ports(f, &s);
+	struct strbuf issues = STRBUF_INIT;
+	struct ci_check *c;
+	if (!s.total) {
+		report_check(r, ck, CI_SKIPPED, SUBJ_IB,
+			     "no port of the %zu RDMA devices could be read", f->n_devs);
+		goto out;
+	}
+	if (!s.active) {
+		c = report_check(r, ck, CI_FAIL, SUBJ_IB,
+				 "none of the %zu RDMA ports is active: %s", s.total, s.down.buf);
+		check_set_fix(c, "check cables, switch ports and the subnet manager (opensm/UFM) for "
+				 "InfiniBand, the netdev link for RoCE; `ibstat` on the node");
+		goto out;
+	}
+	port_issues(&s, &issues);
+	if (issues.len) {
+		c = report_check(r, ck, CI_WARN, SUBJ_IB,
+				 "%zu of %zu RDMA ports active; %s", s.active, s.total, issues.buf);
+		check_set_fix(c, "bring the named ports up or keep them out of UCX_NET_DEVICES / "
+				 "NCCL_IB_HCA so that no rank picks them");
+	} else {
+		struct strbuf rates = STRBUF_INIT;
+		if (s.ib_max > 0)
+			strbuf_addf(&rates, " (InfiniBand %g Gb/s", s.ib_max);
+		if (s.eth_max > 0)
+			strbuf_addf(&rates, "%sRoCE %g Gb/s", rates.len ? ", " : " (", s.eth_max);
+		c = report_check(r, ck, CI_OK, SUBJ_IB, "all %zu RDMA ports ACTIVE/LinkUp%s%s", s.total,
+				 rates.buf, rates.len ? ")" : "");
+		strbuf_release(&rates);
+	}
+	port_evidence(c, f);
 out:
-	strbuf_release(&down);
 	strbuf_release(&issues);
-	strbuf_release(&bonds);
-	strbuf_release(&lid0);
+	port_scan_release(&s);
 }
 
 void node_check_rdma_uverbs(struct ci_report *r, const struct node_facts *f)
