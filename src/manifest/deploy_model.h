@@ -57,6 +57,38 @@ struct kv_list {
 	size_t n, cap;
 };
 
+/* One container of a worker's pod.  Which containers run beside the engine
+ * matters: the engine may run in an extra container or a native sidecar,
+ * and a container that is not the engine may still set transport variables
+ * or request the NIC. */
+enum ctr_kind {
+	CTR_MAIN = 0,      /* the operator's main container (v1alpha1 mainContainer,
+	                      v1beta1 containers[name=main]; plain pods: each container) */
+	CTR_EXTRA,         /* another entry of containers[] (extraPodSpec.containers) */
+	CTR_SIDECAR,       /* initContainers[] with restartPolicy: Always (a Kubernetes
+	                      native sidecar: runs for the pod's whole life) */
+	CTR_INIT,          /* a plain init container: runs to completion before the
+	                      others start, so nothing it sets reaches the engine */
+};
+
+struct container {
+	char *name;                   /* as written, or "container-N" */
+	enum ctr_kind kind;
+	char *image;
+	struct src_loc loc;
+	/* Effective environment of this container: deployment-wide, service,
+	 * its own env[], envFrom ConfigMaps, inline shell assignments. */
+	struct env_list env;
+	struct kv_list env_from;
+	char *command_line;           /* command + args joined by spaces, or NULL */
+	struct src_loc command_loc;
+	struct kv_list resources;     /* this container's (main: with the DGD service's) */
+	struct kv_list cap_add;       /* value: "container" or "pod" */
+	bool privileged;
+	struct src_loc privileged_loc;
+	bool engine;                  /* its command runs an engine or a transfer test */
+};
+
 struct service {
 	char *name;
 	enum svc_role role;           /* from componentType/subComponentType/type, else
@@ -99,7 +131,32 @@ struct service {
 	 * were set; line 0 when absent (defaulted). */
 	struct src_loc role_loc, replicas_loc, node_count_loc, gpus_loc, image_loc;
 	struct src_loc host_ipc_loc, host_network_loc, shm_loc, anti_affinity_loc;
-	char *container;              /* the main container's name, or NULL (v1alpha1) */
+	char *container;              /* the engine container's name, or NULL (v1alpha1
+	                                 mainContainer without a name) */
+
+	/* Every container of the pod (additive).  The fields above describe
+	 * the *engine container*: the first container whose command runs an
+	 * engine (main first, then extra containers, then native sidecars),
+	 * else the main one.  env, env_from, command_line, image and container
+	 * are that container's; resources, cap_add, privileged and gpus are
+	 * the union over the containers that run (main, extra, sidecars): a
+	 * pod's NIC request or capability in any of them is read, and
+	 * service_container_with() says which one it was. */
+	struct container *ctrs;
+	size_t n_ctrs, cap_ctrs;
+	size_t engine_ctr;            /* index into ctrs (0 when n_ctrs == 0) */
+	/* Multi-node evidence for plain workloads: "--nnodes 2" and the like.
+	 * node_count above is set from it. */
+	char *nodes_how;
+	/* Pod template labels the Dynamo operator sets
+	 * (nvidia.com/dynamo-component-type, ...-sub-component-type), when an
+	 * operator-rendered object is read. */
+	struct kv_list labels;
+	/* Anti-affinity detail: true when some podAntiAffinity term is
+	 * required (requiredDuringSchedulingIgnoredDuringExecution) on
+	 * kubernetes.io/hostname, or a hostname spread constraint says
+	 * DoNotSchedule.  anti_affinity stays true for preferred rules too. */
+	bool anti_affinity_required;
 };
 
 struct configmap {
@@ -120,6 +177,24 @@ struct deployment {
 	size_t n_svcs, cap_svcs;
 	bool has_compute_domain;      /* a ComputeDomain in the same file */
 	int doc_index;                /* 0-based document number in its file (additive) */
+	/* Plain workloads that the reader paired (a prefill Deployment and a
+	 * decode Deployment of the same folder, roles from their engine
+	 * flags) are moved into the first one; the others keep no service
+	 * and name it here. */
+	char *paired_with;
+	/* What kind of object a non-DGD workload came from when it is the
+	 * operator's rendering (Grove PodCliqueSet, LWS with Dynamo labels). */
+	bool operator_rendered;
+};
+
+/* A resource claim template the input defines, or the channel template a
+ * ComputeDomain creates: its name and the device classes it requests. */
+struct claim_template {
+	char *name;
+	char *classes;                /* "gpu.nvidia.com,rdma-dranet",
+	                                 "compute-domain-default-channel.nvidia.com" */
+	bool compute_domain;          /* created by a ComputeDomain's channel */
+	struct src_loc loc;
 };
 
 enum diag_severity { DIAG_NOTE = 0, DIAG_WARN, DIAG_ERROR };
@@ -140,6 +215,8 @@ struct manifest_set {
 	struct configmap *cms;
 	size_t n_cms, cap_cms;
 	size_t n_compute_domains;
+	struct claim_template *claims;  /* additive */
+	size_t n_claims, cap_claims;
 	struct diag *diags;
 	size_t n_diags, cap_diags;
 	size_t max_files;             /* folder walk cap (--max-files); 0: MANIFEST_MAX_FILES */
@@ -178,10 +255,41 @@ bool manifest_load_path(struct manifest_set *ms, const char *path);
  * call), so labelling every deployment stays n log n, not n^2. */
 size_t manifest_name_count(const struct manifest_set *ms, const char *name);
 
+/* What manifest_load_path does after reading: ConfigMaps across the files
+ * of a folder, and prefill/decode pairs of plain workloads (see
+ * deployment.paired_with).  For input read otherwise (a stream). */
+void manifest_finish(struct manifest_set *ms, size_t first_dep);
+
 /* Lookups used by the rules.  service_has_cap ignores case and a CAP_
  * prefix, and is true for any capability when ALL was added. */
 const struct env_var *service_env_get(const struct service *s, const char *name);
 const char *service_resource_get(const struct service *s, const char *key);
 bool service_has_cap(const struct service *s, const char *cap);
+
+/* The container of s that requests resource KEY / adds capability CAP /
+ * is privileged, or NULL.  For findings that must name the container. */
+const struct container *service_container_with_resource(const struct service *s, const char *key);
+const struct container *service_container_with_cap(const struct service *s, const char *cap);
+const struct container *service_engine_container(const struct service *s);
+
+/* What a resource claim of s asks for: the device classes of its template
+ * when the input defines the template (a ResourceClaimTemplate, or the
+ * channel template of a ComputeDomain), else NULL. */
+const struct claim_template *manifest_claim_template(const struct manifest_set *ms,
+						     const char *template_name);
+enum claim_kind {
+	CLAIM_UNKNOWN = 0,  /* its template is not in the input */
+	CLAIM_MNNVL,        /* a ComputeDomain channel or an IMEX channel */
+	CLAIM_GPU,          /* gpu.nvidia.com, gpu.intel.com, ... */
+	CLAIM_NIC,          /* an RDMA/network device class */
+	CLAIM_OTHER,
+};
+enum claim_kind manifest_claim_kind(const struct manifest_set *ms, const char *template_name);
+const char *claim_kind_name(enum claim_kind k);
+
+/* The engine flag that decides a plain workload's role, as the model read
+ * it: "--disaggregation-mode prefill", "kv_role kv_producer",
+ * "--server_role CONTEXT"...; ROLE_UNKNOWN when none. */
+enum svc_role manifest_role_from_command(const char *cmdline, char *how, size_t howsz);
 
 #endif

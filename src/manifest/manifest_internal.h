@@ -45,6 +45,9 @@ bool shell_env_name_ok(const char *name, size_t len);
 /* The value of --disaggregation-mode (or the older --is-prefill-worker), or
  * NULL; written to out (size outsz). */
 const char *shell_disagg_mode(const char *cmdline, char *out, size_t outsz);
+/* The word after FLAG (`FLAG X`, `FLAG=X`, quoted or not), lowercased, or
+ * NULL.  FLAG must start a word. */
+const char *shell_flag_word(const char *cmdline, const char *flag, char *out, size_t outsz);
 
 /* manifest_model.c */
 void manifest_resolve_configmaps(struct manifest_set *ms, size_t first_dep, bool same_file);

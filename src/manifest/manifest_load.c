@@ -228,7 +228,7 @@ bool manifest_load_path(struct manifest_set *ms, const char *path)
 	if (!S_ISDIR(st.st_mode)) {
 		if (!load_file(ms, path, true))
 			return false;
-		manifest_resolve_configmaps(ms, first_dep, false);
+		manifest_finish(ms, first_dep);
 		return true;
 	}
 	if (access(path, R_OK | X_OK) != 0) {
@@ -241,6 +241,6 @@ bool manifest_load_path(struct manifest_set *ms, const char *path)
 	free(w.seen);
 	if (w.yaml_found == 0)
 		ms_diag(ms, DIAG_NOTE, path, 0, 0, xstrdup("no YAML files found (*.yaml, *.yml)"));
-	manifest_resolve_configmaps(ms, first_dep, false);
+	manifest_finish(ms, first_dep);
 	return true;
 }

@@ -15,6 +15,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -29,14 +30,23 @@ struct pctx {
 	bool copies_warned;
 };
 
+/* A container of the pod being built, and what it is to the pod. */
+struct ctr_src {
+	const struct ynode *n;
+	enum ctr_kind kind;
+};
+
+#define MAX_CONTAINERS 64      /* per pod: more is not a pod anyone writes */
+
 /* Scratch while one service is being built. */
 struct sbuild {
 	struct pctx *pc;
 	struct deployment *dep;
 	struct service *s;
-	const struct ynode *command, *args;   /* of the main container */
 	const struct ynode *v1_component_type, *v1_sub_type, *v2_type;
 	const struct ynode *podspec;          /* for /dev/shm volume lookups */
+	struct ctr_src src[MAX_CONTAINERS];
+	size_t n_src;
 };
 
 static struct src_loc at(const struct pctx *pc, const struct ynode *n)
@@ -154,22 +164,35 @@ static void env_merge(struct pctx *pc, struct env_list *dst, const struct env_li
 	}
 }
 
-static void env_from_apply(struct pctx *pc, struct service *s, const struct ynode *seq)
+/* dst (empty) = src, without lookups. */
+static void env_dup(struct env_list *dst, const struct env_list *src)
 {
-	if (!yis_seq(seq))
+	if (!src->n)
 		return;
-	for (size_t i = 0; i < seq->n; i++) {
-		const struct ynode *e = seq->u.kids[i];
-		const struct ynode *r;
-		if ((r = ymap_get(e, "secretRef")) && ymap_str(r, "name"))
-			kv_list_add(&s->env_from, "secret", ymap_str(r, "name"), at(pc, r));
-		else if ((r = ymap_get(e, "configMapRef")) && ymap_str(r, "name"))
-			kv_list_add(&s->env_from, "configmap", ymap_str(r, "name"), at(pc, r));
+	xgrow((void **)&dst->v, &dst->cap, src->n, sizeof(*dst->v));
+	for (size_t i = 0; i < src->n; i++) {
+		const struct env_var *e = &src->v[i];
+		struct env_var *d = XPUSH(dst->v, dst->n, dst->cap);
+		d->name = xstrdup(e->name);
+		d->value = e->value ? xstrdup(e->value) : NULL;
+		d->value_from = e->value_from ? xstrdup(e->value_from) : NULL;
+		d->origin = e->origin;
+		d->loc = e->loc;
+	}
+}
+
+/* src's entries over dst's (later wins). */
+static void env_overlay(struct env_list *dst, const struct env_list *src)
+{
+	for (size_t i = 0; i < src->n; i++) {
+		const struct env_var *e = &src->v[i];
+		if (!env_list_set(dst, e->name, e->value, e->value_from, e->origin, e->loc))
+			break;
 	}
 }
 
 struct inline_ctx {
-	struct service *s;
+	struct env_list *env;
 	const char *file;
 };
 
@@ -177,7 +200,7 @@ static void on_inline(void *vctx, const char *name, const char *value, int line)
 {
 	struct inline_ctx *ic = vctx;
 	struct src_loc loc = {ic->file, line};
-	env_list_set(&ic->s->env, name, value, NULL, ENV_INLINE, loc);
+	env_list_set(ic->env, name, value, NULL, ENV_INLINE, loc);
 }
 
 /* argv form `command: [env, A=b, python3]`: the env program applies them. */
@@ -314,16 +337,16 @@ static int first_line(const struct ynode *n)
 
 /* ---- resources, security, volumes ---- */
 
-static void res_put(struct pctx *pc, struct service *s, const char *key, const struct ynode *v)
+static void res_put(struct pctx *pc, struct kv_list *l, const char *key, const struct ynode *v)
 {
 	const char *val = yscalar(v);
 	if (val)
-		kv_list_set(&s->resources, key, val, at(pc, v));
+		kv_list_set(l, key, val, at(pc, v));
 }
 
 struct res_ctx {
 	struct pctx *pc;
-	struct service *s;
+	struct kv_list *l;
 	bool dynamo;       /* v1alpha1 style: `custom:` holds extended resources */
 };
 
@@ -331,7 +354,7 @@ static bool on_res_custom(void *vctx, const struct ynode *k, const struct ynode 
 {
 	struct res_ctx *rc = vctx;
 	if (yscalar(k))
-		res_put(rc->pc, rc->s, yscalar(k), v);
+		res_put(rc->pc, rc->l, yscalar(k), v);
 	return true;
 }
 
@@ -344,30 +367,30 @@ static bool on_res(void *vctx, const struct ynode *k, const struct ynode *v)
 	if (rc->dynamo && strcmp(key, "custom") == 0 && yis_map(v))
 		ymap_each(v, on_res_custom, rc);
 	else
-		res_put(rc->pc, rc->s, key, v);
+		res_put(rc->pc, rc->l, key, v);
 	return true;
 }
 
 /* Requests first, then limits: where both name a resource, limits win. */
 static void resources_apply(struct pctx *pc, struct service *s, const struct ynode *res, bool dynamo)
 {
-	struct res_ctx rc = {pc, s, dynamo};
+	struct res_ctx rc = {pc, &s->resources, dynamo};
 	ymap_each(ymap_get(res, "requests"), on_res, &rc);
 	ymap_each(ymap_get(res, "limits"), on_res, &rc);
 }
 
-static void caps_apply(struct pctx *pc, struct service *s, const struct ynode *sc, const char *where)
+static void caps_apply(struct pctx *pc, struct kv_list *l, const struct ynode *sc, const char *where)
 {
 	const struct ynode *add = YPATH(sc, "capabilities", "add");
 	if (yscalar(add)) {
-		kv_list_set(&s->cap_add, yscalar(add), where, at(pc, add));
+		kv_list_set(l, yscalar(add), where, at(pc, add));
 		return;
 	}
 	if (!yis_seq(add))
 		return;
 	for (size_t i = 0; i < add->n; i++)
 		if (yscalar(add->u.kids[i]))
-			kv_list_set(&s->cap_add, yscalar(add->u.kids[i]), where, at(pc, add->u.kids[i]));
+			kv_list_set(l, yscalar(add->u.kids[i]), where, at(pc, add->u.kids[i]));
 }
 
 static void security_apply(struct pctx *pc, struct service *s, const struct ynode *sc,
@@ -375,7 +398,7 @@ static void security_apply(struct pctx *pc, struct service *s, const struct ynod
 {
 	if (!yis_map(sc))
 		return;
-	caps_apply(pc, s, sc, where);
+	caps_apply(pc, &s->cap_add, sc, where);
 	const struct ynode *p = ymap_get(sc, "privileged");
 	if (p && yscalar(p)) {
 		s->privileged = ytrue(p);
@@ -416,28 +439,189 @@ static void mounts_apply(struct pctx *pc, struct service *s, const struct ynode 
 	}
 }
 
-static void container_apply(struct sbuild *b, const struct ynode *c)
+/* Whether a command line runs an engine (or a transfer test): what makes
+ * a container the worker's engine container. */
+static bool runs_engine(const char *cmd)
+{
+	static const char *const mods[] = {
+		"dynamo.vllm", "dynamo.sglang", "dynamo.trtllm", "dynamo.mocker", "vllm serve",
+		"vllm.entrypoints", "sglang.launch_server", "trtllm-serve", "nixlbench",
+		"ucx_perftest", NULL,
+	};
+	for (size_t i = 0; cmd && mods[i]; i++)
+		if (strstr(cmd, mods[i]))
+			return true;
+	return false;
+}
+
+static void kv_copy_into(struct kv_list *dst, const struct kv_list *src)
+{
+	for (size_t i = 0; i < src->n; i++)
+		kv_list_set(dst, src->v[i].key, src->v[i].value, src->v[i].loc);
+}
+
+static void env_merge(struct pctx *pc, struct env_list *dst, const struct env_list *src);
+
+/* One container: its own environment on top of the service's (which, at
+ * this point, holds only the deployment-wide and service entries), its
+ * command, resources and security context. */
+static void container_build(struct sbuild *b, const struct ctr_src *src, size_t idx)
 {
 	struct pctx *pc = b->pc;
 	struct service *s = b->s;
-	if (!yis_map(c))
+	const struct ynode *c = src->n;   /* NULL: v1alpha1 main container left implicit */
+	if (c && !yis_map(c))
 		return;
+	struct container *k = XPUSH(s->ctrs, s->n_ctrs, s->cap_ctrs);
+	memset(k, 0, sizeof(*k));
+	k->kind = src->kind;
+	k->loc = c ? at(pc, c) : s->loc;
 	const struct ynode *n;
 	if ((n = ymap_get(c, "name")) && yscalar(n))
-		set_str(&s->container, yscalar(n));
-	if ((n = ymap_get(c, "image")) && yscalar(n)) {
-		set_str(&s->image, yscalar(n));
-		s->image_loc = at(pc, n);
+		k->name = xstrdup(yscalar(n));
+	else
+		k->name = src->kind == CTR_MAIN && idx == 0 ? NULL : xasprintf("container-%zu", idx + 1);
+	if ((n = ymap_get(c, "image")) && yscalar(n))
+		k->image = xstrdup(yscalar(n));
+	/* Deployment-wide first, then the service's: everything later
+	 * overrides it. */
+	env_merge(pc, &k->env, &b->dep->env);
+	env_overlay(&k->env, &s->env);
+	kv_copy_into(&k->env_from, &s->env_from);
+	env_apply(pc, &k->env, ymap_get(c, "env"), ENV_CONTAINER);
+	const struct ynode *ef = ymap_get(c, "envFrom");
+	if (yis_seq(ef)) {
+		for (size_t i = 0; i < ef->n; i++) {
+			const struct ynode *e = ef->u.kids[i];
+			const struct ynode *r;
+			if ((r = ymap_get(e, "secretRef")) && ymap_str(r, "name"))
+				kv_list_add(&k->env_from, "secret", ymap_str(r, "name"), at(pc, r));
+			else if ((r = ymap_get(e, "configMapRef")) && ymap_str(r, "name"))
+				kv_list_add(&k->env_from, "configmap", ymap_str(r, "name"), at(pc, r));
+		}
 	}
-	env_apply(pc, &s->env, ymap_get(c, "env"), ENV_CONTAINER);
-	env_from_apply(pc, s, ymap_get(c, "envFrom"));
-	if ((n = ymap_get(c, "command")))
-		b->command = n;
-	if ((n = ymap_get(c, "args")))
-		b->args = n;
-	security_apply(pc, s, ymap_get(c, "securityContext"), "container");
-	resources_apply(pc, s, ymap_get(c, "resources"), false);
-	mounts_apply(pc, s, b->podspec, ymap_get(c, "volumeMounts"));
+	const struct ynode *cmd = ymap_get(c, "command"), *args = ymap_get(c, "args");
+	char *buf = NULL;
+	size_t len = 0, cap = 0;
+	cmd_collect(&buf, &len, &cap, cmd);
+	cmd_collect(&buf, &len, &cap, args);
+	k->command_line = buf;
+	if (buf) {
+		k->command_loc.file = pc->file;
+		k->command_loc.line = first_line(cmd ? cmd : args);
+	}
+	struct inline_ctx ic = {&k->env, pc->file};
+	scan_inline(&ic, cmd, args);
+	/* The DGD's service-level resources are the main container's. */
+	if (src->kind == CTR_MAIN)
+		kv_copy_into(&k->resources, &s->resources);
+	struct res_ctx rc = {pc, &k->resources, false};
+	ymap_each(ymap_get(ymap_get(c, "resources"), "requests"), on_res, &rc);
+	ymap_each(ymap_get(ymap_get(c, "resources"), "limits"), on_res, &rc);
+	const struct ynode *sc = ymap_get(c, "securityContext");
+	if (yis_map(sc)) {
+		caps_apply(pc, &k->cap_add, sc, "container");
+		const struct ynode *p = ymap_get(sc, "privileged");
+		if (p && yscalar(p)) {
+			k->privileged = ytrue(p);
+			k->privileged_loc = at(pc, p);
+		}
+	}
+	if (src->kind != CTR_INIT)
+		mounts_apply(pc, s, b->podspec, ymap_get(c, "volumeMounts"));
+	k->engine = src->kind != CTR_INIT && runs_engine(k->command_line);
+}
+
+static bool is_sidecar_name(const char *name);
+
+/*
+ * Every container of the pod, then the service's view: the engine
+ * container's environment and command, and the union of what the running
+ * containers request.  The engine container is the first that runs an
+ * engine (main, then extra containers, then native sidecars); when none
+ * visibly does (the image's default entrypoint), the main container.
+ */
+static void containers_finish(struct sbuild *b)
+{
+	struct pctx *pc = b->pc;
+	struct service *s = b->s;
+	for (size_t i = 0; i < b->n_src; i++)
+		container_build(b, &b->src[i], i);
+	if (!s->n_ctrs) {
+		/* no container written (a patch): deployment-wide, then service */
+		struct env_list own = s->env;
+		memset(&s->env, 0, sizeof(s->env));
+		env_merge(pc, &s->env, &b->dep->env);
+		env_overlay(&s->env, &own);
+		env_list_release(&own);
+		return;
+	}
+	size_t eng = s->n_ctrs, main_i = s->n_ctrs;
+	for (size_t i = 0; i < s->n_ctrs; i++) {
+		if (s->ctrs[i].engine && eng == s->n_ctrs)
+			eng = i;
+		if (s->ctrs[i].kind == CTR_MAIN && main_i == s->n_ctrs &&
+		    !is_sidecar_name(s->ctrs[i].name))
+			main_i = i;
+	}
+	if (main_i == s->n_ctrs)
+		main_i = 0;
+	if (eng == s->n_ctrs)
+		eng = main_i;
+	s->engine_ctr = eng;
+	struct container *e = &s->ctrs[eng];
+	env_list_release(&s->env);
+	env_dup(&s->env, &e->env);   /* a copy of a budgeted copy: not counted again */
+	kv_list_release(&s->env_from);
+	kv_copy_into(&s->env_from, &e->env_from);
+	set_str(&s->container, e->name);
+	if (e->image) {
+		set_str(&s->image, e->image);
+		s->image_loc = e->loc;
+		const struct ynode *im = ymap_get(b->src[eng].n, "image");   /* NULL-safe */
+		if (im)
+			s->image_loc = at(pc, im);
+	}
+	s->command_line = e->command_line ? xstrdup(e->command_line) : NULL;
+	s->command_loc = e->command_loc;
+	for (size_t i = 0; i < s->n_ctrs; i++) {
+		const struct container *k = &s->ctrs[i];
+		if (k->kind == CTR_INIT)
+			continue;
+		kv_copy_into(&s->resources, &k->resources);
+		for (size_t j = 0; j < k->cap_add.n; j++)
+			kv_list_set(&s->cap_add, k->cap_add.v[j].key, k->cap_add.v[j].value,
+				    k->cap_add.v[j].loc);
+		if (k->privileged && !s->privileged) {
+			s->privileged = true;
+			s->privileged_loc = k->privileged_loc;
+		}
+	}
+}
+
+/* containers[] (the main one by name, else the first), then native
+ * sidecars and init containers. */
+static void pod_containers(struct sbuild *b, const struct ynode *ps, const struct ynode *main_c,
+			   bool main_is_first)
+{
+	const struct ynode *cs = ymap_get(ps, "containers");
+	if (main_c && b->n_src < MAX_CONTAINERS)
+		b->src[b->n_src++] = (struct ctr_src){main_c, CTR_MAIN};
+	if (yis_seq(cs))
+		for (size_t i = 0; i < cs->n && b->n_src < MAX_CONTAINERS; i++) {
+			if (cs->u.kids[i] == main_c)
+				continue;
+			bool as_main = main_is_first && !main_c;
+			b->src[b->n_src++] = (struct ctr_src){cs->u.kids[i],
+							      as_main ? CTR_MAIN : CTR_EXTRA};
+		}
+	const struct ynode *ic = ymap_get(ps, "initContainers");
+	if (yis_seq(ic))
+		for (size_t i = 0; i < ic->n && b->n_src < MAX_CONTAINERS; i++) {
+			const char *rp = ymap_str(ic->u.kids[i], "restartPolicy");
+			bool side = rp && !strcmp(rp, "Always");
+			b->src[b->n_src++] = (struct ctr_src){ic->u.kids[i], side ? CTR_SIDECAR : CTR_INIT};
+		}
 }
 
 static void claims_apply(struct pctx *pc, struct service *s, const struct ynode *seq)
@@ -492,14 +676,30 @@ static void podspec_apply(struct sbuild *b, const struct ynode *ps)
 	if ((n = YPATH(ps, "affinity", "podAntiAffinity"))) {
 		s->anti_affinity = true;
 		s->anti_affinity_loc = at(pc, n);
+		/* Only a required term keeps two pods off one node; a preferred
+		 * one yields when the scheduler is short of nodes. */
+		const struct ynode *req = ymap_get(n, "requiredDuringSchedulingIgnoredDuringExecution");
+		for (size_t i = 0; yis_seq(req) && i < req->n; i++) {
+			const char *tk = ymap_str(req->u.kids[i], "topologyKey");
+			if (tk && !strcmp(tk, "kubernetes.io/hostname")) {
+				s->anti_affinity_required = true;
+				s->anti_affinity_loc = at(pc, req->u.kids[i]);
+			}
+		}
 	}
 	const struct ynode *tsc = ymap_get(ps, "topologySpreadConstraints");
 	if (yis_seq(tsc)) {
 		for (size_t i = 0; i < tsc->n; i++) {
 			const struct ynode *k = ymap_get(tsc->u.kids[i], "topologyKey");
 			if (yscalar(k) && strcmp(yscalar(k), "kubernetes.io/hostname") == 0) {
+				const char *wu = ymap_str(tsc->u.kids[i], "whenUnsatisfiable");
+				const char *ms_ = ymap_str(tsc->u.kids[i], "maxSkew");
 				s->anti_affinity = true;
 				s->anti_affinity_loc = at(pc, k);
+				/* DoNotSchedule with maxSkew 1 spreads one pod per node
+				 * only while nodes are free; count it as required. */
+				if (wu && !strcmp(wu, "DoNotSchedule") && (!ms_ || !strcmp(ms_, "1")))
+					s->anti_affinity_required = true;
 			}
 		}
 	}
@@ -518,7 +718,8 @@ static bool is_sidecar_name(const char *name)
 	return false;
 }
 
-/* The container the operator treats as the worker: `main`, else the first. */
+/* The container the operator treats as the worker: `main`, else the first
+ * that is not a well-known proxy or log sidecar, else the first. */
 static const struct ynode *main_container(const struct ynode *ps)
 {
 	const struct ynode *cs = ymap_get(ps, "containers");
@@ -565,6 +766,68 @@ static enum svc_role role_word(const char *w)
 	return ROLE_OTHER;
 }
 
+/* "kv_role": "kv_producer" inside a --kv-transfer-config JSON. */
+static const char *kv_role_of(const char *cmd)
+{
+	const char *p = cmd ? strstr(cmd, "kv_role") : NULL;
+	for (; p; p = strstr(p + 7, "kv_role")) {
+		const char *q = p + 7;
+		while (*q == '"' || *q == '\'' || *q == '\\' || *q == ' ' || *q == ':' || *q == '=')
+			q++;
+		if (!strncmp(q, "kv_producer", 11))
+			return "kv_producer";
+		if (!strncmp(q, "kv_consumer", 11))
+			return "kv_consumer";
+	}
+	return NULL;
+}
+
+enum svc_role manifest_role_from_command(const char *cmd, char *how, size_t howsz)
+{
+	char w[32];
+	if (how && howsz)
+		how[0] = '\0';
+	if (!cmd)
+		return ROLE_UNKNOWN;
+	if (shell_disagg_mode(cmd, w, sizeof(w))) {
+		enum svc_role r = role_word(w);
+		bool modern = strstr(cmd, "--disaggregation-mode") != NULL;
+		if (r == ROLE_PREFILL || r == ROLE_DECODE) {
+			/* Name the flag the command really uses: older vLLM
+			 * workers say --is-prefill-worker. */
+			if (modern)
+				snprintf(how, howsz, "--disaggregation-mode %s", w);
+			else
+				snprintf(how, howsz, "--is-prefill-worker");
+			return r;
+		}
+		if (!strcmp(w, "encode")) {
+			snprintf(how, howsz, "--disaggregation-mode encode");
+			return ROLE_OTHER;
+		}
+	}
+	/* TRT-LLM's own server: context = prefill, generation = decode. */
+	if (shell_flag_word(cmd, "--server_role", w, sizeof(w)) ||
+	    shell_flag_word(cmd, "--server-role", w, sizeof(w))) {
+		if (!strcmp(w, "context")) {
+			snprintf(how, howsz, "--server_role CONTEXT");
+			return ROLE_PREFILL;
+		}
+		if (!strcmp(w, "generation")) {
+			snprintf(how, howsz, "--server_role GENERATION");
+			return ROLE_DECODE;
+		}
+	}
+	/* vLLM's producer/consumer connectors name the side in kv_role. */
+	const char *kr = strstr(cmd, "kv-transfer-config") || strstr(cmd, "kv_transfer_config")
+		? kv_role_of(cmd) : NULL;
+	if (kr) {
+		snprintf(how, howsz, "--kv-transfer-config kv_role %s", kr);
+		return !strcmp(kr, "kv_producer") ? ROLE_PREFILL : ROLE_DECODE;
+	}
+	return ROLE_UNKNOWN;
+}
+
 /* Declared type first; a bare "worker" (or nothing) is refined by what the
  * engine is told on its command line, then by the service name. */
 static void role_decide(struct sbuild *b, bool allow_name)
@@ -585,21 +848,26 @@ static void role_decide(struct sbuild *b, bool allow_name)
 		role_set(s, r, xasprintf("%s: %s", key, ctw), at(pc, ct));
 		return;
 	}
-	char mode[32];
-	if (shell_disagg_mode(s->command_line, mode, sizeof(mode))) {
-		enum svc_role mr = role_word(mode);
-		if (mr == ROLE_PREFILL || mr == ROLE_DECODE) {
-			/* Name the flag the command really uses: older vLLM
-			 * workers say --is-prefill-worker. */
-			bool modern = strstr(s->command_line, "--disaggregation-mode") != NULL;
-			role_set(s, mr, modern ? xasprintf("--disaggregation-mode %s", mode)
-					       : xstrdup("--is-prefill-worker"), s->command_loc);
-			return;
-		}
-		if (strcmp(mode, "encode") == 0) {
-			role_set(s, ROLE_OTHER, xstrdup("--disaggregation-mode encode"), s->command_loc);
-			return;
-		}
+	/* The operator's labels on a rendered pod template (Grove cliques,
+	 * LWS): what the DGD declared. */
+	const struct kv *lab = kv_list_find(&s->labels, "nvidia.com/dynamo-sub-component-type");
+	if (lab && (role_word(lab->value) == ROLE_PREFILL || role_word(lab->value) == ROLE_DECODE)) {
+		role_set(s, role_word(lab->value),
+			 xasprintf("label nvidia.com/dynamo-sub-component-type=%s", lab->value), lab->loc);
+		return;
+	}
+	char how[96];
+	enum svc_role mr = manifest_role_from_command(s->command_line, how, sizeof(how));
+	if (mr == ROLE_PREFILL || mr == ROLE_DECODE || mr == ROLE_OTHER) {
+		role_set(s, mr, xstrdup(how), s->command_loc);
+		return;
+	}
+	lab = kv_list_find(&s->labels, "nvidia.com/dynamo-component-type");
+	if (!ct && lab) {
+		enum svc_role lr = role_word(lab->value);
+		role_set(s, lr == ROLE_UNKNOWN ? ROLE_OTHER : lr,
+			 xasprintf("label nvidia.com/dynamo-component-type=%s", lab->value), lab->loc);
+		return;
 	}
 	if (allow_name && (r == ROLE_WORKER || ctw == NULL)) {
 		if (name_has(s->name, "prefill")) {
@@ -643,29 +911,16 @@ static struct service *svc_new(struct pctx *pc, struct deployment *d, const char
 	b->pc = pc;
 	b->dep = d;
 	b->s = s;
-	/* Deployment-wide first: everything later overrides it. */
-	env_merge(pc, &s->env, &d->env);
+	/* s->env holds the service's own entries until the containers are
+	 * built: each container starts from the deployment-wide entries, then
+	 * these (containers_finish). */
 	return s;
 }
 
 static void svc_finish(struct sbuild *b)
 {
 	struct service *s = b->s;
-	struct pctx *pc = b->pc;
-
-	/* command line: command then args, as the container runtime joins them */
-	char *buf = NULL;
-	size_t len = 0, cap = 0;
-	cmd_collect(&buf, &len, &cap, b->command);
-	cmd_collect(&buf, &len, &cap, b->args);
-	s->command_line = buf;
-	if (buf) {
-		s->command_loc.file = pc->file;
-		s->command_loc.line = first_line(b->command ? b->command : b->args);
-	}
-	struct inline_ctx ic = {s, pc->file};
-	scan_inline(&ic, b->command, b->args);
-
+	containers_finish(b);
 	const struct kv *g = kv_list_find(&s->resources, "gpu");
 	if (!g)
 		g = kv_list_find(&s->resources, "nvidia.com/gpu");
@@ -775,7 +1030,12 @@ static bool on_v1_service(void *vctx, const struct ynode *k, const struct ynode 
 	resources_apply(pc, s, ymap_get(v, "resources"), true);
 	const struct ynode *eps = ymap_get(v, "extraPodSpec");
 	podspec_apply(&b, eps);
-	container_apply(&b, ymap_get(eps, "mainContainer"));
+	/* extraPodSpec is a PodSpec plus mainContainer: its containers[] are
+	 * extra containers beside main, its initContainers[] init containers
+	 * and native sidecars. */
+	const struct ynode *mc = ymap_get(eps, "mainContainer");
+	b.src[b.n_src++] = (struct ctr_src){mc, CTR_MAIN};
+	pod_containers(&b, eps, NULL, false);
 	svc_finish(&b);
 	role_remember(dc, &b);
 	return true;
@@ -810,7 +1070,7 @@ static void v2_component(struct dgd_ctx *dc, const struct ynode *c)
 	resources_apply(pc, s, ymap_get(c, "resources"), true);
 	const struct ynode *ps = YPATH(c, "podTemplate", "spec");
 	podspec_apply(&b, ps);
-	container_apply(&b, main_container(ps));
+	pod_containers(&b, ps, main_container(ps), false);
 	svc_finish(&b);
 	role_remember(dc, &b);
 }
@@ -852,38 +1112,62 @@ static void build_dgd(struct pctx *pc, const struct ynode *root, int doc_index)
 	dgd_roles(&dc);
 }
 
-/* Plain pod spec: each container that is not a sidecar is a service. */
+static bool on_label(void *vctx, const struct ynode *k, const struct ynode *v)
+{
+	struct sbuild *b = vctx;
+	if (yscalar(k) && yscalar(v) && !strncmp(yscalar(k), "nvidia.com/dynamo-", 18))
+		kv_list_set(&b->s->labels, yscalar(k), yscalar(v), at(b->pc, v));
+	return true;
+}
+
+/* Multi-node flags of an engine that a plain workload runs: its pods form
+ * one engine over N nodes (vLLM/SGLang --nnodes, TRT-LLM through mpirun is
+ * not visible here). */
+static void nodes_from_flags(struct service *s)
+{
+	static const char *const flags[] = {"--nnodes", "--num-nodes", "--num_nodes", NULL};
+	char w[32];
+	for (size_t i = 0; flags[i]; i++) {
+		if (!shell_flag_word(s->command_line, flags[i], w, sizeof(w)))
+			continue;
+		long n = parse_long(w, 0);
+		if (n > 1 && n > s->node_count) {
+			s->node_count = n;
+			s->node_count_loc = s->command_loc;
+			free(s->nodes_how);
+			s->nodes_how = xasprintf("%s %ld", flags[i], n);
+		}
+		return;
+	}
+}
+
+/* Plain pod spec: one service per pod template, its containers read as a
+ * DGD worker's are (the engine container decides the name). */
 static void pod_services(struct pctx *pc, struct deployment *d, const struct ynode *ps,
-			 const struct ynode *replicas, long node_count, const char *svc_name)
+			 const struct ynode *meta, const struct ynode *replicas, long node_count,
+			 const char *svc_name)
 {
 	const struct ynode *cs = ymap_get(ps, "containers");
-	if (!yis_seq(cs))
+	if (!yis_seq(cs) || !cs->n)
 		return;
-	size_t picked = 0;
-	for (int pass = 0; pass < 2 && picked == 0; pass++) {
-		for (size_t i = 0; i < cs->n; i++) {
-			const struct ynode *c = cs->u.kids[i];
-			const char *cn = ymap_str(c, "name");
-			if (!yis_map(c) || (pass == 0 && is_sidecar_name(cn)))
-				continue;
-			if (svc_name && picked)
-				break;     /* LWS: one service per template */
-			struct sbuild b;
-			char *name = svc_name ? xstrdup(svc_name)
-					      : xasprintf("%s/%s", d->name, cn ? cn : "container");
-			struct service *s = svc_new(pc, d, name, c, &b);
-			free(name);
-			if (!s)
-				return;
-			picked++;
-			scalar_long(pc, replicas, &s->replicas, &s->replicas_loc);
-			s->node_count = node_count;
-			podspec_apply(&b, ps);
-			container_apply(&b, c);
-			svc_finish(&b);
-			role_decide(&b, true);
-		}
+	struct sbuild b;
+	struct service *s = svc_new(pc, d, svc_name ? svc_name : d->name, cs->u.kids[0], &b);
+	if (!s)
+		return;
+	scalar_long(pc, replicas, &s->replicas, &s->replicas_loc);
+	s->node_count = node_count;
+	ymap_each(ymap_get(meta, "labels"), on_label, &b);
+	podspec_apply(&b, ps);
+	pod_containers(&b, ps, NULL, true);
+	svc_finish(&b);
+	if (!svc_name && s->n_ctrs) {
+		const struct container *e = &s->ctrs[s->engine_ctr];
+		free(s->name);
+		s->name = xasprintf("%s/%s", d->name, e->name ? e->name : "container");
+		s->loc = e->loc;
 	}
+	nodes_from_flags(s);
+	role_decide(&b, false);
 }
 
 static void build_lws(struct pctx *pc, const struct ynode *root, int doc_index)
@@ -897,12 +1181,14 @@ static void build_lws(struct pctx *pc, const struct ynode *root, int doc_index)
 	size_t before = d->n_svcs;
 	if (leader) {
 		char *n = xasprintf("%s/leader", d->name);
-		pod_services(pc, d, leader, ymap_get(spec, "replicas"), size, n);
+		pod_services(pc, d, leader, YPATH(lwt, "leaderTemplate", "metadata"),
+			     ymap_get(spec, "replicas"), size, n);
 		free(n);
 	}
 	if (worker) {
 		char *n = xasprintf("%s/worker", d->name);
-		pod_services(pc, d, worker, ymap_get(spec, "replicas"), size, n);
+		pod_services(pc, d, worker, YPATH(lwt, "workerTemplate", "metadata"),
+			     ymap_get(spec, "replicas"), size, n);
 		free(n);
 	}
 	for (size_t i = before; i < d->n_svcs; i++)
@@ -942,6 +1228,113 @@ static void build_configmap(struct pctx *pc, const struct ynode *root)
 	cm->text = buf ? buf : xstrdup("");
 }
 
+/* ---- DRA: resource claim templates ---- */
+
+static void claim_template_add(struct pctx *pc, const char *name, const char *classes, bool cd,
+			       const struct ynode *at_node)
+{
+	struct manifest_set *ms = pc->ms;
+	if (ms->n_claims >= MANIFEST_MAX_SERVICES)
+		return;
+	struct claim_template *t = XPUSH(ms->claims, ms->n_claims, ms->cap_claims);
+	t->name = xstrdup(name);
+	t->classes = xstrdup(classes);
+	t->compute_domain = cd;
+	t->loc = at(pc, at_node);
+}
+
+static void class_append(char **buf, const char *cls)
+{
+	if (!cls)
+		return;
+	char *n = *buf ? xasprintf("%s,%s", *buf, cls) : xstrdup(cls);
+	free(*buf);
+	*buf = n;
+}
+
+/* spec.spec.devices.requests[]: deviceClassName directly (v1beta1) or under
+ * exactly: / firstAvailable[] (resource.k8s.io/v1). */
+static void build_claim_template(struct pctx *pc, const struct ynode *root)
+{
+	const char *name = yscalar(YPATH(root, "metadata", "name"));
+	const struct ynode *reqs = YPATH(root, "spec", "spec", "devices", "requests");
+	if (!name)
+		return;
+	char *classes = NULL;
+	for (size_t i = 0; yis_seq(reqs) && i < reqs->n && i < 64; i++) {
+		const struct ynode *r = reqs->u.kids[i];
+		class_append(&classes, ymap_str(r, "deviceClassName"));
+		class_append(&classes, ymap_str(ymap_get(r, "exactly"), "deviceClassName"));
+		const struct ynode *fa = ymap_get(r, "firstAvailable");
+		for (size_t j = 0; yis_seq(fa) && j < fa->n && j < 16; j++)
+			class_append(&classes, ymap_str(fa->u.kids[j], "deviceClassName"));
+	}
+	claim_template_add(pc, name, classes ? classes : "", false, root);
+	free(classes);
+}
+
+/* ---- Grove PodCliqueSet (what the operator renders a DGD into) ---- */
+
+static bool on_clique_label(void *vctx, const struct ynode *k, const struct ynode *v)
+{
+	return on_label(vctx, k, v);
+}
+
+static void build_pcs(struct pctx *pc, const struct ynode *root, int doc_index)
+{
+	struct deployment *d = dep_new(pc, root, "PodCliqueSet", doc_index);
+	d->operator_rendered = true;
+	const struct ynode *tmpl = YPATH(root, "spec", "template");
+	const struct ynode *cliques = ymap_get(tmpl, "cliques");
+	if (!yis_seq(cliques))
+		return;
+	/* A scaling group (leader + workers of one multi-node engine) spans
+	 * as many nodes as its cliques have pods. */
+	const struct ynode *groups = ymap_get(tmpl, "podCliqueScalingGroups");
+	for (size_t i = 0; i < cliques->n; i++) {
+		const struct ynode *c = cliques->u.kids[i];
+		const struct ynode *cs = ymap_get(c, "spec");
+		const struct ynode *ps = ymap_get(cs, "podSpec");
+		const char *cn = ymap_str(c, "name");
+		if (!yis_map(ps))
+			continue;
+		struct sbuild b;
+		char *name = xasprintf("%s/%s", d->name, cn ? cn : "clique");
+		struct service *s = svc_new(pc, d, name, c, &b);
+		free(name);
+		if (!s)
+			return;
+		scalar_long(pc, ymap_get(cs, "replicas"), &s->replicas, &s->replicas_loc);
+		ymap_each(ymap_get(c, "labels"), on_clique_label, &b);
+		ymap_each(ymap_get(cs, "labels"), on_clique_label, &b);
+		podspec_apply(&b, ps);
+		pod_containers(&b, ps, main_container(ps), false);
+		svc_finish(&b);
+		long nodes = 0;
+		for (size_t g = 0; yis_seq(groups) && g < groups->n; g++) {
+			const struct ynode *names = ymap_get(groups->u.kids[g], "cliqueNames");
+			bool member = false;
+			for (size_t k = 0; yis_seq(names) && k < names->n; k++)
+				member |= cn && yscalar(names->u.kids[k]) &&
+					  !strcmp(yscalar(names->u.kids[k]), cn);
+			for (size_t k = 0; member && yis_seq(names) && k < names->n; k++)
+				for (size_t j = 0; j < cliques->n; j++) {
+					const char *o = ymap_str(cliques->u.kids[j], "name");
+					if (o && yscalar(names->u.kids[k]) &&
+					    !strcmp(o, yscalar(names->u.kids[k])))
+						nodes += parse_long(ymap_str(YPATH(cliques->u.kids[j], "spec"),
+									     "replicas"), 1);
+				}
+		}
+		if (nodes > 1) {
+			s->node_count = nodes;
+			s->nodes_how = xasprintf("podCliqueScalingGroup of %ld pods", nodes);
+		}
+		nodes_from_flags(s);
+		role_decide(&b, false);
+	}
+}
+
 static const char *const pod_template_kinds[] = {
 	"Deployment", "StatefulSet", "DaemonSet", "ReplicaSet", "Job", "ReplicationController",
 	"PodTemplate", NULL,
@@ -958,6 +1351,15 @@ static void build_object(struct pctx *pc, const struct ynode *root, int doc_inde
 	} else if (strcmp(kind, "ComputeDomain") == 0) {
 		pc->ms->n_compute_domains++;
 		pc->compute_domain = true;
+		/* The channel template it creates is what workers claim. */
+		const struct ynode *t = YPATH(spec, "channel", "resourceClaimTemplate", "name");
+		if (yscalar(t))
+			claim_template_add(pc, yscalar(t), "compute-domain-default-channel.nvidia.com",
+					   true, t);
+	} else if (strcmp(kind, "ResourceClaimTemplate") == 0) {
+		build_claim_template(pc, root);
+	} else if (strcmp(kind, "PodCliqueSet") == 0) {
+		build_pcs(pc, root, doc_index);
 	} else if (strcmp(kind, "ConfigMap") == 0) {
 		build_configmap(pc, root);
 	} else if (strcmp(kind, "LeaderWorkerSet") == 0) {
@@ -988,7 +1390,16 @@ static void build_object(struct pctx *pc, const struct ynode *root, int doc_inde
 		if (!yis_map(ps))
 			return;
 		struct deployment *d = dep_new(pc, root, kind, doc_index);
-		pod_services(pc, d, ps, replicas, 1, NULL);
+		const struct ynode *meta = strcmp(kind, "Pod") == 0 ? ymap_get(root, "metadata") : NULL;
+		if (!meta && ps) {
+			/* the template's metadata sits beside its spec */
+			const struct ynode *tp = strcmp(kind, "CronJob") == 0
+				? YPATH(spec, "jobTemplate", "spec", "template")
+				: YPATH(strcmp(kind, "PodTemplate") == 0 ? root : spec, "template");
+			meta = ymap_get(tp, "metadata");
+		}
+		pod_services(pc, d, ps, meta, replicas, 1, NULL);
+		d->operator_rendered = d->n_svcs && d->svcs[0].labels.n;
 	}
 }
 
@@ -1046,59 +1457,149 @@ static const struct configmap *cm_find(const struct manifest_set *ms, const char
  * source set the name.  Idempotent: safe to run per file and again per
  * folder.
  */
+struct cm_budget {
+	size_t n, bytes;
+};
+
+static void resolve_env(const struct manifest_set *ms, const struct deployment *d,
+			struct env_list *env, const struct kv_list *env_from, bool same_file,
+			struct cm_budget *bud)
+{
+	for (size_t k = 0; k < env_from->n; k++) {
+		if (strcmp(env_from->v[k].key, "configmap") != 0)
+			continue;
+		const struct configmap *cm = cm_find(ms, env_from->v[k].value, d->loc.file, same_file);
+		size_t cm_bytes = cm ? strlen(cm->text) : 0;
+		if (cm && (cm->data.n > bud->n || cm_bytes > bud->bytes))
+			continue;
+		if (cm) {
+			bud->n -= cm->data.n;
+			bud->bytes -= cm_bytes;
+		}
+		for (size_t m = 0; cm && m < cm->data.n; m++) {
+			const struct kv *e = &cm->data.v[m];
+			if (shell_env_name_ok(e->key, strlen(e->key)) && !env_list_find(env, e->key))
+				env_list_set(env, e->key, e->value, NULL, ENV_CONFIGMAP, e->loc);
+		}
+	}
+	/* configMapKeyRef: keep the reference, add the literal. */
+	for (size_t k = 0; k < env->n; k++) {
+		struct env_var *e = &env->v[k];
+		if (e->value || !e->value_from || strncmp(e->value_from, "<configmap ", 11) != 0)
+			continue;
+		const char *ref = e->value_from + 11;
+		const char *slash = strrchr(ref, '/');
+		if (!slash)
+			continue;
+		char *cmname = xstrndup(ref, (size_t)(slash - ref));
+		char *key = xstrndup(slash + 1, strlen(slash + 1) - 1);
+		const struct configmap *cm = cm_find(ms, cmname, d->loc.file, same_file);
+		const struct kv *v = cm ? kv_list_find(&cm->data, key) : NULL;
+		if (v && strlen(v->value) < bud->bytes && bud->n) {
+			bud->bytes -= strlen(v->value);
+			bud->n--;
+			e->value = xstrdup(v->value);
+		}
+		free(cmname);
+		free(key);
+	}
+}
+
+/*
+ * Kubernetes gives env[] precedence over envFrom, and a shell assignment
+ * runs later still, so a ConfigMap entry is added only where no other
+ * source set the name.  Idempotent: safe to run per file and again per
+ * folder.  Every container's environment is resolved, and the service's
+ * (the engine container's copy).
+ */
 void manifest_resolve_configmaps(struct manifest_set *ms, size_t first_dep, bool same_file)
 {
-	size_t budget = MANIFEST_MAX_COPIES, bytes = MANIFEST_MAX_COPY_BYTES;
+	struct cm_budget bud = {MANIFEST_MAX_COPIES, MANIFEST_MAX_COPY_BYTES};
 	if (!ms->n_cms)
 		return;
 	for (size_t i = first_dep; i < ms->n_deps; i++) {
 		struct deployment *d = &ms->deps[i];
 		for (size_t j = 0; j < d->n_svcs; j++) {
 			struct service *s = &d->svcs[j];
-			for (size_t k = 0; k < s->env_from.n; k++) {
-				if (strcmp(s->env_from.v[k].key, "configmap") != 0)
-					continue;
-				const struct configmap *cm = cm_find(ms, s->env_from.v[k].value,
-								     d->loc.file, same_file);
-				size_t cm_bytes = cm ? strlen(cm->text) : 0;
-				if (cm && (cm->data.n > budget || cm_bytes > bytes))
-					continue;
-				if (cm) {
-					budget -= cm->data.n;
-					bytes -= cm_bytes;
-				}
-				for (size_t m = 0; cm && m < cm->data.n; m++) {
-					const struct kv *e = &cm->data.v[m];
-					if (shell_env_name_ok(e->key, strlen(e->key)) &&
-					    !env_list_find(&s->env, e->key))
-						env_list_set(&s->env, e->key, e->value, NULL,
-							     ENV_CONFIGMAP, e->loc);
-				}
-			}
-			/* configMapKeyRef: keep the reference, add the literal. */
-			for (size_t k = 0; k < s->env.n; k++) {
-				struct env_var *e = &s->env.v[k];
-				if (e->value || !e->value_from ||
-				    strncmp(e->value_from, "<configmap ", 11) != 0)
-					continue;
-				const char *ref = e->value_from + 11;
-				const char *slash = strrchr(ref, '/');
-				if (!slash)
-					continue;
-				char *cmname = xstrndup(ref, (size_t)(slash - ref));
-				char *key = xstrndup(slash + 1, strlen(slash + 1) - 1);
-				const struct configmap *cm = cm_find(ms, cmname, d->loc.file, same_file);
-				const struct kv *v = cm ? kv_list_find(&cm->data, key) : NULL;
-				if (v && strlen(v->value) < bytes && budget) {
-					bytes -= strlen(v->value);
-					budget--;
-					e->value = xstrdup(v->value);
-				}
-				free(cmname);
-				free(key);
-			}
+			resolve_env(ms, d, &s->env, &s->env_from, same_file, &bud);
+			for (size_t c = 0; c < s->n_ctrs; c++)
+				resolve_env(ms, d, &s->ctrs[c].env, &s->ctrs[c].env_from, same_file, &bud);
 		}
 	}
+}
+
+/* ---- prefill/decode pairs of plain workloads ---- */
+
+static bool plain_workload(const struct deployment *d)
+{
+	return d->kind && strcmp(d->kind, "DynamoGraphDeployment") && strcmp(d->kind, "PodCliqueSet") &&
+	       !d->paired_with;
+}
+
+static bool has_role(const struct deployment *d, enum svc_role r)
+{
+	for (size_t i = 0; i < d->n_svcs; i++)
+		if (d->svcs[i].role == r)
+			return true;
+	return false;
+}
+
+/*
+ * Two plain workloads of one folder (or one stream) whose engines are told
+ * to be prefill and decode (by their flags: the model never reads a role
+ * from a name) are one disaggregated deployment and must be checked as a
+ * pair.  Their services move into the first of them; the others keep none
+ * and name it in paired_with.
+ */
+static void pair_workloads(struct manifest_set *ms, size_t first_dep)
+{
+	for (size_t i = first_dep; i < ms->n_deps; i++) {
+		struct deployment *a = &ms->deps[i];
+		if (!plain_workload(a) || !(has_role(a, ROLE_PREFILL) || has_role(a, ROLE_DECODE)))
+			continue;
+		size_t dl = dir_len(a->loc.file);
+		bool pre = has_role(a, ROLE_PREFILL), dec = has_role(a, ROLE_DECODE);
+		size_t members = 0;
+		for (size_t j = i + 1; j < ms->n_deps; j++) {
+			const struct deployment *b = &ms->deps[j];
+			if (!plain_workload(b) || dir_len(b->loc.file) != dl ||
+			    (dl && strncmp(a->loc.file, b->loc.file, dl)))
+				continue;
+			bool bp = has_role(b, ROLE_PREFILL), bd = has_role(b, ROLE_DECODE);
+			if (bp || bd) {
+				members++;
+				pre |= bp;
+				dec |= bd;
+			}
+		}
+		if (!members || !pre || !dec)
+			continue;
+		char *name = xstrdup(a->name);
+		for (size_t j = i + 1; j < ms->n_deps; j++) {
+			struct deployment *b = &ms->deps[j];
+			if (!plain_workload(b) || dir_len(b->loc.file) != dl ||
+			    (dl && strncmp(a->loc.file, b->loc.file, dl)) ||
+			    !(has_role(b, ROLE_PREFILL) || has_role(b, ROLE_DECODE)))
+				continue;
+			for (size_t k = 0; k < b->n_svcs && a->n_svcs < MANIFEST_MAX_SERVICES; k++)
+				*XPUSH(a->svcs, a->n_svcs, a->cap_svcs) = b->svcs[k];
+			for (size_t k = a->n_svcs < MANIFEST_MAX_SERVICES ? b->n_svcs : 0; k < b->n_svcs; k++)
+				service_release(&b->svcs[k]);
+			b->n_svcs = 0;
+			b->paired_with = xstrdup(a->name);
+			char *n2 = xasprintf("%s + %s", name, b->name);
+			free(name);
+			name = n2;
+		}
+		free(a->name);
+		a->name = name;
+	}
+}
+
+void manifest_finish(struct manifest_set *ms, size_t first_dep)
+{
+	manifest_resolve_configmaps(ms, first_dep, false);
+	pair_workloads(ms, first_dep);
 }
 
 /* ---- entry ---- */

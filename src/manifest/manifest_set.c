@@ -184,6 +184,19 @@ void service_release(struct service *s)
 	kv_list_release(&s->host_paths);
 	free(s->shm_size);
 	kv_list_release(&s->resource_claims);
+	for (size_t i = 0; i < s->n_ctrs; i++) {
+		struct container *c = &s->ctrs[i];
+		free(c->name);
+		free(c->image);
+		env_list_release(&c->env);
+		kv_list_release(&c->env_from);
+		free(c->command_line);
+		kv_list_release(&c->resources);
+		kv_list_release(&c->cap_add);
+	}
+	free(s->ctrs);
+	free(s->nodes_how);
+	kv_list_release(&s->labels);
 }
 
 void manifest_set_release(struct manifest_set *ms)
@@ -194,6 +207,7 @@ void manifest_set_release(struct manifest_set *ms)
 		free(d->kind);
 		free(d->api_version);
 		free(d->framework);
+		free(d->paired_with);
 		env_list_release(&d->env);
 		for (size_t j = 0; j < d->n_svcs; j++)
 			service_release(&d->svcs[j]);
@@ -206,6 +220,11 @@ void manifest_set_release(struct manifest_set *ms)
 		kv_list_release(&ms->cms[i].data);
 	}
 	free(ms->cms);
+	for (size_t i = 0; i < ms->n_claims; i++) {
+		free(ms->claims[i].name);
+		free(ms->claims[i].classes);
+	}
+	free(ms->claims);
 	for (size_t i = 0; i < ms->n_diags; i++) {
 		free(ms->diags[i].file);
 		free(ms->diags[i].message);
@@ -249,4 +268,74 @@ bool service_has_cap(const struct service *s, const char *cap)
 			return true;
 	}
 	return false;
+}
+
+const struct container *service_engine_container(const struct service *s)
+{
+	return s && s->n_ctrs ? &s->ctrs[s->engine_ctr < s->n_ctrs ? s->engine_ctr : 0] : NULL;
+}
+
+const struct container *service_container_with_resource(const struct service *s, const char *key)
+{
+	for (size_t i = 0; s && key && i < s->n_ctrs; i++)
+		if (s->ctrs[i].kind != CTR_INIT && kv_list_find(&s->ctrs[i].resources, key))
+			return &s->ctrs[i];
+	return NULL;
+}
+
+const struct container *service_container_with_cap(const struct service *s, const char *cap)
+{
+	for (size_t i = 0; s && cap && i < s->n_ctrs; i++) {
+		const struct container *c = &s->ctrs[i];
+		if (c->kind == CTR_INIT)
+			continue;
+		for (size_t k = 0; k < c->cap_add.n; k++) {
+			const char *a = cap_base(c->cap_add.v[k].key);
+			if (strcasecmp(a, cap_base(cap)) == 0 || strcasecmp(a, "ALL") == 0)
+				return c;
+		}
+	}
+	return NULL;
+}
+
+/* ---- DRA ---- */
+
+const struct claim_template *manifest_claim_template(const struct manifest_set *ms,
+						     const char *name)
+{
+	for (size_t i = 0; ms && name && i < ms->n_claims; i++)
+		if (!strcmp(ms->claims[i].name, name))
+			return &ms->claims[i];
+	return NULL;
+}
+
+/* Device classes as the DRA drivers name them: NVIDIA's ComputeDomain
+ * driver publishes compute-domain-default-channel.nvidia.com (and the
+ * daemon class); IMEX channels are the MNNVL memory path.  GPU classes
+ * (gpu.nvidia.com, gpu.intel.com, mig.nvidia.com) are devices, not a
+ * fabric; RDMA/NIC classes (rdma-*, *dranet*, *.net, sriov) are NICs. */
+enum claim_kind manifest_claim_kind(const struct manifest_set *ms, const char *name)
+{
+	const struct claim_template *t = manifest_claim_template(ms, name);
+	if (!t)
+		return CLAIM_UNKNOWN;
+	if (t->compute_domain || strstr(t->classes, "compute-domain") || strcasestr(t->classes, "imex"))
+		return CLAIM_MNNVL;
+	if (strcasestr(t->classes, "rdma") || strcasestr(t->classes, "dranet") ||
+	    strcasestr(t->classes, "sriov") || strcasestr(t->classes, "nic"))
+		return CLAIM_NIC;
+	if (strcasestr(t->classes, "gpu") || strcasestr(t->classes, "mig."))
+		return CLAIM_GPU;
+	return CLAIM_OTHER;
+}
+
+const char *claim_kind_name(enum claim_kind k)
+{
+	switch (k) {
+	case CLAIM_MNNVL: return "ComputeDomain/IMEX channel";
+	case CLAIM_GPU: return "GPU";
+	case CLAIM_NIC: return "NIC";
+	case CLAIM_OTHER: return "device";
+	default: return "unknown device class";
+	}
 }

@@ -278,21 +278,25 @@ void shell_scan_assignments(const char *script, int line, shell_assign_fn fn, vo
 	free(w.buf);
 }
 
-const char *shell_disagg_mode(const char *cmdline, char *out, size_t outsz)
+const char *shell_flag_word(const char *cmdline, const char *flag, char *out, size_t outsz)
 {
-	if (!cmdline || outsz < 2)
+	if (!cmdline || !flag || outsz < 2)
 		return NULL;
-	static const char flag[] = "--disaggregation-mode";
+	size_t fl = strlen(flag);
 	const char *p = cmdline;
 	while ((p = strstr(p, flag)) != NULL) {
-		const char *q = p + sizeof(flag) - 1;
+		const char *q = p + fl;
+		bool start = p == cmdline || is_blank(p[-1]) || p[-1] == '\n' || p[-1] == '"' ||
+			     p[-1] == '\'';
 		p = q;
-		if (*q != '=' && !is_blank(*q) && *q != '\n' && *q != '\\')
+		if (!start || (*q != '=' && !is_blank(*q) && *q != '\n' && *q != '\\' && *q != '"' &&
+			       *q != '\''))
 			continue;          /* --disaggregation-mode-foo */
 		while (*q == '=' || is_blank(*q) || *q == '"' || *q == '\'' || *q == '\\' || *q == '\n')
 			q++;
 		size_t n = 0;
-		while ((isalnum((unsigned char)q[n]) || q[n] == '_' || q[n] == '-') && n + 1 < outsz) {
+		while ((isalnum((unsigned char)q[n]) || q[n] == '_' || q[n] == '-' || q[n] == '$' ||
+			q[n] == '{' || q[n] == '}') && n + 1 < outsz) {
 			out[n] = (char)tolower((unsigned char)q[n]);
 			n++;
 		}
@@ -300,6 +304,15 @@ const char *shell_disagg_mode(const char *cmdline, char *out, size_t outsz)
 		if (n)
 			return out;
 	}
+	return NULL;
+}
+
+const char *shell_disagg_mode(const char *cmdline, char *out, size_t outsz)
+{
+	if (!cmdline || outsz < 2)
+		return NULL;
+	if (shell_flag_word(cmdline, "--disaggregation-mode", out, outsz))
+		return out;
 	const char *old = strstr(cmdline, "--is-prefill-worker");
 	if (old) {
 		const char *v = "prefill";

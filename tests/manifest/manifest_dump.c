@@ -35,6 +35,11 @@ static void dump(const struct manifest_set *ms)
 			       s->host_ipc, s->host_network, s->shm_size ? s->shm_size : "-", s->anti_affinity);
 			if (s->command_line)
 				printf("      cmd(line %d): %.120s\n", s->command_loc.line, s->command_line);
+			static const char *const kinds[] = {"main", "extra", "sidecar", "init"};
+			for (size_t k = 0; k < s->n_ctrs; k++)
+				printf("      container %s (%s)%s env=%zu\n",
+				       s->ctrs[k].name ? s->ctrs[k].name : "(unnamed)", kinds[s->ctrs[k].kind],
+				       k == s->engine_ctr ? " engine" : "", s->ctrs[k].env.n);
 			for (size_t k = 0; k < s->env.n; k++) {
 				const struct env_var *e = &s->env.v[k];
 				printf("      env %s=%s%s [%s line %d]\n", e->name, e->value ? e->value : "(null)",

@@ -533,15 +533,25 @@ static void test_inline_env_argv_and_scalar_forms(void **state)
 	assert_int_equal(ms.n_diags, 0);
 	assert_int_equal(ms.n_deps, 1);
 	assert_string_equal(ms.deps[0].kind, "Deployment");
-	assert_int_equal(ms.deps[0].n_svcs, 2);   /* the sidecar is not a service */
+	/* One service per pod: every container is read, the first that runs
+	 * an engine or a transfer test is the service's. */
+	assert_int_equal(ms.deps[0].n_svcs, 1);
 	const struct service *b = svc(0, "nixlbench/bench");
 	assert_int_equal(b->replicas, 2);
 	assert_int_equal(b->role, ROLE_UNKNOWN);
+	assert_int_equal(b->n_ctrs, 3);
+	assert_int_equal(b->engine_ctr, 0);
 	assert_string_equal(env(b, "UCX_TLS")->value, "rc");
 	assert_string_equal(env(b, "FI_EFA_USE_DEVICE_RDMA")->value, "1");
 	assert_null(service_env_get(b, "X"));
-	const struct service *t = svc(0, "nixlbench/two");
-	assert_string_equal(env(t, "UCX_MAX_RNDV_RAILS")->value, "2");
+	const struct container *t = &b->ctrs[2];
+	assert_string_equal(t->name, "two");
+	assert_true(t->engine);
+	const char *rails = "(not set)";
+	for (size_t i = 0; i < t->env.n; i++)
+		if (!strcmp(t->env.v[i].name, "UCX_MAX_RNDV_RAILS") && t->env.v[i].value)
+			rails = t->env.v[i].value;
+	assert_string_equal(rails, "2");
 	assert_string_equal(t->command_line, "UCX_MAX_RNDV_RAILS=2 exec nixlbench --backend UCX");
 }
 
@@ -856,6 +866,224 @@ static void test_name_count(void **state)
 	assert_int_equal(manifest_name_count(&ms, NULL), 0);
 }
 
+/* ---- every container of a worker (issue 9) ---- */
+
+static const struct container *ctr(const struct service *s, const char *name)
+{
+	for (size_t i = 0; i < s->n_ctrs; i++)
+		if (s->ctrs[i].name && !strcmp(s->ctrs[i].name, name))
+			return &s->ctrs[i];
+	fail_msg("no container %s in %s", name, s->name);
+	return NULL;
+}
+
+static void test_v1alpha1_extra_and_sidecar_containers(void **state)
+{
+	parse("apiVersion: nvidia.com/v1alpha1\n"
+	      "kind: DynamoGraphDeployment\n"
+	      "metadata: {name: side}\n"
+	      "spec:\n"
+	      "  envs: [{name: DYN_X, value: '1'}]\n"
+	      "  services:\n"
+	      "    Worker:\n"
+	      "      componentType: worker\n"
+	      "      resources: {limits: {gpu: '4'}}\n"
+	      "      extraPodSpec:\n"
+	      "        mainContainer:\n"
+	      "          image: proxy:1\n"
+	      "          command: [/bin/proxy]\n"
+	      "        containers:\n"
+	      "        - name: nic\n"
+	      "          resources: {limits: {rdma/ib: '1'}}\n"
+	      "          securityContext: {capabilities: {add: [IPC_LOCK]}}\n"
+	      "        initContainers:\n"
+	      "        - name: prep\n"
+	      "          command: [sh, -c, 'export UCX_TLS=rc; true']\n"
+	      "        - name: engine\n"
+	      "          restartPolicy: Always\n"
+	      "          image: nvcr.io/nvidia/ai-dynamo/vllm-runtime:1.1.0\n"
+	      "          env: [{name: UCX_TLS, value: tcp}]\n"
+	      "          command: [python3, -m, dynamo.vllm, --disaggregation-mode, prefill]\n");
+	const struct service *w = svc(0, "Worker");
+	assert_int_equal(w->n_ctrs, 4);
+	assert_int_equal(w->ctrs[0].kind, CTR_MAIN);
+	assert_int_equal(ctr(w, "nic")->kind, CTR_EXTRA);
+	assert_int_equal(ctr(w, "prep")->kind, CTR_INIT);
+	assert_int_equal(ctr(w, "engine")->kind, CTR_SIDECAR);
+	/* the engine runs in the native sidecar: its env and command are the worker's */
+	assert_string_equal(w->container, "engine");
+	assert_string_equal(env(w, "UCX_TLS")->value, "tcp");
+	assert_string_equal(env(w, "DYN_X")->value, "1");
+	assert_int_equal(w->role, ROLE_PREFILL);
+	assert_string_equal(w->image, "nvcr.io/nvidia/ai-dynamo/vllm-runtime:1.1.0");
+	/* the pod's union: the NIC and the capability of the extra container */
+	assert_string_equal(kvget(&w->resources, "rdma/ib"), "1");
+	assert_int_equal(w->gpus, 4);
+	assert_true(service_has_cap(w, "IPC_LOCK"));
+	assert_string_equal(service_container_with_cap(w, "IPC_LOCK")->name, "nic");
+	assert_string_equal(service_container_with_resource(w, "rdma/ib")->name, "nic");
+	/* a plain init container's assignments never reach the engine */
+	assert_null(service_container_with_resource(w, "nothing"));
+}
+
+static void test_v1beta1_init_sidecar_and_extra(void **state)
+{
+	parse("apiVersion: nvidia.com/v1beta1\n"
+	      "kind: DynamoGraphDeployment\n"
+	      "metadata: {name: b}\n"
+	      "spec:\n"
+	      "  components:\n"
+	      "  - name: dec\n"
+	      "    type: worker\n"
+	      "    podTemplate:\n"
+	      "      spec:\n"
+	      "        initContainers:\n"
+	      "        - name: warm\n"
+	      "          restartPolicy: Always\n"
+	      "          env: [{name: NCCL_IB_DISABLE, value: '1'}]\n"
+	      "        containers:\n"
+	      "        - name: log\n"
+	      "          image: fluent\n"
+	      "        - name: main\n"
+	      "          args: [python3 -m dynamo.sglang --disaggregation-mode decode]\n");
+	const struct service *d = svc(0, "dec");
+	assert_int_equal(d->n_ctrs, 3);
+	assert_string_equal(d->ctrs[0].name, "main");
+	assert_int_equal(d->ctrs[0].kind, CTR_MAIN);
+	assert_int_equal(ctr(d, "log")->kind, CTR_EXTRA);
+	assert_int_equal(ctr(d, "warm")->kind, CTR_SIDECAR);
+	assert_string_equal(d->container, "main");
+	assert_int_equal(d->role, ROLE_DECODE);
+	assert_null(service_env_get(d, "NCCL_IB_DISABLE"));
+}
+
+/* ---- roles from content, never from names ---- */
+
+static void test_plain_roles_from_flags_and_pairing(void **state)
+{
+	parse("kind: Deployment\n"
+	      "metadata: {name: decode-looking-name}\n"
+	      "spec:\n"
+	      "  template:\n"
+	      "    spec:\n"
+	      "      containers:\n"
+	      "      - name: engine\n"
+	      "        command: [trtllm-serve, m, --server_role, CONTEXT]\n"
+	      "---\n"
+	      "kind: Deployment\n"
+	      "metadata: {name: b}\n"
+	      "spec:\n"
+	      "  template:\n"
+	      "    spec:\n"
+	      "      containers:\n"
+	      "      - name: engine\n"
+	      "        command: [trtllm-serve, m, --server_role, GENERATION]\n"
+	      "---\n"
+	      "kind: Deployment\n"
+	      "metadata: {name: prefill-by-name-only}\n"
+	      "spec:\n"
+	      "  template:\n"
+	      "    spec:\n"
+	      "      containers:\n"
+	      "      - name: engine\n"
+	      "        command: [vllm, serve, m]\n");
+	manifest_finish(&ms, 0);
+	assert_int_equal(ms.n_deps, 3);
+	/* paired: the second moved into the first */
+	assert_string_equal(ms.deps[0].name, "decode-looking-name + b");
+	assert_int_equal(ms.deps[0].n_svcs, 2);
+	assert_int_equal(ms.deps[0].svcs[0].role, ROLE_PREFILL);
+	assert_string_equal(ms.deps[0].svcs[0].role_source, "--server_role CONTEXT");
+	assert_int_equal(ms.deps[0].svcs[1].role, ROLE_DECODE);
+	assert_int_equal(ms.deps[1].n_svcs, 0);
+	assert_string_equal(ms.deps[1].paired_with, "decode-looking-name");
+	/* a name is not a role */
+	assert_int_equal(ms.deps[2].svcs[0].role, ROLE_UNKNOWN);
+}
+
+static void test_plain_kv_role_and_nnodes(void **state)
+{
+	parse("kind: StatefulSet\n"
+	      "metadata: {name: s}\n"
+	      "spec:\n"
+	      "  replicas: 2\n"
+	      "  template:\n"
+	      "    metadata: {labels: {app: x}}\n"
+	      "    spec:\n"
+	      "      containers:\n"
+	      "      - name: e\n"
+	      "        args: ['vllm serve m --nnodes 2 --kv-transfer-config "
+	      "{\"kv_connector\":\"P2pNcclConnector\",\"kv_role\":\"kv_consumer\"}']\n");
+	const struct service *s = &ms.deps[0].svcs[0];
+	assert_int_equal(s->role, ROLE_DECODE);
+	assert_string_equal(s->role_source, "--kv-transfer-config kv_role kv_consumer");
+	assert_int_equal(s->node_count, 2);
+	assert_string_equal(s->nodes_how, "--nnodes 2");
+}
+
+/* ---- DRA claims by device class ---- */
+
+static void test_claim_kinds(void **state)
+{
+	parse("apiVersion: resource.k8s.io/v1\n"
+	      "kind: ResourceClaimTemplate\n"
+	      "metadata: {name: intel}\n"
+	      "spec: {spec: {devices: {requests: [{name: g, exactly: {deviceClassName: gpu.intel.com}}]}}}\n"
+	      "---\n"
+	      "kind: ResourceClaimTemplate\n"
+	      "metadata: {name: nic}\n"
+	      "spec: {spec: {devices: {requests: [{name: n, deviceClassName: rdma-dranet}]}}}\n"
+	      "---\n"
+	      "kind: ComputeDomain\n"
+	      "metadata: {name: cd}\n"
+	      "spec: {numNodes: 2, channel: {resourceClaimTemplate: {name: cd-chan}}}\n");
+	assert_int_equal(manifest_claim_kind(&ms, "intel"), CLAIM_GPU);
+	assert_int_equal(manifest_claim_kind(&ms, "nic"), CLAIM_NIC);
+	assert_int_equal(manifest_claim_kind(&ms, "cd-chan"), CLAIM_MNNVL);
+	assert_int_equal(manifest_claim_kind(&ms, "elsewhere"), CLAIM_UNKNOWN);
+}
+
+/* ---- operator-rendered objects ---- */
+
+static void test_grove_podcliqueset(void **state)
+{
+	parse("apiVersion: grove.io/v1alpha1\n"
+	      "kind: PodCliqueSet\n"
+	      "metadata: {name: g}\n"
+	      "spec:\n"
+	      "  template:\n"
+	      "    cliques:\n"
+	      "    - name: p-ldr\n"
+	      "      labels: {nvidia.com/dynamo-sub-component-type: prefill}\n"
+	      "      spec:\n"
+	      "        replicas: 1\n"
+	      "        podSpec:\n"
+	      "          affinity:\n"
+	      "            podAntiAffinity:\n"
+	      "              preferredDuringSchedulingIgnoredDuringExecution: []\n"
+	      "          containers: [{name: main, command: [python3, -m, dynamo.vllm]}]\n"
+	      "    - name: p-wkr\n"
+	      "      spec:\n"
+	      "        replicas: 1\n"
+	      "        podSpec:\n"
+	      "          affinity:\n"
+	      "            podAntiAffinity:\n"
+	      "              requiredDuringSchedulingIgnoredDuringExecution:\n"
+	      "              - topologyKey: kubernetes.io/hostname\n"
+	      "          containers: [{name: main}]\n"
+	      "    podCliqueScalingGroups:\n"
+	      "    - name: p\n"
+	      "      cliqueNames: [p-ldr, p-wkr]\n");
+	assert_int_equal(ms.n_deps, 1);
+	assert_true(ms.deps[0].operator_rendered);
+	const struct service *l = svc(0, "g/p-ldr");
+	assert_int_equal(l->role, ROLE_PREFILL);
+	assert_int_equal(l->node_count, 2);
+	assert_true(l->anti_affinity);
+	assert_false(l->anti_affinity_required);
+	assert_true(svc(0, "g/p-wkr")->anti_affinity_required);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -878,6 +1106,12 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_undefined_alias_and_odd_shapes, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_amplification_bounded, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_name_count, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_v1alpha1_extra_and_sidecar_containers, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_v1beta1_init_sidecar_and_extra, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_plain_roles_from_flags_and_pairing, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_plain_kv_role_and_nnodes, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_claim_kinds, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_grove_podcliqueset, setup, teardown),
 	};
 	return cmocka_run_group_tests_name("manifest_parse", tests, NULL, NULL);
 }
