@@ -63,6 +63,8 @@ struct verb {
 	const char *summary;        /* one line, for help */
 	unsigned options;           /* OPT_* of its own, beyond its targets' */
 	unsigned targets;           /* VT_* */
+	bool fleet_optional;        /* VT_PATHS | VT_FLEET: a deployment only when
+				     * --deployment names one (env), else paths */
 	int min_args, max_args;     /* positional arguments; max_args -1: any number */
 	const char *args_error;     /* the usage line when their count is wrong;
 				     * NULL: "unexpected argument 'X'" */

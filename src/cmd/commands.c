@@ -14,12 +14,13 @@
 const struct verb verbs[] = {
 	{
 		.name = "env",
-		.synopsis = "env <recipe dir|manifest>...",
-		.summary = "lint Dynamo recipes for the KV transport",
+		.synopsis = "env <recipe dir|manifest|->...",
+		.summary = "lint recipes, or a live DGD (--deployment)",
 		.options = OPT_MAX_FILES,
-		.targets = VT_PATHS,
-		.min_args = 1, .max_args = -1,
-		.args_error = "needs at least one recipe folder or manifest",
+		/* paths, or with --deployment the live object (one kubectl get) */
+		.targets = VT_PATHS | VT_FLEET,
+		.fleet_optional = true,
+		.min_args = 0, .max_args = -1,
 		.run = cmd_env,
 	},
 	{

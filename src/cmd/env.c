@@ -16,6 +16,8 @@
 #include "core/xalloc.h"
 #include "env/env_analyze.h"
 #include "env/env_desc.h"
+#include "probe/kube_dgd.h"
+#include "probe/run_command.h"
 
 /* Why a path could not be read, in strerror words. */
 static const char *path_error(const char *path)
@@ -48,8 +50,59 @@ static void drop_diags(struct manifest_set *ms, size_t from)
 	}
 }
 
+/* `env --deployment NAME -n NS`: the live object, read with one `kubectl
+ * get`, analysed as a manifest whose location is the object's name. */
+static int env_live(struct verb_ctx *c, struct ci_report *r)
+{
+	if (c->n_args)
+		return cli_usage_error("env", "--deployment reads the live object: give no recipe path");
+	if (c->fleet.selector)
+		return cli_usage_error("env", "--selector does not apply to env: --deployment names "
+				       "the DynamoGraphDeployment to read");
+	const struct probe_target *t = &c->fleet.probe;
+	char *out = NULL, *err = NULL;
+	size_t len = 0;
+	double deadline = run_now() + probe_target_timeout(t);
+	enum probe_error e = kube_get_dgd(t, c->fleet.deployment, deadline, &out, &len, &err);
+	if (e == PROBE_BAD_TARGET) {
+		int rc = cli_usage_error("env", "%s", err ? err : "invalid name");
+		free(err);
+		return rc;
+	}
+	char *where = xasprintf("dynamographdeployment/%s -n %s", c->fleet.deployment, t->namespace_);
+	free(r->target);
+	r->target = xstrdup(where);
+	struct manifest_set ms;
+	manifest_set_init(&ms);
+	if (e != PROBE_OK) {
+		cli_error("env: %s", err ? err : "kubectl get failed");
+		struct ci_check *k = report_check_as(r, ENV_CHECK(INPUT), CI_SKIPPED, true,
+						     CI_LAYER_ENV, where,
+						     "cannot read the live DynamoGraphDeployment: %s",
+						     err ? err : "kubectl get failed");
+		check_set_fix(k, "check the name, the namespace and kubectl's access (the call is "
+				 "`kubectl get " KUBE_DGD_RESOURCE " %s -n %s -o json`), or lint the "
+				 "recipe file instead", c->fleet.deployment, t->namespace_);
+	} else {
+		manifest_parse_bytes(&ms, where, out, len);
+		manifest_finish(&ms, 0);
+		manifest_drop_lines(&ms, 0);
+		env_analyze(r, &ms, where);
+	}
+	manifest_set_release(&ms);
+	free(where);
+	free(out);
+	free(err);
+	return VERB_RENDER;
+}
+
 int cmd_env(struct verb_ctx *c, struct ci_report *r)
 {
+	if (c->target == VT_FLEET)
+		return env_live(c, r);
+	if (c->n_args < 1)
+		return cli_usage_error("env", "needs at least one recipe folder or manifest "
+				       "(or - for standard input, or --deployment NAME -n NS)");
 	struct manifest_set ms;
 	manifest_set_init(&ms);
 	ms.max_files = c->max_files;
@@ -57,11 +110,13 @@ int cmd_env(struct verb_ctx *c, struct ci_report *r)
 	for (int i = 0; i < c->n_args; i++) {
 		const char *path = c->args[i];
 		size_t before = ms.n_diags;
-		if (manifest_load_path(&ms, path)) {
+		/* `-`: one YAML stream on standard input (kubectl get -o yaml | env -) */
+		if (!strcmp(path, "-") ? manifest_load_fd(&ms, "<stdin>", STDIN_FILENO)
+				       : manifest_load_path(&ms, path)) {
 			readable++;
 			continue;
 		}
-		const char *why = path_error(path);
+		const char *why = strcmp(path, "-") ? path_error(path) : NULL;
 		char *msg = why ? xstrdup(why)
 				: xstrdup(ms.n_diags > before && ms.diags[before].message
 						  ? ms.diags[before].message : "unreadable");

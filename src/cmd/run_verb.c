@@ -17,7 +17,8 @@
  * probe target when v takes one, else paths or nothing. */
 static enum verb_target resolve_kind(const struct verb *v, const struct cli_opts *o)
 {
-	if ((v->targets & VT_FLEET) && (!(v->targets & VT_PROBE) || o->deployment || o->selector))
+	bool optional = (v->targets & VT_PROBE) || v->fleet_optional;
+	if ((v->targets & VT_FLEET) && (!optional || o->deployment || o->selector))
 		return VT_FLEET;
 	if (v->targets & VT_PROBE)
 		return VT_PROBE;
@@ -167,9 +168,10 @@ int verb_run(const struct verb *v, const struct cli_opts *o)
 		free(target);
 		rc = kind == VT_FLEET ? run_fleet(&c, &r) : v->run(&c, &r);
 	}
+	/* The fleet layout is for pods; env --deployment reads one object. */
+	bool pods = kind == VT_FLEET && !v->fleet_optional;
 	if (rc == VERB_RENDER)
-		rc = report_finish_as(&r, &c.render,
-				      kind == VT_FLEET ? fleet_render_text : render_text);
+		rc = report_finish_as(&r, &c.render, pods ? fleet_render_text : render_text);
 	report_release(&r);
 	return check_stdout(rc);
 }

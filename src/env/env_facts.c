@@ -75,9 +75,11 @@ static void facts_for(struct ci_report *r, const struct env_class *c)
 			if (!word_in(hit->svcs, sn))
 				append(hit->svcs, sizeof(hit->svcs), ", ", sn);
 			char loc[192];
-			if (v->loc.file)
+			if (v->loc.file && v->loc.line)
 				snprintf(loc, sizeof(loc), "%s:%d%s", v->loc.file, v->loc.line,
 					 origin_word(v->origin));
+			else if (v->loc.file)   /* a live object: its name is the place */
+				snprintf(loc, sizeof(loc), "%s%s", v->loc.file, origin_word(v->origin));
 			else
 				snprintf(loc, sizeof(loc), "?%s", origin_word(v->origin));
 			if (!strstr(hit->src, loc)) {

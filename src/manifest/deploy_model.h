@@ -260,6 +260,16 @@ size_t manifest_name_count(const struct manifest_set *ms, const char *name);
  * deployment.paired_with).  For input read otherwise (a stream). */
 void manifest_finish(struct manifest_set *ms, size_t first_dep);
 
+/* Read one YAML stream from fd (standard input: `kubectl get dgd X -o yaml
+ * | check_interconnect env -`) under the file cap; NAME is used for
+ * locations.  False (with a diag) when fd cannot be read. */
+bool manifest_load_fd(struct manifest_set *ms, const char *name, int fd);
+
+/* Zero every line number of the deployments from first_dep on: for live
+ * objects read from the API server, where a line of kubectl's rendering
+ * means nothing to the user (the object's name is the location). */
+void manifest_drop_lines(struct manifest_set *ms, size_t first_dep);
+
 /* Lookups used by the rules.  service_has_cap ignores case and a CAP_
  * prefix, and is true for any capability when ALL was added. */
 const struct env_var *service_env_get(const struct service *s, const char *name);

@@ -217,6 +217,90 @@ static void walk_dir(struct walk *w, const char *dir, const struct stat *dst, in
 	free(names);
 }
 
+bool manifest_load_fd(struct manifest_set *ms, const char *name, int fd)
+{
+	size_t first_dep = ms->n_deps;
+	size_t cap = 64u << 10, len = 0;
+	char *buf = xmalloc(cap + 1);
+	for (;;) {
+		if (len == cap) {
+			if (cap > MANIFEST_MAX_FILE_BYTES)
+				break;
+			cap = cap * 2 > MANIFEST_MAX_FILE_BYTES + 1 ? MANIFEST_MAX_FILE_BYTES + 1 : cap * 2;
+			buf = xrealloc(buf, cap + 1);
+		}
+		ssize_t r = read(fd, buf + len, cap - len);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			diag_errno(ms, DIAG_ERROR, name, "cannot read", errno);
+			free(buf);
+			return false;
+		}
+		if (r == 0)
+			break;
+		len += (size_t)r;
+	}
+	buf[len] = '\0';
+	/* Over the cap: parse_bytes refuses it with the same message as a file. */
+	manifest_parse_bytes(ms, name, buf, len);
+	free(buf);
+	manifest_finish(ms, first_dep);
+	return true;
+}
+
+/* Every src_loc of the deployments from first_dep on. */
+static void locs_of_env(struct env_list *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		l->v[i].loc.line = 0;
+}
+
+static void locs_of_kv(struct kv_list *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		l->v[i].loc.line = 0;
+}
+
+void manifest_drop_lines(struct manifest_set *ms, size_t first_dep)
+{
+	for (size_t i = first_dep; i < ms->n_deps; i++) {
+		struct deployment *d = &ms->deps[i];
+		d->loc.line = 0;
+		locs_of_env(&d->env);
+		for (size_t j = 0; j < d->n_svcs; j++) {
+			struct service *s = &d->svcs[j];
+			struct src_loc *locs[] = {&s->loc, &s->command_loc, &s->privileged_loc,
+						  &s->role_loc, &s->replicas_loc, &s->node_count_loc,
+						  &s->gpus_loc, &s->image_loc, &s->host_ipc_loc,
+						  &s->host_network_loc, &s->shm_loc, &s->anti_affinity_loc};
+			for (size_t k = 0; k < sizeof(locs) / sizeof(locs[0]); k++)
+				locs[k]->line = 0;
+			locs_of_env(&s->env);
+			locs_of_kv(&s->env_from);
+			locs_of_kv(&s->resources);
+			locs_of_kv(&s->cap_add);
+			locs_of_kv(&s->host_paths);
+			locs_of_kv(&s->resource_claims);
+			locs_of_kv(&s->labels);
+			for (size_t k = 0; k < s->n_ctrs; k++) {
+				struct container *c = &s->ctrs[k];
+				c->loc.line = c->command_loc.line = c->privileged_loc.line = 0;
+				locs_of_env(&c->env);
+				locs_of_kv(&c->env_from);
+				locs_of_kv(&c->resources);
+				locs_of_kv(&c->cap_add);
+			}
+		}
+	}
+	for (size_t i = 0; i < ms->n_cms; i++) {
+		ms->cms[i].loc.line = 0;
+		locs_of_kv(&ms->cms[i].data);
+	}
+	for (size_t i = 0; i < ms->n_claims; i++)
+		ms->claims[i].loc.line = 0;
+}
+
 bool manifest_load_path(struct manifest_set *ms, const char *path)
 {
 	struct stat st;

@@ -14,8 +14,10 @@
 #   bin/          optional stub tools, prepended to PATH
 #   stdout        optional: one line naming where stdout goes instead (e.g.
 #                 /dev/full, to test write errors); expected.out is then empty
+#   stdin         optional file given as standard input (else /dev/null)
 # Every case runs from the repo root with a clean environment (LC_ALL=C,
-# NO_COLOR=1, SOURCE_DATE_EPOCH=1764547200, COLUMNS=80, stdin /dev/null,
+# NO_COLOR=1, SOURCE_DATE_EPOCH=1764547200, COLUMNS=80, stdin /dev/null
+# unless the case has a stdin file,
 # not a tty).  The absolute repo root in
 # stdout/stderr is replaced by @ROOT@ before comparing, so goldens hold no
 # machine-specific paths.  Any stdout that parses as JSON is validated against
@@ -129,8 +131,10 @@ run_case() { # index case-dir: run one case into $tmp/<index>/
 	if [ -f "$c/stdout" ]; then
 		IFS= read -r stdout_to <"$c/stdout" || true
 	fi
+	local input=/dev/null
+	if [ -f "$c/stdin" ]; then input=$c/stdin; fi
 	(cd "$root" && exec env -i "${envv[@]}" timeout -k 5 "$case_timeout" \
-		"$bin" "${argv[@]}" </dev/null >"$stdout_to" 2>"$w/err")
+		"$bin" "${argv[@]}" <"$input" >"$stdout_to" 2>"$w/err")
 	echo $? >"$w/rc"
 	sed -i "s|$root|@ROOT@|g" "$w/out" "$w/err"
 	if is_json_case "${argv[@]}"; then touch "$w/json_required"; fi

@@ -15,6 +15,7 @@
 #include "core/report.h"
 #include "core/xalloc.h"
 #include "probe/kube.h"
+#include "probe/kube_dgd.h"
 #include "probe/probe.h"
 
 static void test_names(void **state)
@@ -135,6 +136,31 @@ static void test_argv_minimal(void **state)
 	assert_ptr_equal(argv[8], probe_script);
 	assert_memory_equal(argv[8], probe_script, probe_script_len);
 	assert_int_equal(strlen(argv[8]), probe_script_len);
+}
+
+/* env --deployment: one read-only get, the names in their own elements. */
+static void test_dgd_argv(void **state)
+{
+	(void)state;
+	const char *argv[KUBE_DGD_ARGV_MAX];
+	char *why = NULL;
+	int n = kube_get_dgd_argv("kubectl", "ctx", NULL, "ns", "my.dgd", argv, &why);
+	static const char *const want[] = {"kubectl", "--context", "ctx", "get",
+					   "dynamographdeployments.nvidia.com", "my.dgd", "-n", "ns",
+					   "-o", "json"};
+	assert_int_equal(n, 10);
+	for (int i = 0; i < n; i++)
+		assert_string_equal(argv[i], want[i]);
+	assert_null(argv[n]);
+	static const char *const bad[] = {"-o", "a b", "x;rm", "UPPER", "", NULL};
+	for (size_t i = 0; bad[i]; i++) {
+		assert_int_equal(kube_get_dgd_argv("kubectl", NULL, NULL, "ns", bad[i], argv, &why), -1);
+		assert_non_null(why);
+		free(why);
+		why = NULL;
+	}
+	assert_int_equal(kube_get_dgd_argv("kubectl", NULL, NULL, "-n", "d", argv, &why), -1);
+	free(why);
 }
 
 /* Hostile input is refused before any argv exists (and so before any
@@ -391,6 +417,7 @@ int main(void)
 		cmocka_unit_test(test_loose),
 		cmocka_unit_test(test_argv_full),
 		cmocka_unit_test(test_argv_minimal),
+		cmocka_unit_test(test_dgd_argv),
 		cmocka_unit_test(test_argv_rejects),
 		cmocka_unit_test(test_embedded_script),
 		cmocka_unit_test(test_classify_fixtures),
