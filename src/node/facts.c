@@ -26,6 +26,7 @@ void node_facts_init(struct node_facts *f)
 {
 	memset(f, 0, sizeof(*f));
 	f->kernel_major = f->kernel_minor = -1;
+	live_facts_init(&f->live);
 }
 
 void node_facts_release(struct node_facts *f)
@@ -47,6 +48,7 @@ void node_facts_release(struct node_facts *f)
 		free(f->env[i].name);
 		free(f->env[i].value);
 	}
+	live_facts_release(&f->live);
 	free(f->kernel);
 	free(f->nv_version_line);
 	free(f->gpu_name);
@@ -466,6 +468,7 @@ void node_facts_read(struct node_facts *f, const struct transcript *t)
 	read_gpus(f, t);
 	read_ibv(f, transcript_get(t, SEC_IBV_DEVINFO));
 	read_efa(f, transcript_get(t, SEC_FI_INFO_EFA));
+	live_facts_read(&f->live, t);
 }
 
 /* ---- lookups ---- */

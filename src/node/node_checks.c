@@ -37,6 +37,7 @@ void node_checks_run(struct ci_report *r, const struct node_facts *f)
 	node_check_caps(r, f);
 	node_check_shm(r, f);
 	node_check_env(r, f);
+	live_checks_run(r, &f->live, "engine");
 }
 
 void node_analyze_facts(struct ci_report *r, const struct node_facts *f, const char *subject)

@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "live/live.h"
 #include "parse/fi_info.h"
 #include "parse/smi_nvlink.h"
 #include "parse/smi_query.h"
@@ -148,6 +149,9 @@ struct node_facts {
 	bool have_env;
 	struct node_env_var env[NODE_MAX_ENV];
 	size_t n_env;
+
+	/* what the serving process loaded, opened and moved (live/live.h) */
+	struct live_facts live;
 };
 
 void node_facts_init(struct node_facts *f);

@@ -1,0 +1,118 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Live evidence: what the serving process of a worker really loaded and
+ * opened, and what moved during an observation window (--observe SECONDS).
+ * Everything else the tool says is inference from configuration and
+ * capability; these readings say which path KV actually took.
+ *
+ * The probe (src/probe/probe.sh) writes these sections, all optional (a
+ * transcript from an earlier version has none of them: "not collected"):
+ *   live:proc         pid=, how=pid1|cmdline, engine=, exe=, readable=yes|no
+ *   live:maps         the transport libraries mapped by that process, one path a line
+ *   live:fd           "N -> /dev/..." for its RDMA, GDRCopy, IMEX and GPU descriptors
+ *   live:sample:0|1   uptime=<s>, then sysfs counters as "<path>=<value>"
+ *   live:netdev:0|1   /proc/net/dev of the pod's network namespace
+ *   live:nixl:0|1     NIXL's Prometheus telemetry (agent_* lines), when exported
+ * Paths and counters only: never memory, file contents or the command line
+ * beyond the engine's module name.
+ *
+ * live_facts_read() is pure (transcript in, struct out); live_checks_run()
+ * is pure (facts in, checks out).
+ */
+#ifndef CI_LIVE_H
+#define CI_LIVE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/report.h"
+#include "parse/net_dev.h"
+#include "parse/proc_fd.h"
+#include "parse/proc_maps.h"
+#include "parse/prom_text.h"
+#include "probe/transcript.h"
+
+#define SEC_LIVE_PROC     "live:proc"
+#define SEC_LIVE_MAPS     "live:maps"
+#define SEC_LIVE_FD       "live:fd"
+#define SEC_LIVE_SAMPLE0  "live:sample:0"
+#define SEC_LIVE_SAMPLE1  "live:sample:1"
+#define SEC_LIVE_NETDEV0  "live:netdev:0"
+#define SEC_LIVE_NETDEV1  "live:netdev:1"
+#define SEC_LIVE_NIXL0    "live:nixl:0"
+#define SEC_LIVE_NIXL1    "live:nixl:1"
+
+#define LIVE_SECTION_LIST \
+	SEC_LIVE_PROC, SEC_LIVE_MAPS, SEC_LIVE_FD, SEC_LIVE_SAMPLE0, SEC_LIVE_SAMPLE1, \
+	SEC_LIVE_NETDEV0, SEC_LIVE_NETDEV1, SEC_LIVE_NIXL0, SEC_LIVE_NIXL1
+
+#define LIVE_MAX_PORTS 64
+
+/* One RDMA port's data counters at one instant, in bytes. */
+struct live_port {
+	char *dev;
+	unsigned port;
+	bool efa;              /* EFA hw_counters (tx_bytes/rx_bytes), already bytes */
+	uint64_t tx, rx;       /* mlx5/IB: port_xmit_data/port_rcv_data x 4 */
+};
+
+/* NIXL telemetry at one instant. */
+struct live_nixl {
+	bool have;             /* the exporter answered with agent_* samples */
+	double tx, rx;         /* agent_tx_bytes_total, agent_rx_bytes_total */
+	struct prom_text p;    /* for agent_errors_total{status=...} */
+};
+
+struct live_sample {
+	bool have;             /* the live:sample:N section was there */
+	double uptime;         /* /proc/uptime at the sample, seconds; < 0 unknown */
+	struct live_port ports[LIVE_MAX_PORTS];
+	size_t n_ports;
+	bool have_netdev;
+	struct net_devs netdev;
+	struct live_nixl nixl;
+	char nixl_why[120];    /* why there is no telemetry, from the probe */
+};
+
+struct live_facts {
+	bool collected;        /* the probe looked for the engine process */
+	bool found;            /* an engine process was found */
+	bool readable;         /* its maps and fd could be read */
+	int pid;
+	char *engine;          /* "dynamo.vllm", "sglang", ... or NULL (pid 1) */
+	char *exe;             /* basename of argv[0] */
+	char *how;             /* "pid1", "cmdline" */
+	char *why;             /* why not found / not readable */
+	bool have_maps, have_fds;
+	struct proc_maps maps;
+	struct proc_fds fds;
+
+	unsigned observe_s;    /* the window asked for; 0: not observed */
+	struct live_sample s[2];
+};
+
+void live_facts_init(struct live_facts *f);
+void live_facts_release(struct live_facts *f);
+void live_facts_read(struct live_facts *f, const struct transcript *t);
+
+/* What the facts mean, derived once and shared by the checks, the fleet
+ * comparison and the renderers. */
+struct live_summary {
+	bool observed;         /* both samples present */
+	double seconds;        /* the measured window */
+	uint64_t rdma_tx, rdma_rx;   /* summed over ports, during the window */
+	uint64_t tcp_tx, tcp_rx;     /* non-loopback interfaces of the pod */
+	bool nixl;             /* NIXL telemetry at both ends */
+	double nixl_tx, nixl_rx;
+	double nixl_errors;    /* growth of agent_errors_total */
+	char rdma_devs[160];   /* "mlx5_0..mlx5_3" or "mlx5_0, mlx5_2" (ports that moved) */
+	char error_statuses[200];
+};
+
+void live_summarize(const struct live_facts *f, struct live_summary *s);
+
+/* Add the node.live.* checks (nothing when the probe collected nothing). */
+void live_checks_run(struct ci_report *r, const struct live_facts *f, const char *subject);
+
+#endif

@@ -1,0 +1,315 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The node.live.* checks: evidence from the serving process itself.
+ *
+ *   node.live.process  which process is the engine (informational)
+ *   node.live.loaded   what it loaded and holds open: a NIXL agent on UCX
+ *                      that mapped no UCX InfiniBand transport and holds
+ *                      no uverbs descriptor cannot be moving KV over RDMA
+ *   node.live.traffic  with --observe: what moved during the window, per path
+ *   node.live.errors   with --observe: NIXL's error counters grew
+ *
+ * None of them exists for a transcript that did not collect live sections
+ * (an earlier version's, or a probe that could not look), so such a replay
+ * keeps its verdict.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "live/live.h"
+#include "parse/lines.h"
+
+#define LIVE_UVERBS "/dev/infiniband/uverbs"
+#define LIVE_GDRDRV "/dev/gdrdrv"
+#define LIVE_IMEX   "/dev/nvidia-caps-imex-channels/"
+
+/* NIXL moved this much without the RDMA ports or the TCP interfaces moving
+ * half of it: the bytes went another way (cuda_ipc, shared memory). */
+#define LIVE_SHARE 0.5
+
+static const char *bytes_str(double b, char *buf, size_t len)
+{
+	static const char *unit[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+	size_t u = 0;
+	while (b >= 1024 && u < 4) {
+		b /= 1024;
+		u++;
+	}
+	snprintf(buf, len, u ? "%.1f %s" : "%.0f %s", b, unit[u]);
+	return buf;
+}
+
+static const char *who(const struct live_facts *f, char *buf, size_t len)
+{
+	snprintf(buf, len, "process %d (%s)", f->pid,
+		 f->engine ? f->engine : f->exe ? f->exe : "pid 1");
+	return buf;
+}
+
+static void check_process(struct ci_report *r, const struct live_facts *f, const char *subject)
+{
+	char w[96];
+	if (!f->found) {
+		report_add(r, "node.live.process", CI_SKIPPED, false, CI_LAYER_ENV, subject,
+			   "%s: what the serving process loaded cannot be read",
+			   f->why ? f->why : "no engine process found");
+		return;
+	}
+	if (!f->readable) {
+		struct ci_check *c = report_add(r, "node.live.process", CI_SKIPPED, false,
+			CI_LAYER_ENV, subject, "%s found, but %s", who(f, w, sizeof(w)),
+			f->why ? f->why : "its /proc entries could not be read");
+		check_set_fix(c, "probe as the user the engine runs as (another user's "
+			      "/proc/PID/maps and fd are not readable), or as root");
+		return;
+	}
+	struct ci_check *c = report_add(r, "node.live.process", CI_OK, false, CI_LAYER_ENV, subject,
+		"engine %s, found %s", who(f, w, sizeof(w)),
+		f->how && !strcmp(f->how, "pid1") ? "as pid 1" : "by its command line");
+	check_add_evidence(c, "%zu transport libraries mapped, %zu descriptors read",
+			   f->maps.n, f->fds.n_fds);
+}
+
+struct loaded {
+	const char *ucx_plugin, *fabric_plugin, *uct_ib, *uct_cuda, *libfabric, *libefa;
+	const char *ucp[2];
+	size_t n_plugins, n_uverbs, n_imex;
+	bool gdrdrv;
+	char plugins[160];
+};
+
+static void gather_loaded(const struct live_facts *f, struct loaded *l)
+{
+	memset(l, 0, sizeof(*l));
+	size_t used = 0;
+	for (size_t i = 0; i < f->maps.n; i++) {
+		const char *p = f->maps.paths[i], *b = path_basename(p);
+		if (str_starts(b, "libplugin_")) {
+			l->n_plugins++;
+			if (str_starts(b, "libplugin_UCX"))
+				l->ucx_plugin = p;
+			else if (str_starts(b, "libplugin_LIBFABRIC"))
+				l->fabric_plugin = p;
+			const char *end = strstr(b, ".so");
+			int w = snprintf(l->plugins + used, sizeof(l->plugins) - used, "%s%.*s",
+					 used ? ", " : "", (int)(end - b - 10), b + 10);
+			if (w > 0 && (size_t)w < sizeof(l->plugins) - used)
+				used += (size_t)w;
+		} else if (str_starts(b, "libuct_ib") || str_starts(b, "libuct_rdmacm")) {
+			if (!l->uct_ib)
+				l->uct_ib = p;
+		} else if (str_starts(b, "libuct_cuda")) {
+			if (!l->uct_cuda)
+				l->uct_cuda = p;
+		} else if (str_starts(b, "libucp.so")) {
+			/* Two copies of UCX in one process (the system's and the
+			 * NIXL wheel's bundled one) is a known hang. */
+			size_t dl = (size_t)(b - p);
+			if (!l->ucp[0])
+				l->ucp[0] = p;
+			else if (!l->ucp[1] && (strlen(l->ucp[0]) - strlen(path_basename(l->ucp[0])) != dl ||
+						strncmp(l->ucp[0], p, dl)))
+				l->ucp[1] = p;
+		} else if (str_starts(b, "libfabric.so")) {
+			l->libfabric = p;
+		} else if (str_starts(b, "libefa")) {
+			l->libefa = p;
+		}
+	}
+	l->n_uverbs = proc_fds_count(&f->fds, LIVE_UVERBS);
+	l->n_imex = proc_fds_count(&f->fds, LIVE_IMEX);
+	l->gdrdrv = proc_fds_count(&f->fds, LIVE_GDRDRV) > 0;
+}
+
+static void evidence_loaded(struct ci_check *c, const struct loaded *l)
+{
+	if (l->ucx_plugin)
+		check_add_evidence(c, "mapped %s", l->ucx_plugin);
+	if (l->fabric_plugin)
+		check_add_evidence(c, "mapped %s", l->fabric_plugin);
+	if (l->uct_ib)
+		check_add_evidence(c, "mapped %s", l->uct_ib);
+	if (l->uct_cuda)
+		check_add_evidence(c, "mapped %s", l->uct_cuda);
+	if (l->libfabric)
+		check_add_evidence(c, "mapped %s", l->libfabric);
+	check_add_evidence(c, "holds %zu %s* descriptor%s%s%s", l->n_uverbs, LIVE_UVERBS,
+			   l->n_uverbs == 1 ? "" : "s", l->gdrdrv ? ", /dev/gdrdrv" : "",
+			   l->n_imex ? ", IMEX channels" : "");
+}
+
+static void check_loaded(struct ci_report *r, const struct live_facts *f, const char *subject)
+{
+	if (!f->found || !f->readable)
+		return;
+	struct loaded l;
+	gather_loaded(f, &l);
+	char w[96];
+	who(f, w, sizeof(w));
+	struct ci_check *c;
+	if (!l.n_plugins) {
+		c = report_add(r, "node.live.loaded", CI_SKIPPED, false, CI_LAYER_DRIVER, subject,
+			       "%s has loaded no NIXL backend plugin: no NIXL agent runs in it "
+			       "(yet), so what KV would use cannot be read from it", w);
+		return;
+	}
+	bool ucx = l.ucx_plugin != NULL, fabric = l.fabric_plugin != NULL;
+	if ((ucx && !l.uct_ib && !l.n_uverbs) || (fabric && !ucx && !l.n_uverbs)) {
+		c = report_add(r, "node.live.loaded", CI_FAIL, true, CI_LAYER_DRIVER, subject,
+			"%s runs NIXL's %s backend but %s and holds no %s* descriptor: it "
+			"cannot be moving KV over RDMA", w, ucx ? "UCX" : "LIBFABRIC",
+			ucx ? "mapped no UCX InfiniBand transport (libuct_ib*)" : "opened no EFA device",
+			LIVE_UVERBS);
+		check_set_fix(c, ucx ? "give the pod its RDMA devices (rdma/ib or the SR-IOV "
+				       "resource) and make UCX_TLS include rc/dc/ib; then restart the worker"
+				     : "give the pod its EFA devices (vpc.amazonaws.com/efa) and restart the worker");
+		evidence_loaded(c, &l);
+		return;
+	}
+	if (ucx && !l.uct_cuda) {
+		c = report_add(r, "node.live.loaded", CI_FAIL, true, CI_LAYER_DRIVER, subject,
+			"%s runs NIXL's UCX backend without UCX's CUDA transports (no libuct_cuda* "
+			"mapped): UCX treats VRAM as host memory", w);
+		check_set_fix(c, "use a UCX built with CUDA (the one NIXL ships), and check the "
+			      "worker log for \"failed to load module libuct_cuda\"");
+		evidence_loaded(c, &l);
+		return;
+	}
+	if (l.ucp[1]) {
+		c = report_add(r, "node.live.loaded", CI_WARN, true, CI_LAYER_DRIVER, subject,
+			"%s maps two copies of UCX (%s and %s): two UCX copies in one process can "
+			"hang or pick different transports", w, l.ucp[0], l.ucp[1]);
+		check_set_fix(c, "keep one UCX in the image (the NIXL wheel's bundled copy or the "
+			      "system's), or set NIXL_UCX_DEEPBIND as NIXL documents");
+		evidence_loaded(c, &l);
+		return;
+	}
+	if (ucx && l.uct_ib && !l.n_uverbs) {
+		c = report_add(r, "node.live.loaded", CI_WARN, true, CI_LAYER_DRIVER, subject,
+			"%s mapped UCX's InfiniBand transport but holds no %s* descriptor: UCX "
+			"opened no RDMA device, so KV between nodes cannot use RDMA", w, LIVE_UVERBS);
+		check_set_fix(c, "check UCX_NET_DEVICES against the devices the pod was given "
+			      "(node.env.net_devices) and the worker log for UCX warnings");
+		evidence_loaded(c, &l);
+		return;
+	}
+	c = report_add(r, "node.live.loaded", CI_OK, true, CI_LAYER_DRIVER, subject,
+		"%s runs NIXL (%s) with %s and holds %zu RDMA device descriptor%s", w, l.plugins,
+		ucx ? "UCX's InfiniBand and CUDA transports" : "libfabric", l.n_uverbs,
+		l.n_uverbs == 1 ? "" : "s");
+	evidence_loaded(c, &l);
+}
+
+static void traffic_evidence(struct ci_check *c, const struct live_summary *s)
+{
+	char a[32], b[32];
+	check_add_evidence(c, "RDMA ports: sent %s, received %s%s%s", bytes_str((double)s->rdma_tx, a, 32),
+			   bytes_str((double)s->rdma_rx, b, 32), *s->rdma_devs ? " on " : "",
+			   s->rdma_devs);
+	check_add_evidence(c, "pod interfaces (kernel TCP/IP): sent %s, received %s",
+			   bytes_str((double)s->tcp_tx, a, 32), bytes_str((double)s->tcp_rx, b, 32));
+	if (s->nixl)
+		check_add_evidence(c, "NIXL telemetry: agent_tx_bytes_total +%s, agent_rx_bytes_total +%s",
+				   bytes_str(s->nixl_tx, a, 32), bytes_str(s->nixl_rx, b, 32));
+	check_add_evidence(c, "window: %.1f s", s->seconds);
+}
+
+static void say_nothing_moved(struct ci_report *r, const char *subject, const struct live_summary *s,
+			      const char *what)
+{
+	struct ci_check *c = report_add(r, "node.live.traffic", CI_SKIPPED, false, CI_LAYER_FABRIC,
+		subject, "no KV moved during the %.0f s window (%s): the path cannot be proven "
+		"from traffic", s->seconds, what);
+	check_set_fix(c, "observe while requests flow: start a benchmark, or send one request "
+		      "through the frontend (see the next steps), then run again with --observe");
+	traffic_evidence(c, s);
+}
+
+static void check_traffic(struct ci_report *r, const struct live_facts *f, const char *subject,
+			  const struct live_summary *s)
+{
+	char a[32], b[32], g[32], d[32];
+	double rdma = (double)(s->rdma_tx + s->rdma_rx), tcp = (double)(s->tcp_tx + s->tcp_rx);
+	double secs = s->seconds > 0 ? s->seconds : 1;
+	struct ci_check *c;
+
+	if (!s->nixl) {
+		if (rdma == 0 && tcp < (1 << 20)) {
+			say_nothing_moved(r, subject, s, "no RDMA bytes, no TCP traffic beyond 1 MiB");
+			return;
+		}
+		c = report_add(r, "node.live.traffic", CI_WARN, true, CI_LAYER_FABRIC, subject,
+			"during %.0f s the RDMA ports moved %s and the pod's TCP interfaces %s, but "
+			"without NIXL telemetry these bytes cannot be attributed to KV (%s)", secs,
+			bytes_str(rdma, a, 32), bytes_str(tcp, b, 32),
+			*f->s[1].nixl_why ? f->s[1].nixl_why : "no telemetry");
+		check_set_fix(c, "export NIXL's counters on the workers: NIXL_TELEMETRY_ENABLE=y "
+			      "NIXL_TELEMETRY_EXPORTER=prometheus (port NIXL_TELEMETRY_PROMETHEUS_PORT, "
+			      "default 9090), then observe again");
+		traffic_evidence(c, s);
+		return;
+	}
+	double kv = s->nixl_tx + s->nixl_rx;
+	if (kv <= 0) {
+		say_nothing_moved(r, subject, s, "NIXL's byte counters did not grow");
+		return;
+	}
+	if (rdma >= LIVE_SHARE * kv) {
+		c = report_add(r, "node.live.traffic", CI_OK, true, CI_LAYER_FABRIC, subject,
+			"KV moved %s over %s at %s/s during %.0f s (RDMA ports %s, TCP %s)",
+			bytes_str(kv, a, 32), *s->rdma_devs ? s->rdma_devs : "RDMA",
+			bytes_str(kv / secs, g, 32), secs, bytes_str(rdma, b, 32),
+			bytes_str(tcp, d, 32));
+		traffic_evidence(c, s);
+		return;
+	}
+	if (tcp >= LIVE_SHARE * kv) {
+		c = report_add(r, "node.live.traffic", CI_FAIL, true, CI_LAYER_FABRIC, subject,
+			"KV moved over TCP: NIXL moved %s during %.0f s while the RDMA ports moved "
+			"%s and the pod's TCP interfaces %s", bytes_str(kv, a, 32), secs,
+			bytes_str(rdma, b, 32), bytes_str(tcp, g, 32));
+		check_set_fix(c, "make UCX see and select the RDMA devices (node.rdma.*, "
+			      "nixl.ucx.rdma, UCX_TLS/UCX_NET_DEVICES), then restart the workers");
+		traffic_evidence(c, s);
+		return;
+	}
+	c = report_add(r, "node.live.traffic", CI_WARN, true, CI_LAYER_FABRIC, subject,
+		"NIXL moved %s during %.0f s, but neither the RDMA ports (%s) nor the TCP "
+		"interfaces (%s) moved half of it: the bytes took another path (cuda_ipc "
+		"within the node, or host shared memory)", bytes_str(kv, a, 32), secs,
+		bytes_str(rdma, b, 32), bytes_str(tcp, g, 32));
+	check_set_fix(c, "set UCX_PROTO_INFO=y on a worker and read which protocol UCX "
+		      "chose for the KV transfers");
+	traffic_evidence(c, s);
+}
+
+static void check_errors(struct ci_report *r, const char *subject, const struct live_summary *s)
+{
+	if (!s->nixl)
+		return;
+	if (s->nixl_errors > 0) {
+		struct ci_check *c = report_add(r, "node.live.errors", CI_FAIL, true, CI_LAYER_ENV,
+			subject, "NIXL's error counters grew by %.0f during the window: %s",
+			s->nixl_errors, s->error_statuses);
+		check_set_fix(c, "read the worker logs around the errors (check_interconnect "
+			      "--logs); NIXL_ERR_REMOTE_DISCONNECT means the peer agent went away "
+			      "or is unreachable");
+		return;
+	}
+	report_add(r, "node.live.errors", CI_OK, true, CI_LAYER_ENV, subject,
+		   "NIXL's error counters did not grow during the window");
+}
+
+void live_checks_run(struct ci_report *r, const struct live_facts *f, const char *subject)
+{
+	if (!f->collected)
+		return;
+	check_process(r, f, subject);
+	check_loaded(r, f, subject);
+	struct live_summary s;
+	live_summarize(f, &s);
+	if (!s.observed)
+		return;
+	check_traffic(r, f, subject, &s);
+	check_errors(r, subject, &s);
+}

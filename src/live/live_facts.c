@@ -1,0 +1,219 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * live_facts_read(): the live:* sections of a transcript into live_facts.
+ * Pure: no judging here (live_checks.c does that), and a reading that could
+ * not be made is recorded with its reason.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/xalloc.h"
+#include "live/live.h"
+#include "parse/lines.h"
+
+void live_facts_init(struct live_facts *f)
+{
+	memset(f, 0, sizeof(*f));
+	f->pid = -1;
+	f->s[0].uptime = f->s[1].uptime = -1;
+}
+
+static void sample_release(struct live_sample *s)
+{
+	for (size_t i = 0; i < s->n_ports; i++)
+		free(s->ports[i].dev);
+	if (s->have_netdev)
+		net_dev_release(&s->netdev);
+	prom_text_release(&s->nixl.p);
+}
+
+void live_facts_release(struct live_facts *f)
+{
+	free(f->engine);
+	free(f->exe);
+	free(f->how);
+	free(f->why);
+	proc_maps_release(&f->maps);
+	proc_fds_release(&f->fds);
+	sample_release(&f->s[0]);
+	sample_release(&f->s[1]);
+	live_facts_init(f);
+}
+
+/* "key=value" lines of a small section; calls fn for each. */
+static void kv_lines(const struct section *s, void (*fn)(void *, const char *, const char *),
+		     void *arg)
+{
+	struct lines it;
+	char *l, *k, *v;
+	lines_init(&it, s->body, s->len);
+	while ((l = lines_next(&it)))
+		if (str_kv(l, '=', &k, &v))
+			fn(arg, k, v);
+	lines_release(&it);
+}
+
+static void proc_kv(void *arg, const char *k, const char *v)
+{
+	struct live_facts *f = arg;
+	uint32_t pid;
+	if (!strcmp(k, "pid") && str_to_u32(v, 10, &pid) && pid > 0 && pid < (1u << 22))
+		f->pid = (int)pid;
+	else if (!strcmp(k, "engine") && *v && !f->engine)
+		f->engine = xstrndup(v, 64);
+	else if (!strcmp(k, "exe") && *v && !f->exe)
+		f->exe = xstrndup(v, 64);
+	else if (!strcmp(k, "how") && *v && !f->how)
+		f->how = xstrndup(v, 16);
+	else if (!strcmp(k, "readable"))
+		f->readable = !strcmp(v, "yes");
+	else if (!strcmp(k, "why") && *v && !f->why)
+		f->why = xstrndup(v, 160);
+	else if (!strcmp(k, "observe")) {
+		uint32_t n;
+		if (str_to_u32(v, 10, &n) && n <= 3600)
+			f->observe_s = n;
+	}
+}
+
+static void read_proc(struct live_facts *f, const struct transcript *t)
+{
+	const struct section *s = transcript_get(t, SEC_LIVE_PROC);
+	if (!s)
+		return;
+	f->collected = true;
+	kv_lines(s, proc_kv, f);
+	f->found = f->pid > 0;
+	if (!f->found) {
+		f->readable = false;
+		if (!f->why)
+			f->why = xstrdup("no engine process found in the pod");
+		return;
+	}
+	const struct section *m = transcript_get(t, SEC_LIVE_MAPS);
+	const struct section *d = transcript_get(t, SEC_LIVE_FD);
+	if (f->readable && m && m->rc == 0 && !m->capped)
+		f->have_maps = proc_maps_parse(m->body, m->len, &f->maps) == 0;
+	if (f->readable && d && d->rc == 0 && !d->capped)
+		f->have_fds = proc_fds_parse(d->body, d->len, &f->fds) == 0;
+	if (f->readable && (!f->have_maps || !f->have_fds)) {
+		f->readable = false;
+		if (!f->why)
+			f->why = xasprintf("/proc/%d/%s could not be read", f->pid,
+					   f->have_maps ? "fd" : "maps");
+	}
+}
+
+/* "sys/class/infiniband/mlx5_0/ports/1/counters/port_xmit_data" and the EFA
+ * "sys/class/infiniband/efa_0/ports/1/hw_counters/tx_bytes". */
+static struct live_port *port_slot(struct live_sample *s, const char *dev, size_t dlen,
+				   unsigned port)
+{
+	for (size_t i = 0; i < s->n_ports; i++)
+		if (s->ports[i].port == port && strlen(s->ports[i].dev) == dlen &&
+		    !strncmp(s->ports[i].dev, dev, dlen))
+			return &s->ports[i];
+	if (s->n_ports >= LIVE_MAX_PORTS)
+		return NULL;
+	struct live_port *p = &s->ports[s->n_ports++];
+	p->dev = xstrndup(dev, dlen);
+	p->port = port;
+	return p;
+}
+
+static void sample_counter(struct live_sample *s, const char *path, const char *val)
+{
+	static const char pre[] = "sys/class/infiniband/";
+	uint64_t v;
+	uint32_t port;
+	if (!str_starts(path, pre) || !str_to_u64(val, 10, &v))
+		return;
+	const char *dev = path + sizeof(pre) - 1;
+	const char *slash = strchr(dev, '/');
+	if (!slash || !str_starts(slash, "/ports/"))
+		return;
+	const char *pn = slash + 7, *ps = strchr(pn, '/');
+	char num[12];
+	if (!ps || (size_t)(ps - pn) >= sizeof(num))
+		return;
+	memcpy(num, pn, (size_t)(ps - pn));
+	num[ps - pn] = '\0';
+	if (!str_to_u32(num, 10, &port))
+		return;
+	const char *name = strrchr(ps, '/') + 1;
+	struct live_port *p;
+	/* port_xmit_data / port_rcv_data count octets divided by 4 (IBTA
+	 * PortCounters; the kernel's sysfs reads the extended 64-bit
+	 * counters where the HCA has them). */
+	if (str_starts(ps, "/counters/") && !strcmp(name, "port_xmit_data")) {
+		if ((p = port_slot(s, dev, (size_t)(slash - dev), port)))
+			p->tx = v * 4;
+	} else if (str_starts(ps, "/counters/") && !strcmp(name, "port_rcv_data")) {
+		if ((p = port_slot(s, dev, (size_t)(slash - dev), port)))
+			p->rx = v * 4;
+	} else if (str_starts(ps, "/hw_counters/") &&
+		   (!strcmp(name, "tx_bytes") || !strcmp(name, "rx_bytes") ||
+		    !strcmp(name, "rdma_read_bytes") || !strcmp(name, "rdma_write_bytes") ||
+		    !strcmp(name, "rdma_read_resp_bytes") || !strcmp(name, "rdma_write_recv_bytes"))) {
+		/* EFA's hw_counters are bytes already; SRD send/recv and RDMA
+		 * read/write each have their own counter. */
+		if (!(p = port_slot(s, dev, (size_t)(slash - dev), port)))
+			return;
+		p->efa = true;
+		if (!strcmp(name, "tx_bytes") || !strcmp(name, "rdma_write_bytes") ||
+		    !strcmp(name, "rdma_read_resp_bytes"))
+			p->tx += v;
+		else
+			p->rx += v;
+	}
+}
+
+struct sample_ctx {
+	struct live_sample *s;
+};
+
+static void sample_kv(void *arg, const char *k, const char *v)
+{
+	struct live_sample *s = ((struct sample_ctx *)arg)->s;
+	if (!strcmp(k, "uptime")) {
+		double d;
+		if (str_lead_double(v, &d) && d >= 0)
+			s->uptime = d;
+	} else if (!strcmp(k, "nixl")) {
+		snprintf(s->nixl_why, sizeof(s->nixl_why), "%s", v);
+	} else {
+		sample_counter(s, k, v);
+	}
+}
+
+static void read_sample(struct live_sample *s, const struct transcript *t, const char *sec,
+			const char *netsec, const char *nixlsec)
+{
+	const struct section *x = transcript_get(t, sec);
+	if (!x)
+		return;
+	s->have = true;
+	struct sample_ctx c = {s};
+	kv_lines(x, sample_kv, &c);
+	const struct section *n = transcript_get(t, netsec);
+	if (n && n->rc == 0 && !n->capped)
+		s->have_netdev = net_dev_parse(n->body, n->len, &s->netdev) == 0;
+	const struct section *p = transcript_get(t, nixlsec);
+	if (p && p->rc == 0 && !p->capped && prom_text_parse(p->body, p->len, &s->nixl.p) == 0) {
+		bool tx = prom_text_sum(&s->nixl.p, "agent_tx_bytes_total", &s->nixl.tx);
+		bool rx = prom_text_sum(&s->nixl.p, "agent_rx_bytes_total", &s->nixl.rx);
+		s->nixl.have = tx || rx;
+	}
+	if (!s->nixl.have && !*s->nixl_why)
+		snprintf(s->nixl_why, sizeof(s->nixl_why), "%s",
+			 p ? "NIXL's telemetry endpoint gave no agent_* counters"
+			   : "NIXL telemetry was not read");
+}
+
+void live_facts_read(struct live_facts *f, const struct transcript *t)
+{
+	read_proc(f, t);
+	read_sample(&f->s[0], t, SEC_LIVE_SAMPLE0, SEC_LIVE_NETDEV0, SEC_LIVE_NIXL0);
+	read_sample(&f->s[1], t, SEC_LIVE_SAMPLE1, SEC_LIVE_NETDEV1, SEC_LIVE_NIXL1);
+}

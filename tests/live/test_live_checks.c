@@ -1,0 +1,334 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * node.live.*: what the serving process loaded and opened, and what moved
+ * during the window, from hand-built transcripts of the probe's live:*
+ * sections (the shapes /proc/PID/maps, `ls -l /proc/PID/fd`, sysfs counters,
+ * /proc/net/dev and NIXL's Prometheus exporter really print).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "core/report.h"
+#include "core/xalloc.h"
+#include "live/live.h"
+
+#define UCX_PLUGIN "7f2a1c000000-7f2a1c021000 r-xp 00000000 00:3a 20011 /opt/nvidia/nvda_nixl/lib/plugins/libplugin_UCX.so\n"
+#define UCT_IB     "7f2a1d000000-7f2a1d080000 r-xp 00000000 00:3a 30100 /usr/local/ucx/lib/ucx/libuct_ib.so.0.0.0\n"
+#define UCT_CUDA   "7f2a1e000000-7f2a1e040000 r-xp 00000000 00:3a 30101 /usr/local/ucx/lib/ucx/libuct_cuda.so.0.0.0\n"
+#define UCP        "7f2a1f000000-7f2a1f100000 r-xp 00000000 00:3a 30000 /usr/local/ucx/lib/libucp.so.0.0.0\n"
+#define FI_PLUGIN  "7f2a2c000000-7f2a2c021000 r-xp 00000000 00:3a 20012 /opt/nvidia/nvda_nixl/lib/plugins/libplugin_LIBFABRIC.so\n"
+#define LIBFABRIC  "7f2a2d000000-7f2a2d300000 r-xp 00000000 00:3a 40000 /opt/amazon/efa/lib/libfabric.so.1.25.0\n"
+#define FD_UVERBS  "lrwx------ 1 root root 64 Dec  1 08:12 17 -> /dev/infiniband/uverbs0\n" \
+		   "lrwx------ 1 root root 64 Dec  1 08:12 18 -> /dev/infiniband/uverbs1\n"
+
+static char *sec(const char *name, const char *body)
+{
+	/* Every body line gets the script's '|' prefix. */
+	char *out = xasprintf("@@begin %s\n", name), *tmp;
+	const char *p = body;
+	while (*p) {
+		const char *nl = strchr(p, '\n');
+		size_t n = nl ? (size_t)(nl - p) : strlen(p);
+		tmp = xasprintf("%s|%.*s\n", out, (int)n, p);
+		free(out);
+		out = tmp;
+		p += n + (nl ? 1 : 0);
+	}
+	tmp = xasprintf("%s@@end %s rc=0\n", out, name);
+	free(out);
+	return tmp;
+}
+
+struct tb {
+	char *text;
+};
+
+static void add(struct tb *b, const char *name, const char *body)
+{
+	char *s = sec(name, body);
+	char *t = xasprintf("%s%s", b->text ? b->text : "@@ci-probe v1\n", s);
+	free(s);
+	free(b->text);
+	b->text = t;
+}
+
+static const struct ci_check *has(const struct ci_report *r, const char *id)
+{
+	for (size_t i = 0; i < r->n_checks; i++)
+		if (!strcmp(r->checks[i].id, id))
+			return &r->checks[i];
+	return NULL;
+}
+
+/* The check `id`; a missing one fails the test (never NULL, for -Wnull-dereference). */
+static const struct ci_check *find(const struct ci_report *r, const char *id)
+{
+	static char empty[1];
+	static const struct ci_check none = {.detail = empty};
+	const struct ci_check *c = has(r, id);
+	if (!c)
+		fail_msg("no check %s", id);
+	return c ? c : &none;
+}
+
+/* Run the live checks on the transcript built so far. */
+static void judge(struct tb *b, struct ci_report *r)
+{
+	char *t = xasprintf("%s@@done\n", b->text);
+	struct transcript tr;
+	struct live_facts f;
+	transcript_init(&tr);
+	transcript_parse(&tr, t, strlen(t));
+	live_facts_init(&f);
+	live_facts_read(&f, &tr);
+	report_init(r, "node", "test");
+	live_checks_run(r, &f, "engine");
+	live_facts_release(&f);
+	transcript_release(&tr);
+	free(t);
+	free(b->text);
+	b->text = NULL;
+}
+
+static enum ci_status status_of(const struct ci_report *r, const char *id)
+{
+	return find(r, id)->status;
+}
+
+static void proc_ok(struct tb *b, const char *maps, const char *fds)
+{
+	add(b, SEC_LIVE_PROC, "pid=412\nhow=cmdline\nengine=dynamo.vllm\nexe=python3\nreadable=yes\n");
+	add(b, SEC_LIVE_MAPS, maps);
+	add(b, SEC_LIVE_FD, fds);
+}
+
+static void not_collected(void **state)
+{
+	struct tb b = {0};
+	struct ci_report r;
+	(void)state;
+	add(&b, "meta", "root=host\n");
+	judge(&b, &r);
+	assert_int_equal(r.n_checks, 0);   /* an older transcript keeps its verdict */
+	report_release(&r);
+}
+
+static void ucx_with_ib_and_uverbs(void **state)
+{
+	struct tb b = {0};
+	struct ci_report r;
+	(void)state;
+	proc_ok(&b, UCX_PLUGIN UCT_IB UCT_CUDA UCP, FD_UVERBS);
+	judge(&b, &r);
+	assert_int_equal(status_of(&r, "node.live.process"), CI_OK);
+	assert_int_equal(status_of(&r, "node.live.loaded"), CI_OK);
+	assert_non_null(strstr(find(&r, "node.live.loaded")->detail, "2 RDMA device descriptors"));
+	assert_null(has(&r, "node.live.traffic"));   /* not observed */
+	report_release(&r);
+}
+
+static void ucx_without_ib(void **state)
+{
+	struct tb b = {0};
+	struct ci_report r;
+	(void)state;
+	proc_ok(&b, UCX_PLUGIN UCT_CUDA UCP, "lr-x------ 1 root root 64 Dec  1 08:12 0 -> /dev/null\n");
+	judge(&b, &r);
+	const struct ci_check *c = find(&r, "node.live.loaded");
+	assert_int_equal(c->status, CI_FAIL);
+	assert_true(c->critical);
+	assert_non_null(strstr(c->detail, "cannot be moving KV over RDMA"));
+	report_release(&r);
+}
+
+static void ucx_without_cuda(void **state)
+{
+	struct tb b = {0};
+	struct ci_report r;
+	(void)state;
+	proc_ok(&b, UCX_PLUGIN UCT_IB UCP, FD_UVERBS);
+	judge(&b, &r);
+	assert_int_equal(status_of(&r, "node.live.loaded"), CI_FAIL);
+	assert_non_null(strstr(find(&r, "node.live.loaded")->detail, "VRAM as host memory"));
+	report_release(&r);
+}
+
+static void two_ucx_copies(void **state)
+{
+	struct tb b = {0};
+	struct ci_report r;
+	(void)state;
+	proc_ok(&b, UCX_PLUGIN UCT_IB UCT_CUDA UCP
+		"7f2a3f000000-7f2a3f100000 r-xp 00000000 00:3a 50000 /usr/lib/python3/dist-packages/.nixl.libs/libucp-1a2b3c.so.0.0.0\n"
+		"7f2a4f000000-7f2a4f100000 r-xp 00000000 00:3a 50001 /usr/lib/python3/dist-packages/.nixl.libs/libucp.so.0\n",
+		FD_UVERBS);
+	judge(&b, &r);
+	assert_int_equal(status_of(&r, "node.live.loaded"), CI_WARN);
+	report_release(&r);
+}
+
+static void libfabric_efa(void **state)
+{
+	struct tb b = {0};
+	struct ci_report r;
+	(void)state;
+	proc_ok(&b, FI_PLUGIN LIBFABRIC, FD_UVERBS);
+	judge(&b, &r);
+	assert_int_equal(status_of(&r, "node.live.loaded"), CI_OK);
+	assert_non_null(strstr(find(&r, "node.live.loaded")->detail, "LIBFABRIC"));
+	report_release(&r);
+}
+
+static void not_readable(void **state)
+{
+	struct tb b = {0};
+	struct ci_report r;
+	(void)state;
+	add(&b, SEC_LIVE_PROC, "pid=412\nhow=cmdline\nengine=dynamo.sglang\nreadable=no\n"
+		"why=/proc/412/maps is not readable (the engine runs as another user)\n");
+	judge(&b, &r);
+	const struct ci_check *c = find(&r, "node.live.process");
+	assert_int_equal(c->status, CI_SKIPPED);
+	assert_false(c->critical);
+	assert_non_null(strstr(c->detail, "another user"));
+	assert_null(has(&r, "node.live.loaded"));
+	report_release(&r);
+}
+
+/* Two samples 10 s apart: RDMA counters in 4-byte units, netdev bytes, and
+ * NIXL's counters. */
+static void window(struct tb *b, uint64_t xmit1, uint64_t eth_tx1, const char *nixl0,
+		   const char *nixl1)
+{
+	char *s0 = xasprintf("uptime=1000.00\n"
+			     "sys/class/infiniband/mlx5_0/ports/1/counters/port_xmit_data=1000\n"
+			     "sys/class/infiniband/mlx5_0/ports/1/counters/port_rcv_data=1000\n"
+			     "sys/class/infiniband/mlx5_1/ports/1/counters/port_xmit_data=5\n");
+	char *s1 = xasprintf("uptime=1010.00\n"
+			     "sys/class/infiniband/mlx5_0/ports/1/counters/port_xmit_data=%llu\n"
+			     "sys/class/infiniband/mlx5_0/ports/1/counters/port_rcv_data=1000\n"
+			     "sys/class/infiniband/mlx5_1/ports/1/counters/port_xmit_data=5\n",
+			     (unsigned long long)xmit1);
+	char *n0 = xasprintf("Inter-|\n face |\n  eth0: 1000 1 0 0 0 0 0 0 1000 1 0 0 0 0 0 0\n"
+			     "    lo: 5 1 0 0 0 0 0 0 5 1 0 0 0 0 0 0\n");
+	char *n1 = xasprintf("Inter-|\n face |\n  eth0: 1000 1 0 0 0 0 0 0 %llu 1 0 0 0 0 0 0\n"
+			     "    lo: 99999999999 1 0 0 0 0 0 0 99999999999 1 0 0 0 0 0 0\n",
+			     (unsigned long long)eth_tx1);
+	add(b, SEC_LIVE_SAMPLE0, s0);
+	add(b, SEC_LIVE_NETDEV0, n0);
+	if (nixl0)
+		add(b, SEC_LIVE_NIXL0, nixl0);
+	add(b, SEC_LIVE_SAMPLE1, s1);
+	add(b, SEC_LIVE_NETDEV1, n1);
+	if (nixl1)
+		add(b, SEC_LIVE_NIXL1, nixl1);
+	free(s0);
+	free(s1);
+	free(n0);
+	free(n1);
+}
+
+#define NIXL(tx, err) "agent_tx_bytes_total{hostname=\"p\",agent_name=\"a\"} " tx "\n" \
+		      "agent_rx_bytes_total{hostname=\"p\",agent_name=\"a\"} 0\n" \
+		      "agent_errors_total{hostname=\"p\",agent_name=\"a\",status=\"NIXL_ERR_REMOTE_DISCONNECT\"} " err "\n"
+
+static void kv_over_rdma(void **state)
+{
+	struct tb b = {0};
+	struct ci_report r;
+	(void)state;
+	proc_ok(&b, UCX_PLUGIN UCT_IB UCT_CUDA UCP, FD_UVERBS);
+	/* 8 GiB of NIXL bytes; mlx5_0 sent 2^31 words = 8 GiB. */
+	window(&b, 1000 + (2ull << 30), 2000, NIXL("100", "0"), NIXL("8589934692", "0"));
+	judge(&b, &r);
+	const struct ci_check *c = find(&r, "node.live.traffic");
+	assert_int_equal(c->status, CI_OK);
+	assert_non_null(strstr(c->detail, "KV moved 8.0 GiB over mlx5_0"));
+	assert_non_null(strstr(c->detail, "819.2 MiB/s"));
+	assert_int_equal(status_of(&r, "node.live.errors"), CI_OK);
+	report_release(&r);
+}
+
+static void kv_over_tcp(void **state)
+{
+	struct tb b = {0};
+	struct ci_report r;
+	(void)state;
+	proc_ok(&b, UCX_PLUGIN UCT_IB UCT_CUDA UCP, FD_UVERBS);
+	window(&b, 1000, 1000 + (4ull << 30), NIXL("0", "0"), NIXL("4294967296", "0"));
+	judge(&b, &r);
+	const struct ci_check *c = find(&r, "node.live.traffic");
+	assert_int_equal(c->status, CI_FAIL);
+	assert_non_null(strstr(c->detail, "KV moved over TCP"));
+	report_release(&r);
+}
+
+static void errors_grow(void **state)
+{
+	struct tb b = {0};
+	struct ci_report r;
+	(void)state;
+	proc_ok(&b, UCX_PLUGIN UCT_IB UCT_CUDA UCP, FD_UVERBS);
+	window(&b, 1000 + (1ull << 28), 2000, NIXL("0", "1"), NIXL("1073741824", "4"));
+	judge(&b, &r);
+	const struct ci_check *c = find(&r, "node.live.errors");
+	assert_int_equal(c->status, CI_FAIL);
+	assert_non_null(strstr(c->detail, "NIXL_ERR_REMOTE_DISCONNECT +3"));
+	report_release(&r);
+}
+
+static void nothing_moved(void **state)
+{
+	struct tb b = {0};
+	struct ci_report r;
+	(void)state;
+	proc_ok(&b, UCX_PLUGIN UCT_IB UCT_CUDA UCP, FD_UVERBS);
+	window(&b, 1000, 1000, NIXL("5", "0"), NIXL("5", "0"));
+	judge(&b, &r);
+	const struct ci_check *c = find(&r, "node.live.traffic");
+	assert_int_equal(c->status, CI_SKIPPED);
+	assert_false(c->critical);
+	assert_non_null(strstr(c->detail, "no KV moved"));
+	report_release(&r);
+}
+
+static void no_telemetry(void **state)
+{
+	struct tb b = {0};
+	struct ci_report r;
+	(void)state;
+	proc_ok(&b, UCX_PLUGIN UCT_IB UCT_CUDA UCP, FD_UVERBS);
+	window(&b, 1000 + (1ull << 28), 2000, NULL, NULL);
+	judge(&b, &r);
+	const struct ci_check *c = find(&r, "node.live.traffic");
+	assert_int_equal(c->status, CI_WARN);
+	assert_non_null(strstr(c->detail, "cannot be attributed to KV"));
+	assert_null(has(&r, "node.live.errors"));
+	report_release(&r);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(not_collected),
+		cmocka_unit_test(ucx_with_ib_and_uverbs),
+		cmocka_unit_test(ucx_without_ib),
+		cmocka_unit_test(ucx_without_cuda),
+		cmocka_unit_test(two_ucx_copies),
+		cmocka_unit_test(libfabric_efa),
+		cmocka_unit_test(not_readable),
+		cmocka_unit_test(kv_over_rdma),
+		cmocka_unit_test(kv_over_tcp),
+		cmocka_unit_test(errors_grow),
+		cmocka_unit_test(nothing_moved),
+		cmocka_unit_test(no_telemetry),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
