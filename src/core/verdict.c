@@ -76,6 +76,21 @@ static const char *first_with(const struct flat *f, enum ci_status st, bool need
 	return NULL;
 }
 
+/* The check that carries evidence of the path KV really took (live/). */
+#define VERDICT_EVIDENCE_ID "node.live.traffic"
+
+static bool evidence_ok(const struct flat *f)
+{
+	bool ok = false;
+	for (size_t i = 0; i < f->n; i++)
+		if (!strcmp(f->v[i]->id, VERDICT_EVIDENCE_ID)) {
+			if (f->v[i]->status != CI_OK)
+				return false;   /* one pod's evidence against it is enough */
+			ok = true;
+		}
+	return ok;
+}
+
 void verdict_compute(const struct ci_report *r, struct ci_verdict *v)
 {
 	memset(v, 0, sizeof(*v));
@@ -149,8 +164,16 @@ void verdict_compute(const struct ci_report *r, struct ci_verdict *v)
 					       first ? first : first_with(&f, CI_SKIPPED, true));
 		break;
 	case CI_DEGRADED:
-		v->summary = xasprintf("Usable but not trusted: %zu warning%s; look at %s first.",
-				       warn, warn == 1 ? "" : "s", first);
+		/* Evidence of the real path outranks inference: KV seen moving
+		 * over RDMA says the configuration works now, its warnings are
+		 * risks rather than faults. */
+		if (evidence_ok(&f))
+			v->summary = xasprintf("Works on RDMA now (%s); the configuration still has "
+					       "%zu risk%s: look at %s first.", VERDICT_EVIDENCE_ID,
+					       warn, warn == 1 ? "" : "s", first);
+		else
+			v->summary = xasprintf("Usable but not trusted: %zu warning%s; look at %s first.",
+					       warn, warn == 1 ? "" : "s", first);
 		break;
 	}
 	free(f.v);

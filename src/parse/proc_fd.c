@@ -41,13 +41,27 @@ int proc_fds_parse(const char *buf, size_t len, struct proc_fds *out)
 			out->n_sockets++;
 			continue;
 		}
-		if (*t != '/' || have(out, t))
-			continue;
-		if (out->n >= PARSE_MAX_ITEMS) {
-			out->capped = true;
+		/* A dump's fd entries are links inside the tree
+		 * ("../../../dev/infiniband/uverbs0"): read them as the
+		 * absolute device path they stand for. */
+		char *abs = NULL;
+		if (*t != '/') {
+			while (str_starts(t, "../") || str_starts(t, "./"))
+				t += *t == '.' && t[1] == '/' ? 2 : 3;
+			if (!str_starts(t, "dev/"))
+				continue;
+			t = abs = xasprintf("/%s", t);
+		}
+		if (have(out, t)) {
+			free(abs);
 			continue;
 		}
-		*XPUSH(out->targets, out->n, out->cap) = xstrdup(t);
+		if (out->n >= PARSE_MAX_ITEMS) {
+			out->capped = true;
+			free(abs);
+			continue;
+		}
+		*XPUSH(out->targets, out->n, out->cap) = abs ? abs : xstrdup(t);
 	}
 	lines_release(&it);
 	return any ? 0 : -1;

@@ -56,10 +56,13 @@ static void fds_targets(void **state)
 		  "lrwx------ 1 root root 64 Dec  1 08:12 18 -> /dev/infiniband/uverbs1\n"
 		  "lrwx------ 1 root root 64 Dec  1 08:12 19 -> /dev/infiniband/uverbs0\n"
 		  "lrwx------ 1 root root 64 Dec  1 08:12 20 -> socket:[91823]\n"
-		  "21 -> /dev/gdrdrv\n", 0);
-	assert_int_equal(f.n_fds, 6);
+		  "21 -> /dev/gdrdrv\n"
+		  "lrwxrwxrwx 1 root root 31 Dec  1 08:35 22 -> ../../../dev/infiniband/uverbs2\n"
+		  "23 -> ../../etc/passwd\n", 0);
+	assert_int_equal(f.n_fds, 8);
+	assert_int_equal(proc_fds_count(&f, "/dev/infiniband/uverbs2"), 1);
 	assert_int_equal(f.n_sockets, 1);
-	assert_int_equal(proc_fds_count(&f, "/dev/infiniband/uverbs"), 2);
+	assert_int_equal(proc_fds_count(&f, "/dev/infiniband/uverbs"), 3);
 	assert_int_equal(proc_fds_count(&f, "/dev/gdrdrv"), 1);
 	proc_fds_release(&f);
 	PARSE_STR(proc_fds_parse, f, "ls: cannot open directory '/proc/1/fd': Permission denied\n", -1);
