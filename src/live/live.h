@@ -53,8 +53,10 @@
 struct live_port {
 	char *dev;
 	unsigned port;
-	bool efa;              /* EFA hw_counters (tx_bytes/rx_bytes), already bytes */
-	uint64_t tx, rx;       /* mlx5/IB: port_xmit_data/port_rcv_data x 4 */
+	bool efa;              /* EFA hw_counters, already bytes */
+	uint64_t tx, rx;       /* IB/RoCE: port_xmit_data/port_rcv_data x 4; EFA: tx_bytes/rx_bytes */
+	bool have_txrx;        /* EFA: tx_bytes/rx_bytes were there */
+	uint64_t rdma_tx, rdma_rx;   /* EFA: rdma_write_bytes + rdma_read_resp_bytes / the receiving pair */
 };
 
 /* NIXL telemetry at one instant. */

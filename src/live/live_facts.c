@@ -156,16 +156,24 @@ static void sample_counter(struct live_sample *s, const char *path, const char *
 		   (!strcmp(name, "tx_bytes") || !strcmp(name, "rx_bytes") ||
 		    !strcmp(name, "rdma_read_bytes") || !strcmp(name, "rdma_write_bytes") ||
 		    !strcmp(name, "rdma_read_resp_bytes") || !strcmp(name, "rdma_write_recv_bytes"))) {
-		/* EFA's hw_counters are bytes already; SRD send/recv and RDMA
-		 * read/write each have their own counter. */
+		/* EFA's hw_counters are bytes already.  tx_bytes/rx_bytes count
+		 * everything the port moved (kernel drivers/infiniband/hw/efa,
+		 * EFA_STATS); the rdma_* pairs only stand in where an older
+		 * device has no tx/rx counters, so nothing is counted twice. */
 		if (!(p = port_slot(s, dev, (size_t)(slash - dev), port)))
 			return;
 		p->efa = true;
-		if (!strcmp(name, "tx_bytes") || !strcmp(name, "rdma_write_bytes") ||
-		    !strcmp(name, "rdma_read_resp_bytes"))
-			p->tx += v;
-		else
-			p->rx += v;
+		if (!strcmp(name, "tx_bytes")) {
+			p->tx = v;
+			p->have_txrx = true;
+		} else if (!strcmp(name, "rx_bytes")) {
+			p->rx = v;
+			p->have_txrx = true;
+		} else if (!strcmp(name, "rdma_write_bytes") || !strcmp(name, "rdma_read_resp_bytes")) {
+			p->rdma_tx += v;
+		} else {
+			p->rdma_rx += v;
+		}
 	}
 }
 

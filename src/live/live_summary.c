@@ -122,7 +122,9 @@ void live_summarize(const struct live_facts *f, struct live_summary *s)
 		const struct live_port *p0 = find_port(a, p1->dev, p1->port);
 		if (!p0)
 			continue;
-		uint64_t tx = grew(p0->tx, p1->tx), rx = grew(p0->rx, p1->rx);
+		bool rdma_only = p1->efa && !p1->have_txrx;
+		uint64_t tx = rdma_only ? grew(p0->rdma_tx, p1->rdma_tx) : grew(p0->tx, p1->tx);
+		uint64_t rx = rdma_only ? grew(p0->rdma_rx, p1->rdma_rx) : grew(p0->rx, p1->rx);
 		s->rdma_tx += tx;
 		s->rdma_rx += rx;
 		if (tx + rx > 0) {

@@ -1,0 +1,167 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+"""node --observe end to end, without a GPU.
+
+For each case a sysroot tree of one worker is built (make_tree.py), NIXL's
+Prometheus exporter is served from a real HTTP listener on 127.0.0.1, and
+the counters of the tree change during the window: the listener rewrites
+them right after it answered the probe's first scrape (which the probe
+makes as the last reading of its first sample), so the change always falls
+inside the window, however slow the machine.  The JSON report's node.live.*
+statuses are then compared with what each case must show.
+
+usage: test_observe.py BINARY
+Prints "N passed, N failed"; exit 1 on any failure.
+"""
+import http.server
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+
+here = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(here, "..", "fixtures", "live"))
+import make_tree  # noqa: E402
+
+GIB = 1 << 30
+
+
+def metrics(tx, rx, errors):
+    out = [
+        "# HELP agent_tx_bytes_total Number of bytes sent by the agent",
+        "# TYPE agent_tx_bytes_total counter",
+        'agent_tx_bytes_total{category="NIXL_TELEMETRY_TRANSFER",hostname="decode-0",agent_name="worker-0"} %d' % tx,
+        "# TYPE agent_rx_bytes_total counter",
+        'agent_rx_bytes_total{category="NIXL_TELEMETRY_TRANSFER",hostname="decode-0",agent_name="worker-0"} %d' % rx,
+        "# TYPE agent_errors_total counter",
+        'agent_errors_total{hostname="decode-0",agent_name="worker-0",status="NIXL_ERR_REMOTE_DISCONNECT"} %d' % errors,
+        "# TYPE process_cpu_seconds_total counter",
+        "process_cpu_seconds_total 12.5",
+    ]
+    return ("\n".join(out) + "\n").encode()
+
+
+class Case:
+    def __init__(self, name, telemetry, before, after, change, expect):
+        self.name, self.telemetry = name, telemetry
+        self.before, self.after = before, after   # (tx, rx, errors) per scrape
+        self.change = change                      # fn(tree) run once, mid-window
+        self.expect = expect                      # {check id: status}
+
+
+def rdma_moved(tree):
+    # mlx5 counters are 4-byte words: 1 GiB sent and received on two ports.
+    for dev in ("mlx5_0", "mlx5_1"):
+        make_tree.counters(tree, dev, 1000 + GIB // 4, 1000 + GIB // 4)
+
+
+def tcp_moved(tree):
+    make_tree.net_dev(tree, 120000000 + 4 * GIB, 80000000 + 4 * GIB)
+
+
+def nothing(tree):
+    pass
+
+
+CASES = [
+    Case("rdma", True, (0, 0, 0), (2 * GIB, 2 * GIB, 0), rdma_moved,
+         {"node.live.loaded": "ok", "node.live.traffic": "ok", "node.live.errors": "ok"}),
+    Case("tcp-fallback", True, (0, 0, 0), (4 * GIB, 4 * GIB, 0), tcp_moved,
+         {"node.live.traffic": "fail", "node.live.errors": "ok"}),
+    Case("errors-growing", True, (GIB, 0, 1), (2 * GIB, 0, 7), rdma_moved,
+         {"node.live.traffic": "ok", "node.live.errors": "fail"}),
+    Case("nothing-moved", True, (5, 5, 0), (5, 5, 0), nothing,
+         {"node.live.traffic": "skipped"}),
+    Case("no-telemetry", False, None, None, rdma_moved,
+         {"node.live.traffic": "warn"}),
+]
+
+
+def serve(case, tree):
+    state = {"n": 0}
+
+    class H(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):  # noqa: N802
+            if self.path != "/metrics":
+                self.send_error(404)
+                return
+            first = state["n"] == 0
+            body = metrics(*(case.before if first else case.after))
+            self.send_response(200)
+            self.send_header("Content-Type", "text/plain; version=0.0.4")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+            self.wfile.flush()
+            if first:
+                case.change(tree)
+            state["n"] += 1
+
+        def log_message(self, *a):
+            pass
+
+    srv = http.server.HTTPServer(("127.0.0.1", 0), H)
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    return srv, state
+
+
+def run_case(binary, case, tmp):
+    tree = os.path.join(tmp, case.name)
+    make_tree.build("ucx_ib", tree)
+    env = {"PATH": "/usr/bin:/bin", "LC_ALL": "C", "NO_COLOR": "1"}
+    srv = None
+    if case.telemetry:
+        srv, state = serve(case, tree)
+        env.update(NIXL_TELEMETRY_ENABLE="y", NIXL_TELEMETRY_EXPORTER="prometheus",
+                   NIXL_TELEMETRY_PROMETHEUS_PORT=str(srv.server_address[1]))
+    else:
+        # No exporter: change the counters once the first sample is surely
+        # taken (the probe's first reading), then let the window run.
+        timer = threading.Timer(1.5, case.change, [tree])
+        timer.start()
+    p = subprocess.run([binary, "node", "--sysroot", tree, "--observe", "4", "--json"],
+                       env=env, capture_output=True, text=True, timeout=120)
+    if srv:
+        srv.shutdown()
+        srv.server_close()
+    try:
+        report = json.loads(p.stdout)
+    except ValueError:
+        return ["not JSON (exit %d): %s %s" % (p.returncode, p.stdout[:300], p.stderr[:300])]
+    got = {c["id"]: c for c in report["checks"]}
+    errs = []
+    for cid, want in case.expect.items():
+        c = got.get(cid)
+        if not c:
+            errs.append("%s missing" % cid)
+        elif c["status"] != want:
+            errs.append("%s is %s, want %s: %s" % (cid, c["status"], want, c["detail"]))
+    if case.telemetry and state["n"] != 2:
+        errs.append("the probe scraped NIXL's endpoint %d times, want 2" % state["n"])
+    return errs
+
+
+def main():
+    binary = os.path.abspath(sys.argv[1])
+    passed = failed = 0
+    tmp = tempfile.mkdtemp(prefix="observe.")
+    try:
+        for case in CASES:
+            errs = run_case(binary, case, tmp)
+            if errs:
+                failed += 1
+                print("FAIL %s: %s" % (case.name, "; ".join(errs)))
+            else:
+                passed += 1
+                print("ok   %s" % case.name)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    print("%d passed, %d failed" % (passed, failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
