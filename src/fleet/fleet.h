@@ -83,6 +83,12 @@ struct fleet_pod {
 
 	struct fleet_var *env;   /* transport variables, first value of each name */
 	size_t n_env, cap_env;
+
+	/* what moved during --observe (live/live.h); live_observed false otherwise */
+	bool live_observed;
+	bool live_nixl;          /* NIXL telemetry read at both ends of the window */
+	double live_kv_tx, live_kv_rx;   /* NIXL's byte counters' growth */
+	double live_rdma, live_tcp;      /* RDMA port bytes, pod interface bytes */
 };
 
 void fleet_pod_init(struct fleet_pod *p, const char *name, const char *node, const char *role,
@@ -116,6 +122,8 @@ void fleet_check_driver(struct ci_report *r, const struct fleet_pod *p, size_t n
 void fleet_check_gpudirect_mode(struct ci_report *r, const struct fleet_pod *p, size_t n);
 void fleet_check_gdrcopy(struct ci_report *r, const struct fleet_pod *p, size_t n);
 void fleet_check_efa_colocated(struct ci_report *r, const struct fleet_pod *p, size_t n);
+/* fleet_live.c: pods observed in one window (--observe) */
+void fleet_check_live(struct ci_report *r, const struct fleet_pod *p, size_t n);
 /* All of the above for `kind` (the UCX/NIXL ones need FLEET_NIXL or
  * FLEET_ALL; the hardware ones FLEET_NODE or FLEET_ALL). */
 void fleet_checks_run(struct ci_report *r, enum fleet_kind kind, const struct fleet_pod *p,

@@ -184,6 +184,16 @@ void fleet_pod_from_facts(struct fleet_pod *p, const struct nixl_facts *f, bool 
 		p->efa = true;
 	read_gpu(p, &f->node);
 	read_env(p, &f->node);
+	struct live_summary ls;
+	live_summarize(&f->node.live, &ls);
+	if (ls.observed) {
+		p->live_observed = true;
+		p->live_nixl = ls.nixl;
+		p->live_kv_tx = ls.nixl_tx;
+		p->live_kv_rx = ls.nixl_rx;
+		p->live_rdma = (double)(ls.rdma_tx + ls.rdma_rx);
+		p->live_tcp = (double)(ls.tcp_tx + ls.tcp_rx);
+	}
 	if (with_nixl) {
 		if (f->have_ucxv && f->ucxv.version)
 			p->ucx_version = xstrdup(f->ucxv.version);

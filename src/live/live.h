@@ -86,6 +86,7 @@ struct live_facts {
 	char *exe;             /* basename of argv[0] */
 	char *how;             /* "pid1", "cmdline" */
 	char *why;             /* why not found / not readable */
+	unsigned nixl_procs;   /* processes that mapped a NIXL plugin (TP ranks each have one) */
 	bool have_maps, have_fds;
 	struct proc_maps maps;
 	struct proc_fds fds;

@@ -66,8 +66,11 @@ static void check_process(struct ci_report *r, const struct live_facts *f, const
 	struct ci_check *c = report_add(r, "node.live.process", CI_OK, false, CI_LAYER_ENV, subject,
 		"engine %s, found %s", who(f, w, sizeof(w)),
 		f->how && !strcmp(f->how, "pid1") ? "as pid 1" : "by its command line");
-	check_add_evidence(c, "%zu transport libraries mapped, %zu descriptors read",
-			   f->maps.n, f->fds.n_fds);
+	check_add_evidence(c, "%zu transport libraries mapped, %zu device descriptors held",
+			   f->maps.n, f->fds.n);
+	if (f->nixl_procs > 1)
+		check_add_evidence(c, "%u processes run a NIXL agent (one per rank); the first is read",
+				   f->nixl_procs);
 }
 
 struct loaded {

@@ -70,7 +70,11 @@ static void proc_kv(void *arg, const char *k, const char *v)
 		f->readable = !strcmp(v, "yes");
 	else if (!strcmp(k, "why") && *v && !f->why)
 		f->why = xstrndup(v, 160);
-	else if (!strcmp(k, "observe")) {
+	else if (!strcmp(k, "nixl_procs")) {
+		uint32_t n;
+		if (str_to_u32(v, 10, &n) && n < 100000)
+			f->nixl_procs = n;
+	} else if (!strcmp(k, "observe")) {
 		uint32_t n;
 		if (str_to_u32(v, 10, &n) && n <= 3600)
 			f->observe_s = n;
