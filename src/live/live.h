@@ -27,6 +27,7 @@
 #include <stdint.h>
 
 #include "core/report.h"
+#include "parse/logscan.h"
 #include "parse/net_dev.h"
 #include "parse/proc_fd.h"
 #include "parse/proc_maps.h"
@@ -42,6 +43,10 @@
 #define SEC_LIVE_NETDEV1  "live:netdev:1"
 #define SEC_LIVE_NIXL0    "live:nixl:0"
 #define SEC_LIVE_NIXL1    "live:nixl:1"
+/* Not written by the script: the runner adds the worker's `kubectl logs
+ * --tail=N` output under this name, in memory only (never saved), when
+ * --logs is given; rc and the first line say why it could not be read. */
+#define SEC_LIVE_LOGS     "kube:logs"
 
 #define LIVE_SECTION_LIST \
 	SEC_LIVE_PROC, SEC_LIVE_MAPS, SEC_LIVE_FD, SEC_LIVE_SAMPLE0, SEC_LIVE_SAMPLE1, \
@@ -92,6 +97,12 @@ struct live_facts {
 	struct proc_fds fds;
 
 	unsigned observe_s;    /* the window asked for; 0: not observed */
+
+	bool have_logs;        /* --logs: the section was added */
+	bool logs_read;        /* kubectl logs answered */
+	char *logs_why;        /* why not */
+	size_t logs_lines;     /* lines scanned */
+	struct logscan logs;   /* known transport lines only */
 	struct live_sample s[2];
 };
 

@@ -303,8 +303,94 @@ static void check_errors(struct ci_report *r, const char *subject, const struct 
 		   "NIXL's error counters did not grow during the window");
 }
 
+/* What a known line in a worker's log means for the KV path. */
+static enum ci_status log_weight(enum log_symptom sym)
+{
+	switch (sym) {
+	case LOG_UCX_CUDA_MODULE_MISSING:
+	case LOG_NIXL_ERR_BACKEND:
+	case LOG_NIXL_REMOTE_DISCONNECT:
+	case LOG_NIXL_BACKEND_NOT_FOUND:
+	case LOG_UCX_NO_AM_TRANSPORT:
+	case LOG_UCX_NO_USABLE_TRANSPORT:
+	case LOG_UCX_UNREACHABLE:
+	case LOG_UCX_MEMLOCK:
+	case LOG_TCP_FALLBACK:
+		return CI_FAIL;
+	case LOG_NCCL_NET_IB:
+	case LOG_NCCL_NET_OFI:
+	case LOG_NCCL_GDRDMA_USED:
+	case LOG_NCCL_P2P:
+	case LOG_NCCL_MNNVL:
+	case LOG_UCX_DMABUF_SUPPORTED:
+		return CI_OK;
+	default:
+		return CI_WARN;
+	}
+}
+
+/* A log line is shown only when it cannot carry a secret: the tool's one
+ * redaction rule covers variables, not free text, so a line that names a
+ * credential is withheld rather than half-redacted. */
+static bool log_line_safe(const char *l)
+{
+	static const char *const risky[] = {"assword", "ASSWORD", "oken", "OKEN", "ecret",
+		"ECRET", "uthorization", "earer", "PRIVATE", "private key", NULL};
+	for (size_t i = 0; risky[i]; i++)
+		if (strstr(l, risky[i]))
+			return false;
+	const char *at = strchr(l, '@'), *scheme = strstr(l, "://");
+	return !(at && scheme && scheme < at);
+}
+
+static void check_logs(struct ci_report *r, const struct live_facts *f, const char *subject)
+{
+	if (!f->have_logs)
+		return;
+	if (!f->logs_read) {
+		struct ci_check *c = report_add(r, "node.live.logs", CI_SKIPPED, false, CI_LAYER_ENV,
+			subject, "the worker's log could not be read: %s",
+			f->logs_why ? f->logs_why : "kubectl logs failed");
+		check_set_fix(c, "kubectl logs needs the pods/log permission (RBAC)");
+		return;
+	}
+	enum ci_status worst = CI_OK;
+	size_t bad = 0, withheld = 0;
+	for (size_t i = 0; i < f->logs.n; i++) {
+		enum ci_status w = log_weight(f->logs.v[i].sym);
+		if (w == CI_FAIL || (w == CI_WARN && worst == CI_OK))
+			worst = w;
+		bad += w != CI_OK;
+	}
+	struct ci_check *c;
+	if (!bad)
+		c = report_add(r, "node.live.logs", CI_OK, false, CI_LAYER_ENV, subject,
+			       "no known transport error in the last %zu log lines%s", f->logs_lines,
+			       f->logs.n ? " (the lines below show the path NCCL/UCX chose)" : "");
+	else
+		c = report_add(r, "node.live.logs", worst, worst == CI_FAIL, CI_LAYER_ENV, subject,
+			       "%zu known transport problem%s in the last %zu log lines", bad,
+			       bad == 1 ? "" : "s", f->logs_lines);
+	for (size_t i = 0; i < f->logs.n; i++) {
+		const struct log_finding *g = &f->logs.v[i];
+		if (!log_line_safe(g->evidence)) {
+			withheld++;
+			continue;
+		}
+		check_add_evidence(c, "%s (%zu line%s): %s", log_symptom_name(g->sym), g->count,
+				   g->count == 1 ? "" : "s", g->evidence);
+	}
+	if (withheld)
+		check_add_evidence(c, "%zu matching line%s withheld: %s a credential", withheld,
+				   withheld == 1 ? "" : "s", withheld == 1 ? "it names" : "they name");
+	if (worst != CI_OK)
+		check_set_fix(c, "read the lines above in the worker's log (kubectl logs); each names "
+			      "the layer that failed");
+}
+
 void live_checks_run(struct ci_report *r, const struct live_facts *f, const char *subject)
 {
+	check_logs(r, f, subject);
 	if (!f->collected)
 		return;
 	check_process(r, f, subject);

@@ -38,6 +38,9 @@ void live_facts_release(struct live_facts *f)
 	proc_fds_release(&f->fds);
 	sample_release(&f->s[0]);
 	sample_release(&f->s[1]);
+	free(f->logs_why);
+	if (f->logs_read)
+		logscan_release(&f->logs);
 	live_facts_init(f);
 }
 
@@ -223,8 +226,31 @@ static void read_sample(struct live_sample *s, const struct transcript *t, const
 			   : "NIXL telemetry was not read");
 }
 
+static void read_logs(struct live_facts *f, const struct section *s)
+{
+	if (!s)
+		return;
+	f->have_logs = true;
+	if (s->rc != 0) {
+		char l[160] = "";
+		struct lines it;
+		char *first;
+		lines_init(&it, s->body, s->len);
+		if ((first = lines_next(&it)))
+			snprintf(l, sizeof(l), "%s", first);
+		lines_release(&it);
+		f->logs_why = xstrdup(*l ? l : "kubectl logs failed");
+		return;
+	}
+	f->logs_read = true;
+	for (size_t i = 0; i < s->len; i++)
+		f->logs_lines += s->body[i] == '\n';
+	(void)logscan_parse(s->body, s->len, &f->logs);
+}
+
 void live_facts_read(struct live_facts *f, const struct transcript *t)
 {
+	read_logs(f, transcript_get(t, SEC_LIVE_LOGS));
 	read_proc(f, t);
 	read_sample(&f->s[0], t, SEC_LIVE_SAMPLE0, SEC_LIVE_NETDEV0, SEC_LIVE_NIXL0);
 	read_sample(&f->s[1], t, SEC_LIVE_SAMPLE1, SEC_LIVE_NETDEV1, SEC_LIVE_NIXL1);

@@ -46,6 +46,9 @@ static const struct pattern patterns[] = {
 	{ LOG_SHM_DEFAULT_64MB, { "SHMEM allocation limit is set to the default of 64MB", NULL }, NULL },
 	{ LOG_PEERMEM_LOAD_FAILED, { "could not insert 'nvidia_peermem'", "nvidia_peermem: Unknown symbol", NULL }, NULL },
 	{ LOG_RDMA_NO_DEVICE, { "Did not detect devices", "Unable to find the Infiniband/RoCE device", NULL }, NULL },
+	{ LOG_UCX_MEMLOCK, { "max locked memory (ulimit -l)", NULL }, NULL },
+	{ LOG_UCX_NO_USABLE_TRANSPORT, { "no usable transports", NULL }, NULL },
+	{ LOG_TCP_FALLBACK, { "falling back to TCP", "fallback to TCP", "Falling back to TCP", NULL }, NULL },
 };
 
 /* Extra conditions a needle alone cannot express. */
@@ -162,6 +165,9 @@ const char *log_symptom_name(enum log_symptom sym)
 		[LOG_SHM_DEFAULT_64MB] = "container.shm_64mb",
 		[LOG_PEERMEM_LOAD_FAILED] = "gpu.peermem_load_failed",
 		[LOG_RDMA_NO_DEVICE] = "rdma.no_device",
+		[LOG_UCX_MEMLOCK] = "ucx.memlock",
+		[LOG_UCX_NO_USABLE_TRANSPORT] = "ucx.no_usable_transport",
+		[LOG_TCP_FALLBACK] = "tcp_fallback",
 	};
 	return (unsigned)sym < LOG_SYMPTOM_COUNT && n[sym] ? n[sym] : "unknown";
 }

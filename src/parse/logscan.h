@@ -42,6 +42,9 @@ enum log_symptom {
 	LOG_SHM_DEFAULT_64MB,         /* NGC banner "SHMEM allocation limit is set to the default of 64MB" */
 	LOG_PEERMEM_LOAD_FAILED,      /* "could not insert 'nvidia_peermem'", "nvidia_peermem: Unknown symbol" */
 	LOG_RDMA_NO_DEVICE,           /* perftest "Did not detect devices", "Unable to find the Infiniband/RoCE device" */
+	LOG_UCX_MEMLOCK,              /* UCX uct_ib_md: "Please set max locked memory (ulimit -l) to 'unlimited'" */
+	LOG_UCX_NO_USABLE_TRANSPORT,  /* "no usable transports" */
+	LOG_TCP_FALLBACK,             /* "falling back to TCP", "fallback to TCP" */
 	LOG_SYMPTOM_COUNT
 };
 

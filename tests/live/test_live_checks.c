@@ -314,6 +314,91 @@ static void no_telemetry(void **state)
 	report_release(&r);
 }
 
+/* A real output from tests/fixtures/live/logs, its provenance header cut,
+ * each line prefixed the way `kubectl logs --timestamps` prints it. */
+static char *log_fixture(const char *name, const char *extra)
+{
+	char *path = xasprintf("tests/fixtures/live/logs/%s", name);
+	FILE *fp = fopen(path, "r");
+	char line[4096], *out = xstrdup("");
+	bool body = false;
+	assert_non_null(fp);
+	while (fp && fgets(line, sizeof(line), fp)) {
+		if (!body) {
+			body = !strncmp(line, "# ---", 5);
+			continue;
+		}
+		char *t = xasprintf("%s2026-12-01T08:12:33.123456789Z %s", out, line);
+		free(out);
+		out = t;
+	}
+	if (fp)
+		fclose(fp);
+	free(path);
+	char *t = xasprintf("%s%s", out, extra ? extra : "");
+	free(out);
+	return t;
+}
+
+static void logs_nixl_backend_error(void **state)
+{
+	struct tb b = {0};
+	struct ci_report r;
+	(void)state;
+	char *logs = log_fixture("nixl_error__registerMem_vram_NIXL_ERR_BACKEND.txt",
+		"2026-12-01T08:12:34Z UCX  ERROR no usable transports, password=CANARY-hunter2\n");
+	add(&b, SEC_LIVE_LOGS, logs);
+	free(logs);
+	judge(&b, &r);
+	const struct ci_check *c = find(&r, "node.live.logs");
+	assert_int_equal(c->status, CI_FAIL);
+	bool backend = false, withheld = false;
+	for (size_t i = 0; i < c->n_evidence; i++) {
+		assert_null(strstr(c->evidence[i], "CANARY"));
+		backend |= strstr(c->evidence[i], "nixl.err_backend") != NULL;
+		withheld |= strstr(c->evidence[i], "withheld") != NULL;
+	}
+	assert_true(backend);
+	assert_true(withheld);
+	report_release(&r);
+}
+
+static void logs_nccl_socket_and_healthy(void **state)
+{
+	struct tb b = {0};
+	struct ci_report r;
+	(void)state;
+	char *logs = log_fixture("nccl_debug__ib_disabled_using_network_socket.txt", NULL);
+	add(&b, SEC_LIVE_LOGS, logs);
+	free(logs);
+	judge(&b, &r);
+	assert_int_equal(find(&r, "node.live.logs")->status, CI_WARN);
+	report_release(&r);
+
+	logs = log_fixture("nccl_debug__ib_gdrdma_and_p2p_cumem_h20.txt", NULL);
+	add(&b, SEC_LIVE_LOGS, logs);
+	free(logs);
+	judge(&b, &r);
+	assert_int_equal(find(&r, "node.live.logs")->status, CI_OK);
+	report_release(&r);
+}
+
+static void logs_unreadable(void **state)
+{
+	struct tb b = {0};
+	struct ci_report r;
+	(void)state;
+	char *sec_text = xasprintf("@@ci-probe v1\n@@begin %s\n|Error from server (Forbidden): pods \"x\" "
+				   "is forbidden: cannot get resource \"pods/log\"\n@@end %s rc=1\n",
+				   SEC_LIVE_LOGS, SEC_LIVE_LOGS);
+	b.text = sec_text;
+	judge(&b, &r);
+	const struct ci_check *c = find(&r, "node.live.logs");
+	assert_int_equal(c->status, CI_SKIPPED);
+	assert_non_null(strstr(c->detail, "Forbidden"));
+	report_release(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -329,6 +414,9 @@ int main(void)
 		cmocka_unit_test(errors_grow),
 		cmocka_unit_test(nothing_moved),
 		cmocka_unit_test(no_telemetry),
+		cmocka_unit_test(logs_nixl_backend_error),
+		cmocka_unit_test(logs_nccl_socket_and_healthy),
+		cmocka_unit_test(logs_unreadable),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
