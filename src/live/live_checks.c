@@ -14,8 +14,10 @@
  * keeps its verdict.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "core/redact.h"
 #include "live/live.h"
 #include "parse/lines.h"
 
@@ -329,18 +331,12 @@ static enum ci_status log_weight(enum log_symptom sym)
 	}
 }
 
-/* A log line is shown only when it cannot carry a secret: the tool's one
- * redaction rule covers variables, not free text, so a line that names a
- * credential is withheld rather than half-redacted. */
+/* A log line goes through the tool's one redaction rule (core/redact.h):
+ * a line that holds a secret-like value ("password=", "token=", "Bearer ")
+ * is withheld, not half-shown; URL credentials are redacted in place. */
 static bool log_line_safe(const char *l)
 {
-	static const char *const risky[] = {"assword", "ASSWORD", "oken", "OKEN", "ecret",
-		"ECRET", "uthorization", "earer", "PRIVATE", "private key", NULL};
-	for (size_t i = 0; risky[i]; i++)
-		if (strstr(l, risky[i]))
-			return false;
-	const char *at = strchr(l, '@'), *scheme = strstr(l, "://");
-	return !(at && scheme && scheme < at);
+	return !redact_is_secret_value(l);
 }
 
 static void check_logs(struct ci_report *r, const struct live_facts *f, const char *subject)
@@ -377,8 +373,10 @@ static void check_logs(struct ci_report *r, const struct live_facts *f, const ch
 			withheld++;
 			continue;
 		}
+		char *line = redact_url_credentials(g->evidence);
 		check_add_evidence(c, "%s (%zu line%s): %s", log_symptom_name(g->sym), g->count,
-				   g->count == 1 ? "" : "s", g->evidence);
+				   g->count == 1 ? "" : "s", line);
+		free(line);
 	}
 	if (withheld)
 		check_add_evidence(c, "%zu matching line%s withheld: %s a credential", withheld,

@@ -346,7 +346,8 @@ static void logs_nixl_backend_error(void **state)
 	struct ci_report r;
 	(void)state;
 	char *logs = log_fixture("nixl_error__registerMem_vram_NIXL_ERR_BACKEND.txt",
-		"2026-12-01T08:12:34Z UCX  ERROR no usable transports, password=CANARY-hunter2\n");
+		"2026-12-01T08:12:34Z UCX  ERROR no usable transports, password=CANARY-hunter2\n"
+		"2026-12-01T08:12:35Z NIXL_ERR_REMOTE_DISCONNECT from http://nixl:CANARY-pw@etcd:2379\n");
 	add(&b, SEC_LIVE_LOGS, logs);
 	free(logs);
 	judge(&b, &r);
@@ -360,6 +361,10 @@ static void logs_nixl_backend_error(void **state)
 	}
 	assert_true(backend);
 	assert_true(withheld);
+	bool url = false;
+	for (size_t i = 0; i < c->n_evidence; i++)
+		url |= strstr(c->evidence[i], "http://nixl:<redacted>@etcd:2379") != NULL;
+	assert_true(url);
 	report_release(&r);
 }
 
