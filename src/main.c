@@ -62,6 +62,11 @@ static const char usage_options[] =
 	"  --timeout SEC                  deadline for one pod's probe (default "
 	STR(PROBE_DEFAULT_TIMEOUT_S) ")\n"
 	"\n"
+	"evidence of the path KV takes (node, all):\n"
+	"  --observe SEC                  what moved during a window: RDMA, TCP, NIXL bytes\n"
+	"  --logs[=N]                     scan the worker's last N log lines (default "
+	STR(PROBE_DEFAULT_LOGS_TAIL) ")\n"
+	"\n"
 	"exit codes: 0 ready, 1 degraded, 2 blocked, 3 unknown, 64 usage error\n"
 	"  -h, --help, --version\n";
 
@@ -69,6 +74,7 @@ enum {
 	LONG_FORMAT = 256, LONG_JSON, LONG_COLOR, LONG_POD, LONG_CONTEXT, LONG_KUBECONFIG,
 	LONG_KUBECTL, LONG_SYSROOT, LONG_SAVE_PROBE, LONG_REPLAY, LONG_TIMEOUT,
 	LONG_PEER, LONG_DEPLOYMENT, LONG_JOBS, LONG_MAX_FILES, LONG_DEADLINE, LONG_VERSION, LONG_OUTPUT,
+	LONG_OBSERVE, LONG_LOGS,
 };
 
 static const struct option long_opts[] = {
@@ -95,6 +101,8 @@ static const struct option long_opts[] = {
 	{"jobs", required_argument, NULL, LONG_JOBS},
 	{"deadline", required_argument, NULL, LONG_DEADLINE},
 	{"max-files", required_argument, NULL, LONG_MAX_FILES},
+	{"observe", required_argument, NULL, LONG_OBSERVE},
+	{"logs", optional_argument, NULL, LONG_LOGS},
 	{"help", no_argument, NULL, 'h'},
 	{"version", no_argument, NULL, LONG_VERSION},
 	{NULL, 0, NULL, 0},
@@ -206,6 +214,32 @@ int main(int argc, char **argv)
 				return cli_usage_error(NULL, "invalid --max-files '%s' (1 to 10000000)", optarg);
 			o.max_files = (unsigned long)m;
 			o.given |= OPT_MAX_FILES;
+			break;
+		}
+		case LONG_OBSERVE: {
+			char *end;
+			errno = 0;
+			unsigned long s = strtoul(optarg, &end, 10);
+			if (errno || *end || end == optarg || *optarg == '-' || s < 1 ||
+			    s > PROBE_MAX_OBSERVE_S)
+				return cli_usage_error(NULL, "invalid --observe '%s' (seconds, 1 to %d)",
+						       optarg, PROBE_MAX_OBSERVE_S);
+			o.observe_s = (unsigned)s;
+			o.given |= OPT_OBSERVE;
+			break;
+		}
+		case LONG_LOGS: {
+			unsigned long n = PROBE_DEFAULT_LOGS_TAIL;
+			if (optarg) {
+				char *end;
+				errno = 0;
+				n = strtoul(optarg, &end, 10);
+				if (errno || *end || end == optarg || *optarg == '-' || n < 1 || n > 100000)
+					return cli_usage_error(NULL, "invalid --logs=%s (log lines, 1 to 100000)",
+							       optarg);
+			}
+			o.logs_tail = (unsigned)n;
+			o.given |= OPT_LOGS;
 			break;
 		}
 		case 'h': print_usage(); return 0;

@@ -27,6 +27,7 @@ const struct verb verbs[] = {
 		.name = "node",
 		.synopsis = "node",
 		.summary = "RDMA, GPUDirect, GDRCopy, NVLink, memlock, env",
+		.options = OPT_OBSERVE | OPT_LOGS,
 		.targets = VT_PROBE | VT_FLEET,
 		.judge = cmd_node,
 		.probe_check = NODE_CHECK(PROBE),
@@ -49,7 +50,7 @@ const struct verb verbs[] = {
 		.name = "all",
 		.synopsis = "all <recipe dir>",
 		.summary = "env + node + nixl over a deployment, with drift",
-		.options = OPT_MAX_FILES,
+		.options = OPT_MAX_FILES | OPT_OBSERVE | OPT_LOGS,
 		.targets = VT_PATHS | VT_FLEET,
 		.min_args = 1, .max_args = 1,
 		.args_error = "needs one recipe folder or manifest: all RECIPE_DIR "

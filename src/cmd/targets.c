@@ -41,6 +41,12 @@ int verb_check_probe_target(const struct verb *v, const struct cli_opts *o)
 	if ((o->given & OPT_REPLAY) && (o->given & (OPT_POD | OPT_SYSROOT | OPT_SAVE_PROBE)))
 		return cli_usage_error(verb, "--replay analyses a saved transcript; it cannot be "
 				       "used with --pod, --sysroot or --save-probe");
+	if ((o->given & OPT_REPLAY) && (o->given & (OPT_OBSERVE | OPT_LOGS)))
+		return cli_usage_error(verb, "--observe and --logs read a running worker; a saved "
+				       "transcript (--replay) keeps the window it was taken with");
+	if ((o->given & OPT_LOGS) && !pod)
+		return cli_usage_error(verb, "--logs reads a pod's log through kubectl: it needs "
+				       "--pod or --deployment");
 	return 0;
 }
 
@@ -90,6 +96,7 @@ void verb_ctx_init(struct verb_ctx *c, const struct verb *v, const struct cli_op
 		.context = o->context, .kubeconfig = o->kubeconfig, .kubectl = o->kubectl,
 		.sysroot = o->sysroot, .replay = o->replay, .save_probe = o->save_probe,
 		.timeout_s = o->given & OPT_TIMEOUT ? o->timeout_s : PROBE_DEFAULT_TIMEOUT_S,
+		.observe_s = o->observe_s, .logs_tail = o->logs_tail,
 	};
 	c->fleet = (struct fleet_target){
 		.probe = c->probe, .deployment = o->deployment, .selector = o->selector,

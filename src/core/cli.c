@@ -46,6 +46,7 @@ static const struct {
 	{OPT_DEPLOYMENT, "--deployment"}, {OPT_SELECTOR, "--selector"},
 	{OPT_TIMEOUT, "--timeout"}, {OPT_JOBS, "--jobs"},
 	{OPT_MAX_FILES, "--max-files"}, {OPT_DEADLINE, "--deadline"},
+	{OPT_OBSERVE, "--observe"}, {OPT_LOGS, "--logs"},
 };
 
 int cli_allow_only(const char *verb, const struct cli_opts *o, unsigned allowed)

@@ -37,6 +37,8 @@ struct cli_opts {
 	double deadline_s;     /* --deadline: a whole fleet run; 0 none */
 	int jobs;              /* --jobs, default CLI_DEFAULT_JOBS */
 	unsigned long max_files; /* --max-files: YAML files a folder walk reads (0: 20000) */
+	unsigned observe_s;    /* --observe SECONDS (node, all): the evidence window */
+	unsigned logs_tail;    /* --logs[=N] (node, all): kubectl logs --tail=N */
 
 	/* which options were given, for per-verb validation */
 	unsigned given;
@@ -51,7 +53,7 @@ enum {
 	OPT_SYSROOT = 1u << 6, OPT_SAVE_PROBE = 1u << 7, OPT_REPLAY = 1u << 8,
 	OPT_PEER = 1u << 9, OPT_DEPLOYMENT = 1u << 10, OPT_SELECTOR = 1u << 11,
 	OPT_TIMEOUT = 1u << 12, OPT_JOBS = 1u << 13, OPT_MAX_FILES = 1u << 14,
-	OPT_DEADLINE = 1u << 15,
+	OPT_DEADLINE = 1u << 15, OPT_OBSERVE = 1u << 16, OPT_LOGS = 1u << 17,
 };
 
 /* Print "check_interconnect: <verb>: <message>" and a --help hint to stderr;

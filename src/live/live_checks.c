@@ -51,6 +51,8 @@ static const char *who(const struct live_facts *f, char *buf, size_t len)
 static void check_process(struct ci_report *r, const struct live_facts *f, const char *subject)
 {
 	char w[96];
+	if (!f->found && !f->observe_s)
+		return;   /* a host or pod without an engine: nothing to say unasked */
 	if (!f->found) {
 		report_add(r, "node.live.process", CI_SKIPPED, false, CI_LAYER_ENV, subject,
 			   "%s: what the serving process loaded cannot be read",
@@ -65,9 +67,11 @@ static void check_process(struct ci_report *r, const struct live_facts *f, const
 			      "/proc/PID/maps and fd are not readable), or as root");
 		return;
 	}
+	const char *how = !f->how ? "" : !strcmp(f->how, "nixl") ? ": it mapped a NIXL backend plugin"
+		: !strcmp(f->how, "pid1") ? ": pid 1, its command line runs the engine"
+		: ": its command line runs the engine (no process mapped a NIXL plugin)";
 	struct ci_check *c = report_add(r, "node.live.process", CI_OK, false, CI_LAYER_ENV, subject,
-		"engine %s, found %s", who(f, w, sizeof(w)),
-		f->how && !strcmp(f->how, "pid1") ? "as pid 1" : "by its command line");
+		"%s%s%s%s", who(f, w, sizeof(w)), how, f->exe ? "; comm " : "", f->exe ? f->exe : "");
 	check_add_evidence(c, "%zu transport libraries mapped, %zu device descriptors held",
 			   f->maps.n, f->fds.n);
 	if (f->nixl_procs > 1)

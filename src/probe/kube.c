@@ -129,6 +129,36 @@ int kube_exec_argv(const struct kube_target *k, const char *script, const char *
 	argv[n++] = script;
 	argv[n++] = "ci-probe";   /* $0 of the script */
 	argv[n++] = root ? root : "";
+	if (k->window)
+		argv[n++] = k->window;   /* $2: digits, formatted by the caller */
+	argv[n] = NULL;
+	return n;
+}
+
+int kube_logs_argv(const struct kube_target *k, const char *tail, const char *argv[KUBE_ARGV_MAX],
+		   char **why)
+{
+	int n = kube_base_argv(k->kubectl, k->context, k->kubeconfig, k->namespace_, argv, why);
+	if (n < 0)
+		return -1;
+	if (!kube_name_valid(k->pod)) {
+		*why = xasprintf("invalid pod name (a Kubernetes name: lowercase letters, digits, '-' and '.', at most 253)");
+		return -1;
+	}
+	if (k->container && !kube_label_valid(k->container)) {
+		*why = xasprintf("invalid container name (a Kubernetes name: lowercase letters, digits and '-', at most 63)");
+		return -1;
+	}
+	argv[n++] = "logs";
+	argv[n++] = "-n";
+	argv[n++] = k->namespace_;
+	argv[n++] = k->pod;
+	if (k->container) {
+		argv[n++] = "-c";
+		argv[n++] = k->container;
+	}
+	argv[n++] = tail;
+	argv[n++] = "--timestamps";
 	argv[n] = NULL;
 	return n;
 }

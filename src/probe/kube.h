@@ -28,6 +28,7 @@ struct kube_target {
 	const char *namespace_;
 	const char *pod;
 	const char *container;   /* NULL: the pod's default container */
+	const char *window;      /* the script's $2 (--observe seconds, digits), or NULL */
 };
 
 /* Room for the longest argv below, NULL included. */
@@ -51,6 +52,12 @@ int kube_base_argv(const char *kubectl, const char *context, const char *kubecon
  * deadline bounds the whole call instead. */
 int kube_exec_argv(const struct kube_target *k, const char *script, const char *root,
 		   const char *argv[KUBE_ARGV_MAX], char **why);
+
+/* KUBECTL [--context C] [--kubeconfig F] logs -n NS POD [-c C] TAIL --timestamps
+ * where tail is "--tail=N" (the caller's buffer).  -1 with *why on an
+ * invalid name, as kube_exec_argv. */
+int kube_logs_argv(const struct kube_target *k, const char *tail, const char *argv[KUBE_ARGV_MAX],
+		   char **why);
 
 /* Classify a kubectl run that produced no usable transcript.  status and
  * spawn_errno come from run_command; err is kubectl's stderr.  Returns the

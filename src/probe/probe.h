@@ -30,7 +30,17 @@ struct probe_target {
 	const char *replay;                        /* a saved transcript ("-": stdin) */
 	const char *save_probe;                    /* write the raw transcript here */
 	double timeout_s;                          /* <= 0: PROBE_DEFAULT_TIMEOUT_S */
+	unsigned observe_s;                        /* --observe: the window (0: none), 1..PROBE_MAX_OBSERVE_S */
+	unsigned logs_tail;                        /* --logs: kubectl logs --tail=N beside the exec (0: none) */
 };
+
+/* The longest --observe window, and the default --logs tail. */
+#define PROBE_MAX_OBSERVE_S 600
+#define PROBE_DEFAULT_LOGS_TAIL 2000
+/* The most of a worker's log read (--logs), and the section it is put in
+ * (live/live.h reads it as SEC_LIVE_LOGS). */
+#define PROBE_LOGS_MAX (4u << 20)
+#define PROBE_SEC_LOGS "kube:logs"
 
 /* t->timeout_s, or the default when it is not set. */
 double probe_target_timeout(const struct probe_target *t);

@@ -11,6 +11,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -228,12 +230,68 @@ bool probe_target_check(const struct probe_target *t, char **why)
 	return kube_exec_argv(&k, probe_script, "", argv, why) >= 0;
 }
 
+/* --logs: ONE read-only `kubectl logs --tail=N --timestamps` of the worker,
+ * on its own thread beside the exec (same deadline), so the pair costs one
+ * round trip.  Its output never leaves memory: the runner adds it to the
+ * parsed transcript (not to the raw bytes --save-probe writes), and the
+ * checks keep only the known transport lines. */
+struct logs_job {
+	struct kube_target k;
+	char tail[32];
+	double deadline;
+	struct run_result res;
+	bool ran;
+	char *why;   /* an invalid name: nothing ran */
+};
+
+static void *logs_run(void *arg)
+{
+	struct logs_job *j = arg;
+	const char *argv[KUBE_ARGV_MAX];
+	if (kube_logs_argv(&j->k, j->tail, argv, &j->why) < 0)
+		return NULL;
+	struct run_request req = {.argv = argv, .deadline = j->deadline,
+				  .stdout_cap = PROBE_LOGS_MAX};
+	run_command(&req, &j->res);
+	j->ran = true;
+	return NULL;
+}
+
+/* The logs section: kubectl's stdout, or rc != 0 and the reason. */
+static void logs_put(struct logs_job *j, struct probe_outcome *out)
+{
+	if (!out->t.valid)
+		return;
+	if (!j->ran) {
+		const char *w = j->why ? j->why : "kubectl logs could not be started";
+		transcript_put(&out->t, PROBE_SEC_LOGS, w, strlen(w), 1);
+	} else if (j->res.timed_out) {
+		static const char w[] = "kubectl logs did not answer before the deadline";
+		transcript_put(&out->t, PROBE_SEC_LOGS, w, sizeof(w) - 1, 1);
+	} else if (j->res.status != RUN_EXITED || j->res.exit_code != 0) {
+		char *m = first_line(j->res.err, j->res.err_len);
+		const char *w = m ? m : "kubectl logs failed";
+		transcript_put(&out->t, PROBE_SEC_LOGS, w, strlen(w), 1);
+		free(m);
+	} else {
+		transcript_put(&out->t, PROBE_SEC_LOGS, j->res.out ? j->res.out : "", j->res.out_len, 0);
+	}
+	if (j->ran)
+		run_result_release(&j->res);
+	free(j->why);
+}
+
 static void collect_pod(const struct probe_target *o, const char *pod, double deadline,
 			struct probe_outcome *out)
 {
 	struct kube_target k = kube_target_of(o, pod);
 	const char *argv[KUBE_ARGV_MAX];
 	char *why = NULL;
+	char win[16];
+	if (o->observe_s) {
+		snprintf(win, sizeof(win), "%u", o->observe_s);
+		k.window = win;
+	}
 
 	out->target = xasprintf("pod %s/%s", o->namespace_ ? o->namespace_ : "?", pod ? pod : "?");
 	if (!o->namespace_ || !pod) {
@@ -250,6 +308,14 @@ static void collect_pod(const struct probe_target *o, const char *pod, double de
 		return;
 	}
 
+	struct logs_job lj = {.k = kube_target_of(o, pod), .deadline = deadline};
+	pthread_t lth;
+	bool logs = o->logs_tail > 0, threaded = false;
+	if (logs) {
+		snprintf(lj.tail, sizeof(lj.tail), "--tail=%u", o->logs_tail);
+		threaded = pthread_create(&lth, NULL, logs_run, &lj) == 0;
+	}
+
 	struct run_request req = {.argv = argv, .deadline = deadline};
 	struct run_result res;
 	run_command(&req, &res);
@@ -257,6 +323,14 @@ static void collect_pod(const struct probe_target *o, const char *pod, double de
 	    res.status != RUN_SPAWN_FAILED)
 		out->kubectl_calls++;
 	take_output(out, &res);
+	if (threaded)
+		pthread_join(lth, NULL);
+	else if (logs)
+		logs_run(&lj);   /* no thread: after the exec, still one call */
+	if (logs) {
+		out->kubectl_calls += lj.ran;
+		logs_put(&lj, out);
+	}
 
 	if (res.timed_out) {
 		fail(out, PROBE_TIMEOUT,
@@ -294,8 +368,12 @@ static void collect_local(const struct probe_target *o, double deadline, struct 
 			return;
 		}
 	}
-	/* The root is an argument ($1), never part of the script text. */
-	const char *argv[] = {"sh", "-c", probe_script, "ci-probe", root, NULL};
+	/* The root ($1) and the window ($2, digits) are arguments, never part
+	 * of the script text. */
+	char win[16];
+	snprintf(win, sizeof(win), "%u", o->observe_s);
+	const char *argv[] = {"sh", "-c", probe_script, "ci-probe", root,
+			      o->observe_s ? win : NULL, NULL};
 	struct run_request req = {.argv = argv, .deadline = deadline};
 	struct run_result res;
 	run_command(&req, &res);
@@ -363,7 +441,8 @@ static void blank_controls(char *s)
 void probe_collect(const struct probe_target *o, const char *pod_override, struct probe_outcome *out)
 {
 	double start = run_now();
-	double timeout = probe_target_timeout(o);
+	/* The window runs inside the probe: the deadline grows by it. */
+	double timeout = probe_target_timeout(o) + o->observe_s;
 	const char *pod = pod_override ? pod_override : o->pod;
 
 	memset(out, 0, sizeof(*out));

@@ -53,6 +53,28 @@ const struct section *transcript_get(const struct transcript *t, const char *nam
 	return NULL;
 }
 
+void transcript_put(struct transcript *t, const char *name, const char *body, size_t len, int rc)
+{
+	struct section *s = NULL;
+	for (size_t i = 0; i < t->n; i++)
+		if (!strcmp(t->s[i].name, name)) {
+			s = &t->s[i];
+			free(s->body);
+			break;
+		}
+	if (!s) {
+		s = XPUSH(t->s, t->n, t->cap);
+		memset(s, 0, sizeof(*s));
+		s->name = xstrdup(name);
+	}
+	s->body = xmalloc(len + 1);
+	memcpy(s->body, body, len);
+	s->body[len] = '\0';
+	s->len = len;
+	s->rc = rc;
+	s->capped = s->timed_out = s->missing = false;
+}
+
 /* Parser state: the open section (an index into t->s, or none) and the
  * growth capacity of its body. */
 struct pstate {

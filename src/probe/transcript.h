@@ -64,6 +64,11 @@ void transcript_release(struct transcript *t);
  *    the section open at the byte cap is marked capped.
  * May be called once per transcript_init. */
 void transcript_parse(struct transcript *t, const char *buf, size_t len);
+/* Set the section `name` to body (copied; any earlier section of that name
+ * is replaced): for what the runner itself read beside the script (the
+ * worker's kubectl logs), which a transcript from the pod must never be
+ * able to pre-empt.  Not subject to the parse caps: the caller bounds it. */
+void transcript_put(struct transcript *t, const char *name, const char *body, size_t len, int rc);
 /* The section named `name`, or NULL. */
 const struct section *transcript_get(const struct transcript *t, const char *name);
 /* Is `name` a well-formed section name ([a-z0-9_.:/-]+, <= MAX_NAME)? */
