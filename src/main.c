@@ -63,9 +63,8 @@ static const char usage_options[] =
 	STR(PROBE_DEFAULT_TIMEOUT_S) ")\n"
 	"\n"
 	"evidence of the path KV takes (node, all):\n"
-	"  --observe SEC                  what moved during a window: RDMA, TCP, NIXL bytes\n"
-	"  --logs[=N]                     scan the worker's last N log lines (default "
-	STR(PROBE_DEFAULT_LOGS_TAIL) ")\n"
+	"  --observe SEC                  what moved in a window: RDMA, TCP, NIXL bytes\n"
+	"  --logs[=N]                     scan the worker's log, last N lines (" STR(PROBE_DEFAULT_LOGS_TAIL) ")\n"
 	"\n"
 	"exit codes: 0 ready, 1 degraded, 2 blocked, 3 unknown, 64 usage error\n"
 	"  -h, --help, --version\n";
