@@ -623,5 +623,5 @@ void fleet_checks_run(struct ci_report *r, enum fleet_kind kind, const struct fl
 		fleet_check_gpus(r, p, n);
 	}
 	fleet_check_efa_colocated(r, p, n);
-	/* TODO(live): fleet_check_live(r, p, n); after the strbuf landing */
+	fleet_check_live(r, p, n);
 }

@@ -39,4 +39,8 @@ const struct check_desc fleet_check_table[FLEET_CK_COUNT] = {
 		"the running pods carry the recipe's transport variables"},
 	[FLEET_CK_DRIFT_IMAGE] = {"all.drift.image", CI_LAYER_ENV, false,
 		"the running pods run the recipe's images"},
+	[FLEET_CK_LIVE_FLAT] = {"fleet.live.flat", CI_LAYER_FABRIC, false,
+		"pods that moved no KV while their peers did (--observe)"},
+	[FLEET_CK_LIVE_BALANCE] = {"fleet.live.balance", CI_LAYER_FABRIC, false,
+		"the prefill side's KV bytes against the decode side's (--observe)"},
 };

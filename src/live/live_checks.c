@@ -19,6 +19,7 @@
 
 #include "core/redact.h"
 #include "live/live.h"
+#include "live/live_desc.h"
 #include "parse/lines.h"
 
 #define LIVE_UVERBS "/dev/infiniband/uverbs"
@@ -54,14 +55,13 @@ static void check_process(struct ci_report *r, const struct live_facts *f, const
 	if (!f->found && !f->observe_s)
 		return;   /* a host or pod without an engine: nothing to say unasked */
 	if (!f->found) {
-		report_add(r, "node.live.process", CI_SKIPPED, false, CI_LAYER_ENV, subject,
+		report_na(r, &live_check_table[LIVE_CK_PROCESS], subject,
 			   "%s: what the serving process loaded cannot be read",
 			   f->why ? f->why : "no engine process found");
 		return;
 	}
 	if (!f->readable) {
-		struct ci_check *c = report_add(r, "node.live.process", CI_SKIPPED, false,
-			CI_LAYER_ENV, subject, "%s found, but %s", who(f, w, sizeof(w)),
+		struct ci_check *c = report_na(r, &live_check_table[LIVE_CK_PROCESS], subject, "%s found, but %s", who(f, w, sizeof(w)),
 			f->why ? f->why : "its /proc entries could not be read");
 		check_set_fix(c, "probe as the user the engine runs as (another user's "
 			      "/proc/PID/maps and fd are not readable), or as root");
@@ -70,7 +70,7 @@ static void check_process(struct ci_report *r, const struct live_facts *f, const
 	const char *how = !f->how ? "" : !strcmp(f->how, "nixl") ? ": it mapped a NIXL backend plugin"
 		: !strcmp(f->how, "pid1") ? ": pid 1, its command line runs the engine"
 		: ": its command line runs the engine (no process mapped a NIXL plugin)";
-	struct ci_check *c = report_add(r, "node.live.process", CI_OK, false, CI_LAYER_ENV, subject,
+	struct ci_check *c = report_check(r, &live_check_table[LIVE_CK_PROCESS], CI_OK, subject,
 		"%s%s%s%s", who(f, w, sizeof(w)), how, f->exe ? "; comm " : "", f->exe ? f->exe : "");
 	check_add_evidence(c, "%zu transport libraries mapped, %zu device descriptors held",
 			   f->maps.n, f->fds.n);
@@ -157,14 +157,14 @@ static void check_loaded(struct ci_report *r, const struct live_facts *f, const 
 	who(f, w, sizeof(w));
 	struct ci_check *c;
 	if (!l.n_plugins) {
-		c = report_add(r, "node.live.loaded", CI_SKIPPED, false, CI_LAYER_DRIVER, subject,
+		c = report_na(r, &live_check_table[LIVE_CK_LOADED], subject,
 			       "%s has loaded no NIXL backend plugin: no NIXL agent runs in it "
 			       "(yet), so what KV would use cannot be read from it", w);
 		return;
 	}
 	bool ucx = l.ucx_plugin != NULL, fabric = l.fabric_plugin != NULL;
 	if ((ucx && !l.uct_ib && !l.n_uverbs) || (fabric && !ucx && !l.n_uverbs)) {
-		c = report_add(r, "node.live.loaded", CI_FAIL, true, CI_LAYER_DRIVER, subject,
+		c = report_check(r, &live_check_table[LIVE_CK_LOADED], CI_FAIL, subject,
 			"%s runs NIXL's %s backend but %s and holds no %s* descriptor: it "
 			"cannot be moving KV over RDMA", w, ucx ? "UCX" : "LIBFABRIC",
 			ucx ? "mapped no UCX InfiniBand transport (libuct_ib*)" : "opened no EFA device",
@@ -176,7 +176,7 @@ static void check_loaded(struct ci_report *r, const struct live_facts *f, const 
 		return;
 	}
 	if (ucx && !l.uct_cuda) {
-		c = report_add(r, "node.live.loaded", CI_FAIL, true, CI_LAYER_DRIVER, subject,
+		c = report_check(r, &live_check_table[LIVE_CK_LOADED], CI_FAIL, subject,
 			"%s runs NIXL's UCX backend without UCX's CUDA transports (no libuct_cuda* "
 			"mapped): UCX treats VRAM as host memory", w);
 		check_set_fix(c, "use a UCX built with CUDA (the one NIXL ships), and check the "
@@ -185,7 +185,7 @@ static void check_loaded(struct ci_report *r, const struct live_facts *f, const 
 		return;
 	}
 	if (l.ucp[1]) {
-		c = report_add(r, "node.live.loaded", CI_WARN, true, CI_LAYER_DRIVER, subject,
+		c = report_check(r, &live_check_table[LIVE_CK_LOADED], CI_WARN, subject,
 			"%s maps two copies of UCX (%s and %s): two UCX copies in one process can "
 			"hang or pick different transports", w, l.ucp[0], l.ucp[1]);
 		check_set_fix(c, "keep one UCX in the image (the NIXL wheel's bundled copy or the "
@@ -194,7 +194,7 @@ static void check_loaded(struct ci_report *r, const struct live_facts *f, const 
 		return;
 	}
 	if (ucx && l.uct_ib && !l.n_uverbs) {
-		c = report_add(r, "node.live.loaded", CI_WARN, true, CI_LAYER_DRIVER, subject,
+		c = report_check(r, &live_check_table[LIVE_CK_LOADED], CI_WARN, subject,
 			"%s mapped UCX's InfiniBand transport but holds no %s* descriptor: UCX "
 			"opened no RDMA device, so KV between nodes cannot use RDMA", w, LIVE_UVERBS);
 		check_set_fix(c, "check UCX_NET_DEVICES against the devices the pod was given "
@@ -202,7 +202,7 @@ static void check_loaded(struct ci_report *r, const struct live_facts *f, const 
 		evidence_loaded(c, &l);
 		return;
 	}
-	c = report_add(r, "node.live.loaded", CI_OK, true, CI_LAYER_DRIVER, subject,
+	c = report_check(r, &live_check_table[LIVE_CK_LOADED], CI_OK, subject,
 		"%s runs NIXL (%s) with %s and holds %zu RDMA device descriptor%s", w, l.plugins,
 		ucx ? "UCX's InfiniBand and CUDA transports" : "libfabric", l.n_uverbs,
 		l.n_uverbs == 1 ? "" : "s");
@@ -226,8 +226,7 @@ static void traffic_evidence(struct ci_check *c, const struct live_summary *s)
 static void say_nothing_moved(struct ci_report *r, const char *subject, const struct live_summary *s,
 			      const char *what)
 {
-	struct ci_check *c = report_add(r, "node.live.traffic", CI_SKIPPED, false, CI_LAYER_FABRIC,
-		subject, "no KV moved during the %.0f s window (%s): the path cannot be proven "
+	struct ci_check *c = report_na(r, &live_check_table[LIVE_CK_TRAFFIC], subject, "no KV moved during the %.0f s window (%s): the path cannot be proven "
 		"from traffic", s->seconds, what);
 	check_set_fix(c, "observe while requests flow: start a benchmark, or send one request "
 		      "through the frontend (see the next steps), then run again with --observe");
@@ -247,7 +246,7 @@ static void check_traffic(struct ci_report *r, const struct live_facts *f, const
 			say_nothing_moved(r, subject, s, "no RDMA bytes, no TCP traffic beyond 1 MiB");
 			return;
 		}
-		c = report_add(r, "node.live.traffic", CI_WARN, true, CI_LAYER_FABRIC, subject,
+		c = report_check(r, &live_check_table[LIVE_CK_TRAFFIC], CI_WARN, subject,
 			"during %.0f s the RDMA ports moved %s and the pod's TCP interfaces %s, but "
 			"without NIXL telemetry these bytes cannot be attributed to KV (%s)", secs,
 			bytes_str(rdma, a, 32), bytes_str(tcp, b, 32),
@@ -264,7 +263,7 @@ static void check_traffic(struct ci_report *r, const struct live_facts *f, const
 		return;
 	}
 	if (rdma >= LIVE_SHARE * kv) {
-		c = report_add(r, "node.live.traffic", CI_OK, true, CI_LAYER_FABRIC, subject,
+		c = report_check(r, &live_check_table[LIVE_CK_TRAFFIC], CI_OK, subject,
 			"KV moved %s over %s at %s/s during %.0f s (RDMA ports %s, TCP %s)",
 			bytes_str(kv, a, 32), *s->rdma_devs ? s->rdma_devs : "RDMA",
 			bytes_str(kv / secs, g, 32), secs, bytes_str(rdma, b, 32),
@@ -273,7 +272,7 @@ static void check_traffic(struct ci_report *r, const struct live_facts *f, const
 		return;
 	}
 	if (tcp >= LIVE_SHARE * kv) {
-		c = report_add(r, "node.live.traffic", CI_FAIL, true, CI_LAYER_FABRIC, subject,
+		c = report_check(r, &live_check_table[LIVE_CK_TRAFFIC], CI_FAIL, subject,
 			"KV moved over TCP: NIXL moved %s during %.0f s while the RDMA ports moved "
 			"%s and the pod's TCP interfaces %s", bytes_str(kv, a, 32), secs,
 			bytes_str(rdma, b, 32), bytes_str(tcp, g, 32));
@@ -282,7 +281,7 @@ static void check_traffic(struct ci_report *r, const struct live_facts *f, const
 		traffic_evidence(c, s);
 		return;
 	}
-	c = report_add(r, "node.live.traffic", CI_WARN, true, CI_LAYER_FABRIC, subject,
+	c = report_check(r, &live_check_table[LIVE_CK_TRAFFIC], CI_WARN, subject,
 		"NIXL moved %s during %.0f s, but neither the RDMA ports (%s) nor the TCP "
 		"interfaces (%s) moved half of it: the bytes took another path (cuda_ipc "
 		"within the node, or host shared memory)", bytes_str(kv, a, 32), secs,
@@ -297,15 +296,14 @@ static void check_errors(struct ci_report *r, const char *subject, const struct 
 	if (!s->nixl)
 		return;
 	if (s->nixl_errors > 0) {
-		struct ci_check *c = report_add(r, "node.live.errors", CI_FAIL, true, CI_LAYER_ENV,
-			subject, "NIXL's error counters grew by %.0f during the window: %s",
+		struct ci_check *c = report_check(r, &live_check_table[LIVE_CK_ERRORS], CI_FAIL, subject, "NIXL's error counters grew by %.0f during the window: %s",
 			s->nixl_errors, s->error_statuses);
 		check_set_fix(c, "read the worker logs around the errors (check_interconnect "
 			      "--logs); NIXL_ERR_REMOTE_DISCONNECT means the peer agent went away "
 			      "or is unreachable");
 		return;
 	}
-	report_add(r, "node.live.errors", CI_OK, true, CI_LAYER_ENV, subject,
+	report_check(r, &live_check_table[LIVE_CK_ERRORS], CI_OK, subject,
 		   "NIXL's error counters did not grow during the window");
 }
 
@@ -348,8 +346,7 @@ static void check_logs(struct ci_report *r, const struct live_facts *f, const ch
 	if (!f->have_logs)
 		return;
 	if (!f->logs_read) {
-		struct ci_check *c = report_add(r, "node.live.logs", CI_SKIPPED, false, CI_LAYER_ENV,
-			subject, "the worker's log could not be read: %s",
+		struct ci_check *c = report_na(r, &live_check_table[LIVE_CK_LOGS], subject, "the worker's log could not be read: %s",
 			f->logs_why ? f->logs_why : "kubectl logs failed");
 		check_set_fix(c, "kubectl logs needs the pods/log permission (RBAC)");
 		return;
@@ -364,11 +361,11 @@ static void check_logs(struct ci_report *r, const struct live_facts *f, const ch
 	}
 	struct ci_check *c;
 	if (!bad)
-		c = report_add(r, "node.live.logs", CI_OK, false, CI_LAYER_ENV, subject,
+		c = report_check(r, &live_check_table[LIVE_CK_LOGS], CI_OK, subject,
 			       "no known transport error in the last %zu log lines%s", f->logs_lines,
 			       f->logs.n ? " (the lines below show the path NCCL/UCX chose)" : "");
 	else
-		c = report_add(r, "node.live.logs", worst, worst == CI_FAIL, CI_LAYER_ENV, subject,
+		c = report_check(r, &live_check_table[LIVE_CK_LOGS], worst, subject,
 			       "%zu known transport problem%s in the last %zu log lines", bad,
 			       bad == 1 ? "" : "s", f->logs_lines);
 	for (size_t i = 0; i < f->logs.n; i++) {

@@ -76,7 +76,7 @@ static void name_devs(const char **devs, size_t n, char *out, size_t cap)
 static void sum_errors(const struct live_sample *a, const struct live_sample *b,
 		       struct live_summary *s)
 {
-	size_t used = 0;
+	size_t used = 0, dropped = 0;
 	for (size_t i = 0; i < b->nixl.p.n; i++) {
 		const struct prom_sample *x = &b->nixl.p.v[i];
 		if (strcmp(x->name, "agent_errors_total"))
@@ -95,14 +95,20 @@ static void sum_errors(const struct live_sample *a, const struct live_sample *b,
 		if (x->value <= before)
 			continue;
 		s->nixl_errors += x->value - before;
-		if (used < sizeof(s->error_statuses) - 1) {
-			int w = snprintf(s->error_statuses + used, sizeof(s->error_statuses) - used,
-					 "%s%s +%.0f", used ? ", " : "", st ? st : "unlabelled",
-					 x->value - before);
-			if (w > 0)
-				used += (size_t)w;
+		/* One line: the statuses that fit, then how many did not. */
+		char item[96];
+		int w = snprintf(item, sizeof(item), "%s%s +%.0f", used ? ", " : "",
+				 st ? st : "unlabelled", x->value - before);
+		if (w > 0 && !dropped && used + (size_t)w < sizeof(s->error_statuses) - 16) {
+			memcpy(s->error_statuses + used, item, (size_t)w + 1);
+			used += (size_t)w;
+		} else {
+			dropped++;
 		}
 	}
+	if (dropped)
+		snprintf(s->error_statuses + used, sizeof(s->error_statuses) - used,
+			 " and %zu more", dropped);
 }
 
 void live_summarize(const struct live_facts *f, struct live_summary *s)

@@ -11,6 +11,7 @@
 
 #include "env/env_desc.h"
 #include "fleet/fleet_desc.h"
+#include "live/live_desc.h"
 #include "nixl/nixl_desc.h"
 #include "node/node_desc.h"
 
@@ -22,6 +23,7 @@ static const struct {
 	{node_check_table, NODE_CK_COUNT},
 	{nixl_check_table, NIXL_CK_COUNT},
 	{fleet_check_table, FLEET_CK_COUNT},
+	{live_check_table, LIVE_CK_COUNT},
 };
 
 int main(void)
