@@ -223,21 +223,97 @@ static void expectation(struct ci_report *r, const struct nixl_facts *f)
 	}
 }
 
+/* "kubectl [--context 'C'] [--kubeconfig 'F'] " for a pod, "" on a host. */
+static char *kubectl_prefix(const struct nixl_target *t)
+{
+	if (t->kind != NK_POD)
+		return xstrdup("");
+	char *ctxq = t->context ? shell_quote(t->context) : NULL;
+	char *kcq = t->kubeconfig ? shell_quote(t->kubeconfig) : NULL;
+	char *p = xasprintf("kubectl %s%s%s%s%s%s", ctxq ? "--context " : "", ctxq ? ctxq : "",
+			    ctxq ? " " : "", kcq ? "--kubeconfig " : "", kcq ? kcq : "",
+			    kcq ? " " : "");
+	free(ctxq);
+	free(kcq);
+	return p;
+}
+
+/* The target's address as it appears in the commands: known, read by a
+ * first (read-only) step into $POD_IP / $PEER_IP, or a placeholder. */
+static char *target_address(struct ci_report *r, const struct ctx *c, const struct side *tgt,
+			    bool tgt_is_self)
+{
+	const struct nixl_target *t = c->t;
+	bool pod = t->kind == NK_POD;
+	const char *tgt_ip = tgt_is_self ? t->pod_ip : t->peer_ip;
+	const char *ipvar = tgt_is_self ? "POD_IP" : "PEER_IP";
+	if (pod && tgt_ip)
+		return shell_quote(tgt_ip);
+	if (pod && (tgt_is_self || t->peer)) {
+		char *ns = shell_quote(t->namespace_), *pq = shell_quote(tgt->pod);
+		char *cmd = xasprintf("%s=$(%sget pod -n %s %s -o jsonpath='{.status.podIP}')", ipvar,
+				      c->prefix_ctx, ns, pq);
+		char *desc = xasprintf("Read the target's pod IP (read-only): %s %s",
+				       tgt->role ? tgt->role : "pod", tgt->pod);
+		step_add_owned(r, desc, cmd);
+		free(ns);
+		free(pq);
+		return xasprintf("\"$%s\"", ipvar);
+	}
+	if (!pod && t->peer && !tgt_is_self)
+		return shell_quote(t->peer);
+	return xstrdup(!tgt_is_self ? (pod ? "<peer-pod-ip>" : "<peer-host-ip>") : "<this-host-ip>");
+}
+
+/* The one nixlbench command both sides run. */
+static char *bench_command(const struct nixl_facts *f, const char *ipq, const char *eq)
+{
+	const char *be = f->backend == NB_OTHER ? f->backend_name
+						: (f->backend == NB_LIBFABRIC ? "LIBFABRIC" : "UCX");
+	/* UCX and LIBFABRIC are our words; a selector's word is quoted. */
+	char *bq = f->backend == NB_OTHER ? shell_quote(be) : xstrdup(be);
+	char *dl = f->backend == NB_UCX ? device_list(f) : xstrdup("");
+	char *runtime = eq ? xasprintf("--etcd_endpoints %s", eq)
+			   : xasprintf("--runtime_type ASIO --asio_address %s --asio_port 12345", ipq);
+	char *bench = xasprintf("nixlbench %s --backend %s --initiator_seg_type VRAM "
+				"--target_seg_type VRAM --check_consistency%s", runtime, bq, dl);
+	free(runtime);
+	free(dl);
+	free(bq);
+	return bench;
+}
+
+static void etcd_cleanup_step(struct ci_report *r, const struct ctx *c, const struct side *self,
+			      const char *eq)
+{
+	bool here = c->f->tool_path[NT_ETCDCTL] != NULL;
+	char *self_prefix = exec_prefix(c, self);
+	char *cmd = xasprintf("%setcdctl --endpoints %s del xferbench --prefix",
+			      here ? self_prefix : "", eq);
+	report_add_step(r, here ? "After a crash or an interrupted run, clear nixlbench's "
+				  "stale etcd keys"
+				: "After a crash or an interrupted run, clear nixlbench's "
+				  "stale etcd keys (etcdctl is not in this image: run it "
+				  "where etcd is reachable)", cmd);
+	free(cmd);
+	free(self_prefix);
+}
+
+static void perftest_steps(struct ci_report *r, const struct nixl_facts *f, const char *tw,
+			   const char *iw, const char *tp, const char *ip, const char *ipq)
+{
+	const char *perf_note = f->tool_path[NT_UCX_PERFTEST] ? "" :
+				" (ucx_perftest is not in this image; it ships with UCX)";
+	step_add_owned(r, xasprintf("UCX alone, without NIXL: server on %s%s", tw, perf_note),
+		       xasprintf("%sucx_perftest -t tag_bw -m cuda -s 134217728 -n 100", tp));
+	step_add_owned(r, xasprintf("then the client on %s, the server's IP first", iw),
+		       xasprintf("%sucx_perftest %s -t tag_bw -m cuda -s 134217728 -n 100", ip, ipq));
+}
+
 void nixl_steps(struct ci_report *r, const struct nixl_facts *f, const struct nixl_target *t)
 {
-	struct ctx c = {.f = f, .t = t};
+	struct ctx c = {.f = f, .t = t, .prefix_ctx = kubectl_prefix(t)};
 	bool pod = t->kind == NK_POD;
-	if (pod) {
-		char *ctxq = t->context ? shell_quote(t->context) : NULL;
-		char *kcq = t->kubeconfig ? shell_quote(t->kubeconfig) : NULL;
-		c.prefix_ctx = xasprintf("kubectl %s%s%s%s%s%s", ctxq ? "--context " : "",
-					 ctxq ? ctxq : "", ctxq ? " " : "", kcq ? "--kubeconfig " : "",
-					 kcq ? kcq : "", kcq ? " " : "");
-		free(ctxq);
-		free(kcq);
-	} else {
-		c.prefix_ctx = xstrdup("");
-	}
 
 	/* The two sides, and which one is the target. */
 	struct side self = {.pod = pod ? t->pod : NULL, .host = "this host", .role = t->pod_role};
@@ -246,39 +322,13 @@ void nixl_steps(struct ci_report *r, const struct nixl_facts *f, const struct ni
 	bool self_is_target = t->pod_role && !strcmp(t->pod_role, "decode");
 	const struct side *tgt = self_is_target ? &self : &peer;
 	const struct side *ini = self_is_target ? &peer : &self;
-	const char *tgt_ip = self_is_target ? t->pod_ip : t->peer_ip;
-	const char *ipvar = self_is_target ? "POD_IP" : "PEER_IP";
-
-	char *ipq = NULL;   /* the target's address as it appears in commands */
-	if (pod && tgt_ip) {
-		ipq = shell_quote(tgt_ip);
-	} else if (pod && (tgt == &self || t->peer)) {
-		char *ns = shell_quote(t->namespace_), *pq = shell_quote(tgt->pod);
-		char *cmd = xasprintf("%s=$(%sget pod -n %s %s -o jsonpath='{.status.podIP}')", ipvar,
-				      c.prefix_ctx, ns, pq);
-		char *desc = xasprintf("Read the target's pod IP (read-only): %s %s", tgt->role ? tgt->role : "pod",
-				       tgt->pod);
-		step_add_owned(r, desc, cmd);
-		free(ns);
-		free(pq);
-		ipq = xasprintf("\"$%s\"", ipvar);
-	} else if (!pod && t->peer && tgt == &peer) {
-		ipq = shell_quote(t->peer);
-	} else {
-		ipq = xstrdup(tgt == &peer ? (pod ? "<peer-pod-ip>" : "<peer-host-ip>") : "<this-host-ip>");
-	}
+	char *ipq = target_address(r, &c, tgt, self_is_target);
 
 	const char *be = f->backend == NB_OTHER ? f->backend_name
 						: (f->backend == NB_LIBFABRIC ? "LIBFABRIC" : "UCX");
-	/* UCX and LIBFABRIC are our words; a selector's word is quoted. */
-	char *bq = f->backend == NB_OTHER ? shell_quote(be) : xstrdup(be);
-	char *dl = f->backend == NB_UCX ? device_list(f) : xstrdup("");
 	const char *etcd = etcd_endpoints(f);
 	char *eq = etcd ? shell_quote(etcd) : NULL;
-	char *runtime = etcd ? xasprintf("--etcd_endpoints %s", eq)
-			     : xasprintf("--runtime_type ASIO --asio_address %s --asio_port 12345", ipq);
-	char *bench = xasprintf("nixlbench %s --backend %s --initiator_seg_type VRAM "
-				"--target_seg_type VRAM --check_consistency%s", runtime, bq, dl);
+	char *bench = bench_command(f, ipq, eq);
 	const char *placeholder_note = !pod && !t->peer ? (etcd ? " (replace <peer-host>)" : " (replace <peer-host> and its IP)") :
 				       pod && !t->peer ? " (replace <peer-pod>: no peer was found)" : "";
 	bool no_bench = !f->tool_path[NT_NIXLBENCH];
@@ -295,30 +345,10 @@ void nixl_steps(struct ci_report *r, const struct nixl_facts *f, const struct ni
 	step_add_owned(r, d1, xasprintf("%s%s", tp, bench));
 	step_add_owned(r, xasprintf("Within 60 s, the initiator on %s", iw),
 		       xasprintf("%s%s", ip, bench));
-
-	if (etcd) {
-		bool here = f->tool_path[NT_ETCDCTL] != NULL;
-		char *self_prefix = exec_prefix(&c, &self);
-		char *cmd = xasprintf("%setcdctl --endpoints %s del xferbench --prefix",
-				      here ? self_prefix : "", eq);
-		report_add_step(r, here ? "After a crash or an interrupted run, clear nixlbench's "
-					  "stale etcd keys"
-					: "After a crash or an interrupted run, clear nixlbench's "
-					  "stale etcd keys (etcdctl is not in this image: run it "
-					  "where etcd is reachable)", cmd);
-		free(cmd);
-		free(self_prefix);
-	}
-
-	if (f->backend == NB_UCX) {
-		const char *perf_note = f->tool_path[NT_UCX_PERFTEST] ? "" :
-					" (ucx_perftest is not in this image; it ships with UCX)";
-		step_add_owned(r, xasprintf("UCX alone, without NIXL: server on %s%s", tw, perf_note),
-			       xasprintf("%sucx_perftest -t tag_bw -m cuda -s 134217728 -n 100", tp));
-		step_add_owned(r, xasprintf("then the client on %s, the server's IP first", iw),
-			       xasprintf("%sucx_perftest %s -t tag_bw -m cuda -s 134217728 -n 100",
-					 ip, ipq));
-	}
+	if (etcd)
+		etcd_cleanup_step(r, &c, &self, eq);
+	if (f->backend == NB_UCX)
+		perftest_steps(r, f, tw, iw, tp, ip, ipq);
 	expectation(r, f);
 
 	free(tw);
@@ -326,10 +356,7 @@ void nixl_steps(struct ci_report *r, const struct nixl_facts *f, const struct ni
 	free(tp);
 	free(ip);
 	free(bench);
-	free(runtime);
 	free(eq);
-	free(dl);
-	free(bq);
 	free(ipq);
 	free(c.prefix_ctx);
 }
