@@ -116,57 +116,52 @@ static const char *disagg_mode_flag(const struct service *s)
 	return NULL;
 }
 
-static void decide_mode(struct env_class *c)
+/* The prefill/decode markers of a deployment's services (gather). */
+struct role_scan {
+	size_t pre, dec, flagged, declared_dec;
+	const char *pname, *dname;   /* the first prefill and decode services */
+	const char *pre_how;         /* the marker the recipe uses */
+};
+
+static void scan_roles(const struct deployment *d, struct role_scan *rs)
 {
-	const struct deployment *d = c->dep;
-	size_t pre = 0, dec = 0, flagged = 0, declared_dec = 0;
-	const char *pname = NULL, *dname = NULL;
-	const char *pre_how = NULL;
+	*rs = (struct role_scan){0};
 	for (size_t i = 0; i < d->n_svcs; i++) {
 		const struct service *s = &d->svcs[i];
 		const char *flag = disagg_mode_flag(s);
 		bool old_prefill = strstr(svc_cmd(s), "--is-prefill-worker") != NULL;
-		flagged += flag != NULL || old_prefill;
+		rs->flagged += flag != NULL || old_prefill;
 		bool p = s->role == ROLE_PREFILL || old_prefill || (flag && !strcmp(flag, "prefill"));
 		bool q = s->role == ROLE_DECODE || (flag && !strcmp(flag, "decode"));
-		declared_dec += s->role == ROLE_DECODE && !flag;
+		rs->declared_dec += s->role == ROLE_DECODE && !flag;
 		if (p) {
-			pre++;
-			pname = pname ? pname : s->name;
+			rs->pre++;
+			rs->pname = rs->pname ? rs->pname : s->name;
 			/* Name the marker the recipe really uses: vLLM/Dynamo
 			 * workers say --is-prefill-worker, SGLang/TRT-LLM say
 			 * --disaggregation-mode prefill. */
-			if (!pre_how)
-				pre_how = flag ? "--disaggregation-mode"
-					  : old_prefill ? "--is-prefill-worker"
-					  : s->role_source ? s->role_source : "role";
+			if (!rs->pre_how)
+				rs->pre_how = flag ? "--disaggregation-mode"
+					      : old_prefill ? "--is-prefill-worker"
+					      : s->role_source ? s->role_source : "role";
 		}
 		if (q) {
-			dec++;
-			dname = dname ? dname : s->name;
-			if (!pre_how && flag)
-				pre_how = "--disaggregation-mode";
+			rs->dec++;
+			rs->dname = rs->dname ? rs->dname : s->name;
+			if (!rs->pre_how && flag)
+				rs->pre_how = "--disaggregation-mode";
 		}
 	}
-	/* A decode role alone, without a prefill side or the engine flag, is
-	 * an aggregated worker: recipes label their single worker "decode"
-	 * (qwen3-32b/vllm/agg-round-robin) and the engine then serves both
-	 * phases itself. */
-	if (pre || flagged) {
-		c->mode = MODE_DISAGG;
-		snprintf(c->mode_how, sizeof(c->mode_how), "%s%s%s%s%s (%s)",
-			 pre ? "prefill " : "", pre ? (pname ? pname : "?") : "",
-			 pre && dec ? ", " : "", dec ? "decode " : "", dec ? (dname ? dname : "?") : "",
-			 pre_how ? pre_how : "role");
-		/* Separate services are separate pods; only a service that holds
-		 * both roles keeps KV inside one pod. */
-		c->cross_pod = true;
-		return;
-	}
+}
+
+/* No prefill side: aggregated, and why; a plain workload that runs a
+ * transfer test moves data between pods all the same. */
+static void decide_aggregated(struct env_class *c, const struct role_scan *rs)
+{
+	const struct deployment *d = c->dep;
+	c->mode = MODE_AGG;
 	for (size_t i = 0; i < d->n_svcs; i++) {
-		const char *m = strstr(svc_cmd(&d->svcs[i]), "--disaggregation-mode encode");
-		if (m) {
-			c->mode = MODE_AGG;
+		if (strstr(svc_cmd(&d->svcs[i]), "--disaggregation-mode encode")) {
 			snprintf(c->mode_how, sizeof(c->mode_how), "encode worker %s apart "
 				 "(--disaggregation-mode encode): multimodal embeddings cross pods, "
 				 "the KV cache stays in the prefill+decode worker",
@@ -174,28 +169,47 @@ static void decide_mode(struct env_class *c)
 			return;
 		}
 	}
-	if (declared_dec) {
-		c->mode = MODE_AGG;
+	if (rs->declared_dec) {
 		snprintf(c->mode_how, sizeof(c->mode_how), "decode role on %s but no prefill service "
-			 "and no --disaggregation-mode: the worker serves both phases", dname ? dname : "?");
+			 "and no --disaggregation-mode: the worker serves both phases",
+			 rs->dname ? rs->dname : "?");
 		return;
 	}
-	c->mode = MODE_AGG;
 	snprintf(c->mode_how, sizeof(c->mode_how), "no prefill/decode role");
-	if (c->workload) {
-		for (size_t i = 0; i < d->n_svcs; i++) {
-			const struct service *s = &d->svcs[i];
-			const char *cmd = svc_cmd(s);
-			if (strstr(cmd, "nixlbench") || strstr(cmd, "ucx_perftest") ||
-			    strstr(cmd, "ib_write_bw") || strstr(cmd, "ib_read_bw")) {
-				c->mode = MODE_DISAGG;
-				c->cross_pod = true;
-				snprintf(c->mode_how, sizeof(c->mode_how),
-					 "a transfer test runs in %s", s->name ? s->name : "the pod");
-				return;
-			}
+	for (size_t i = 0; c->workload && i < d->n_svcs; i++) {
+		const struct service *s = &d->svcs[i];
+		const char *cmd = svc_cmd(s);
+		if (strstr(cmd, "nixlbench") || strstr(cmd, "ucx_perftest") ||
+		    strstr(cmd, "ib_write_bw") || strstr(cmd, "ib_read_bw")) {
+			c->mode = MODE_DISAGG;
+			c->cross_pod = true;
+			snprintf(c->mode_how, sizeof(c->mode_how), "a transfer test runs in %s",
+				 s->name ? s->name : "the pod");
+			return;
 		}
 	}
+}
+
+static void decide_mode(struct env_class *c)
+{
+	struct role_scan rs;
+	scan_roles(c->dep, &rs);
+	/* A decode role alone, without a prefill side or the engine flag, is
+	 * an aggregated worker: recipes label their single worker "decode"
+	 * (qwen3-32b/vllm/agg-round-robin) and the engine then serves both
+	 * phases itself. */
+	if (!rs.pre && !rs.flagged) {
+		decide_aggregated(c, &rs);
+		return;
+	}
+	c->mode = MODE_DISAGG;
+	snprintf(c->mode_how, sizeof(c->mode_how), "%s%s%s%s%s (%s)",
+		 rs.pre ? "prefill " : "", rs.pre ? (rs.pname ? rs.pname : "?") : "",
+		 rs.pre && rs.dec ? ", " : "", rs.dec ? "decode " : "",
+		 rs.dec ? (rs.dname ? rs.dname : "?") : "", rs.pre_how ? rs.pre_how : "role");
+	/* Separate services are separate pods; only a service that holds
+	 * both roles keeps KV inside one pod. */
+	c->cross_pod = true;
 }
 
 /* ---- fabric ---- */
