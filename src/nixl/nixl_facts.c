@@ -93,11 +93,17 @@ static void read_which(struct nixl_facts *f, const struct section *s)
 
 static void read_ucx(struct nixl_facts *f, const struct transcript *t)
 {
+	/* One `ucx_info -v -d` run answers both (the script reruns -v alone
+	 * when that run printed no version); transcripts of earlier scripts
+	 * hold separate -v and -d sections. */
+	const struct section *vd = transcript_get(t, SEC_UCX_INFO_VD);
 	const struct section *v = transcript_get(t, SEC_UCX_INFO_V);
-	const struct section *d = transcript_get(t, SEC_UCX_INFO_D);
+	const struct section *d = vd ? vd : transcript_get(t, SEC_UCX_INFO_D);
+	if (!v)
+		v = vd;
 
-	node_tool_state(v, "ucx_info -v", &f->ucx_v_t);
-	node_tool_state(d, "ucx_info -d", &f->ucx_d_t);
+	node_tool_state(v, v == vd ? "ucx_info -v -d" : "ucx_info -v", &f->ucx_v_t);
+	node_tool_state(d, d == vd ? "ucx_info -v -d" : "ucx_info -d", &f->ucx_d_t);
 	/* One wording for a missing tool, whichever listing asked. */
 	if (f->ucx_v_t.state == TOOL_MISSING)
 		snprintf(f->ucx_v_t.why, sizeof(f->ucx_v_t.why), "ucx_info is not on PATH in this image");

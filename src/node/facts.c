@@ -13,6 +13,7 @@
 #include "core/xalloc.h"
 #include "node/facts_internal.h"
 #include "node/sections.h"
+#include "parse/env_section.h"
 #include "parse/ibv_devinfo.h"
 #include "parse/limits.h"
 #include "parse/lines.h"
@@ -271,55 +272,31 @@ static void read_shm(struct node_facts *f, const struct transcript *t)
 	}
 }
 
-/* A variable name as the probe writes it: [A-Za-z_][A-Za-z0-9_]*. */
-static bool env_name_valid(const char *n, size_t len)
-{
-	if (!len || len > 128 || (n[0] >= '0' && n[0] <= '9'))
-		return false;
-	for (size_t i = 0; i < len; i++)
-		if (!((n[i] >= 'A' && n[i] <= 'Z') || (n[i] >= 'a' && n[i] <= 'z') ||
-		      (n[i] >= '0' && n[i] <= '9') || n[i] == '_'))
-			return false;
-	return true;
-}
-
-/* One variable per transcript line, and nothing else splits one: the
- * script turns the NUL that ends each variable in /proc/PID/environ into
- * the line break, and a newline inside a value into \036, so a CR, ESC or
- * any other byte inside a value stays inside it (the renderer escapes it)
- * and can never start a variable of its own.  The pod-side filter is
- * applied again here, so a hand-edited transcript (--replay) shows no more
- * than a pod would: transport names only, secrets and URL credentials
- * redacted (core/redact.h). */
+/* One variable per transcript line, and nothing else splits one
+ * (parse/env_section.h splits at LF only): a CR, ESC or any other byte
+ * inside a value stays inside it, escaped \xHH as the script writes it, and
+ * can never start a variable of its own.  The pod-side filter is applied
+ * again here, so a hand-edited transcript (--replay) shows no more than a
+ * pod would: transport names only, secrets and URL credentials redacted
+ * (core/redact.h). */
 static void env_add(struct node_facts *f, const struct section *s, const char *source)
 {
 	if (!s || s->missing)
 		return;
 	f->have_env = true;
-	const char *p = s->body, *end = s->body + s->len;
-	while (p < end && f->n_env < NODE_MAX_ENV) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		const char *le = nl ? nl : end;
-		const char *eq = memchr(p, '=', (size_t)(le - p));
-		const char *line = p;
-		p = nl ? nl + 1 : end;
-		if (!eq || !env_name_valid(line, (size_t)(eq - line)))
-			continue;
-		char *name = xstrndup(line, (size_t)(eq - line));
-		if (!redact_is_transport_name(name) || node_env_get(f, name)) {
-			free(name);  /* pid 1 first: it is what the worker really runs with */
-			continue;
-		}
-		char *raw = xstrndup(eq + 1, (size_t)(le - eq - 1));
-		for (char *q = raw; *q; q++)
-			if (*q == '\036')
-				*q = ' ';
+	struct env_section e;
+	env_section_parse(s->body, s->len, &e);
+	for (size_t i = 0; i < e.n && f->n_env < NODE_MAX_ENV; i++) {
+		const char *name = e.v[i].name;
+		if (!redact_is_transport_name(name) || node_env_get(f, name))
+			continue;   /* pid 1 first: it is what the worker really runs with */
 		struct node_env_var *v = &f->env[f->n_env++];
-		v->name = name;
-		v->value = redact_value_dup(name, raw);
-		free(raw);
+		v->name = e.v[i].name;
+		v->value = redact_value_dup(name, e.v[i].value);
 		v->source = source;
+		e.v[i].name = NULL;
 	}
+	env_section_release(&e);
 }
 
 /* nvidia-smi: a zero exit with an error text still means no answer. */
@@ -339,7 +316,10 @@ static void smi_state(const struct section *s, const char *what, struct tool_out
 
 static void read_gpus(struct node_facts *f, const struct transcript *t)
 {
+	/* Transcripts of earlier scripts have a --query-gpu section; the
+	 * script now takes the same answers (count, name, driver) from -q. */
 	const struct section *s = transcript_get(t, SEC_SMI_QUERY);
+	bool query_from_q = !s;
 	smi_state(s, "nvidia-smi", &f->smi_query_t);
 	if (f->smi_query_t.state == TOOL_OK) {
 		struct smi_csv c;
@@ -408,6 +388,8 @@ static void read_gpus(struct node_facts *f, const struct transcript *t)
 				f->gpu_name = xstrdup(f->q.gpus[0].product_name);
 		}
 	}
+	if (query_from_q)
+		f->smi_query_t = f->smi_q_t;
 	if (!f->gpus_known)
 		f->n_gpus = f->n_dev_gpus;
 }

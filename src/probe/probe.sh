@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: Apache-2.0
 # check_interconnect probe: ONE constant POSIX sh script, read-only.
-# (Owned by the node area; the transport embeds it byte for byte.)
+# (The transport embeds it byte for byte; docs/probe.md describes it.)
 #
 # Run as:  sh -c "<this script>" ci-probe ROOT
 # ROOT is "" for the host or pod the shell runs in, or a directory holding a
@@ -9,9 +9,16 @@
 # only as that positional argument; nothing is ever pasted into it.
 #
 # It only reads: files under ROOT/sys, ROOT/proc, ROOT/dev, the NIXL plugin
-# directories and the nixl Python METADATA; `command -v`; and read-only tool
-# queries (ibv_devinfo, nvidia-smi queries, fi_info,
-# ucx_info, df).  It writes nothing and changes nothing.
+# directories and the nixl Python METADATA; its own shell variables; and
+# read-only tool queries (ibv_devinfo, nvidia-smi, fi_info, ucx_info, df).
+# It writes nothing and changes nothing.
+#
+# Processes: the shell's built-ins (read, case, parameter expansion, printf,
+# test) do all the framing, capping and filtering.  What runs is the tool
+# queries, each under `timeout 5`, plus one `tr` for /proc/1/environ (its NUL
+# separators are invisible to the shell) and one subshell for `export -p`:
+# no process per section, per file or per variable (docs/probe.md, "Process
+# budget"; `make bench` counts them).
 #
 # Output (see src/probe/transcript.h):
 #   @@ci-probe v1
@@ -19,8 +26,9 @@
 #   |body line                 every body line starts with '|', so no tool
 #   @@end NAME rc=N [capped] [timeout] [missing]     output can forge '@@'
 #   @@done
-# A blank line may precede @@end (it ends a body whose last line had no
-# newline); readers ignore it.
+# Empty lines of tool output are not carried (the shell's field splitting,
+# which frames a tool's output without a process per line, drops them; no
+# reader needs them).
 #
 # Sections (names #defined in src/node/sections.h):
 #   meta                 root=host|sysroot, kernel=<osrelease>, have_timeout=0|1
@@ -30,130 +38,255 @@
 #   dev                  "<path>" per device node present ("dev/infiniband/uverbs0")
 #   proc:modules         /proc/modules, only the transport modules
 #   proc:nvidia-version  /proc/driver/nvidia/version
-#   proc:status          /proc/self/status Cap* lines
+#   proc:status          /proc/self/status Cap* lines (the exec shell)
 #   proc:limits          /proc/self/limits "Max locked memory" line
+#   proc:pid1-status     /proc/1/status Cap* lines (the worker: pid 1)
+#   proc:pid1-limits     /proc/1/limits "Max locked memory" line
 #   proc:mounts          /proc/mounts lines of /dev/shm
 #   ulimit:l ulimit:hl   `ulimit -l` / `ulimit -Hl` (host/pod only)
 #   env:pid1             NAME=VALUE from /proc/1/environ, transport names only
 #   env:exec             NAME=VALUE from this shell, transport names only
-#                        (host/pod only).  Secret-like names: <redacted>.
+#                        (host/pod only).  Secret-like names: <redacted>;
+#                        URL passwords: user:<redacted>@; a value ends at its
+#                        first line break (" <multi-line value cut>"), other
+#                        control bytes are written \xHH.
 #   which                "<tool>=<path>" ("<tool>=" when not on PATH)
-#   tool:ibv_devinfo tool:nvsmi-q tool:nvsmi-topo
-#   tool:nvsmi-nvlink tool:nvsmi-query tool:fi_info-efa tool:ucx_info-v
-#   tool:ucx_info-d tool:df-shm          the tools' output (stderr merged)
+#   tool:ibv_devinfo tool:nvsmi-q tool:nvsmi-topo tool:nvsmi-nvlink
+#   tool:fi_info-efa tool:ucx_info-vd (`ucx_info -v -d`: version, then
+#   devices; tool:ucx_info-v too when that run printed no version)
+#   tool:df-shm          the tools' output (stderr merged); df only when
+#                        /proc/mounts gives no size for /dev/shm
 #   nixl:plugins         "<dir>/" then "<dir>/libplugin_X.so" per plugin found
 #   nixl:python          "<METADATA path>: Name: x" / ": Version: y"
+# A section that is absent was not collected.
 
 root=${1-}
-rs=$(printf '\036')
+sysroot=${1:+1}
 cap=65536
 bigcap=262144
-exec 3>&1
+nl='
+'
+sp_ifs=' 	
+'
+
+# Under a sysroot every path resolves inside it (a jail, as on the C side):
+# the root itself is made physical once, and a directory is used only when
+# `cd -P` (symlinks followed, no process) lands inside it; a file that is
+# itself a symlink is not read.  sysfs-style links within the tree work.
+if [ -n "$root" ]; then
+	if cd -P -- "$root" 2>/dev/null; then
+		root=$PWD
+		[ "$root" != / ] || root=
+	else
+		root=/nonexistent/ci-probe-root
+	fi
+fi
+
+# inroot DIR: DIR may be read (always true without a sysroot).
+inroot() {
+	[ -n "$root" ] || return 0
+	cd -P -- "$1" 2>/dev/null || return 1
+	case $PWD/ in "$root"/*) return 0 ;; esac
+	return 1
+}
+
+# safe FILE: FILE may be read: its directory is in the tree and it is not a
+# symlink (real sysfs attributes and procfs files never are).
+safe() {
+	[ -n "$root" ] || return 0
+	[ ! -h "$1" ] && inroot "${1%/*}"
+}
 
 have() { command -v "$1" >/dev/null 2>&1; }
-have_timeout=; have timeout && have_timeout=1
-have_sed=; have sed && have_sed=1
-have_head=; have head && have_head=1
-have_grep=; have grep && have_grep=1
+have_timeout=
+have timeout && have_timeout=1
 
-# Prefix every line with '|' (a forged "@@end" becomes "|@@end").
-prefix() {
-	if [ -n "$have_sed" ]; then
-		sed 's/^/|/'
-	else
-		while IFS= read -r l || [ -n "$l" ]; do
-			printf '|%s\n' "$l"
-		done
-	fi
-}
-
-# Body of a section from stdin, at most $1 bytes; reports "capped" on fd 5.
-capbody() {
-	if [ -n "$have_head" ]; then
-		head -c "$1" | prefix
-		if head -c 1 | grep -q '^'; then
-			echo capped >&5
-			cat >/dev/null
-		fi
-	else
-		prefix
-	fi
-}
-
+begin() { printf '@@begin %s\n' "$1"; }
 # endsec NAME RC FLAGS
-endsec() {
-	printf '\n@@end %s rc=%s%s\n' "$1" "$2" "$3"
-}
+endsec() { printf '@@end %s rc=%s%s\n' "$1" "$2" "$3"; }
 
-# tool NAME CAP CMD ARGS...: one tool run, under `timeout 5` when present.
-tool() {
-	name=$1; c=$2; shift 2
-	printf '@@begin %s\n' "$name"
-	if ! have "$1"; then
-		endsec "$name" 127 " missing"
+# frame CAP TEXT: TEXT as body lines "|line", whole lines up to CAP bytes;
+# cut=" capped" when it stopped early.
+frame() {
+	c=$1
+	cut=
+	t=$2
+	set -f
+	IFS=$nl
+	# shellcheck disable=SC2086 # split on line breaks, globbing off
+	set -- $t
+	IFS=$sp_ifs
+	set +f
+	[ $# -gt 0 ] || return 0
+	if [ "${#t}" -le "$c" ]; then
+		printf '|%s\n' "$@"
 		return 0
 	fi
-	if [ -n "$have_timeout" ]; then
-		set -- timeout 5 "$@"
-	fi
-	res=$( { { "$@" </dev/null 2>&1; echo "rc=$?" >&5; } | capbody "$c" >&3; } 5>&1 )
-	toolend "$name" "$res"
+	n=0
+	for l do
+		n=$((n + ${#l} + 1))
+		if [ "$n" -gt "$c" ]; then
+			cut=' capped'
+			break
+		fi
+		printf '|%s\n' "$l"
+	done
 }
 
-# toolend NAME RES: the @@end line from what the pipeline reported.
+# toolrun CMD ARGS...: out= its output (stderr merged), rc= its status, under
+# `timeout 5` when there is one, with the log levels quiet: the pod's
+# UCX_LOG_LEVEL=debug or FI_LOG_LEVEL=trace would flood the listing (and
+# UCX_LOG_FILE would make ucx_info write a file).  The env sections keep the
+# pod's real values: they were read before.
+toolrun() {
+	[ -z "$have_timeout" ] || set -- timeout 5 "$@"
+	out=$(UCX_LOG_LEVEL=warn UCX_LOG_FILE='' FI_LOG_LEVEL=warn "$@" </dev/null 2>&1)
+	rc=$?
+}
+
+# toolend NAME: the @@end line of a tool section from rc and cut.
 toolend() {
-	rc=${2##*rc=}
-	rc=${rc%%[!0-9]*}
-	[ -n "$rc" ] || rc=-1
-	flags=
-	case $2 in *capped*) flags=" capped" ;; esac
+	f=$cut
 	if [ -n "$have_timeout" ] && [ "$rc" = 124 ]; then
-		flags="$flags timeout"
+		f="$f timeout"
 	fi
-	endsec "$1" "$rc" "$flags"
+	endsec "$1" "$rc" "$f"
 }
 
-# readfile NAME PATH [FILTER-ERE]: a file's content, optionally filtered.
-readfile() {
-	printf '@@begin %s\n' "$1"
-	if [ ! -r "$2" ]; then
-		endsec "$1" 1 " missing"
+# tool NAME CAP CMD ARGS...: one tool run as a section.
+tool() {
+	name=$1
+	c=$2
+	shift 2
+	begin "$name"
+	if ! have "$1"; then
+		endsec "$name" 127 ' missing'
 		return 0
 	fi
-	if [ -n "${3-}" ] && [ -n "$have_grep" ]; then
-		res=$( { { grep -E "$3" "$2" 2>/dev/null; echo "rc=0" >&5; } | capbody "$cap" >&3; } 5>&1 )
-	else
-		res=$( { { cat "$2" 2>/dev/null; echo "rc=0" >&5; } | capbody "$cap" >&3; } 5>&1 )
+	toolrun "$@"
+	frame "$c" "$out"
+	toolend "$name"
+}
+
+# pick KIND LINE: 0 when LINE belongs in a section of KIND, 1 when not, 2
+# when it does and is the last one needed (the rest is not read).
+pick() {
+	case $1:$2 in
+	modules:nvidia* | modules:nv_peer_mem* | modules:efa_nv_peermem* | \
+	modules:gdrdrv* | modules:ib_* | modules:mlx4_* | modules:mlx5_* | \
+	modules:efa* | modules:rdma* | modules:irdma* | modules:bnxt_re* | \
+	modules:siw* | all:*)
+		return 0 ;;
+	caps:CapAmb:* | 'memlock:Max locked memory'*) return 2 ;;
+	caps:CapInh:* | caps:CapPrm:* | caps:CapEff:* | caps:CapBnd:* | \
+	'shm:'*' /dev/shm '*)
+		return 0 ;;
+	esac
+	return 1
+}
+
+# readfile NAME PATH KIND: the lines of PATH that `pick KIND` keeps, up to
+# $cap bytes (also left in $kept).  `read` takes a byte per system call, so
+# only small files are read this way, and reading stops once pick says so.
+readfile() {
+	begin "$1"
+	if ! safe "$2" || ! { true <"$2"; } 2>/dev/null; then
+		endsec "$1" 1 ' missing'
+		return 0
 	fi
-	flags=
-	case $res in *capped*) flags=" capped" ;; esac
-	endsec "$1" 0 "$flags"
+	n=0
+	cut=
+	kept=
+	while IFS= read -r l || [ -n "$l" ]; do
+		pick "$3" "$l"
+		k=$?
+		[ "$k" != 1 ] || continue
+		n=$((n + ${#l} + 1))
+		if [ "$n" -gt "$cap" ]; then
+			cut=' capped'
+			break
+		fi
+		printf '|%s\n' "$l"
+		kept=$kept$l$nl
+		[ "$k" != 2 ] || break
+	done <"$2"
+	endsec "$1" 0 "$cut"
 }
 
 # First line of a sysfs file as "|<relpath>=<value>" (no fork: `read`).
 val() {
-	if [ -r "$1" ]; then
+	if [ -r "$1" ] && safe "$1"; then
 		v=
 		IFS= read -r v 2>/dev/null <"$1" || [ -n "$v" ] || [ -f "$1" ] || return 0
 		printf '|%s=%s\n' "${1#"$root"/}" "$v"
 	fi
 }
 
-# A directory that matters by being there.
+# dir DIR: "|<relpath>/" for a directory that matters by being there; false
+# when it is not there (or leads out of the sysroot).
 dir() {
-	[ -d "$1" ] && printf '|%s/\n' "${1#"$root"/}"
-	return 0
+	[ -d "$1" ] && inroot "$1" || return 1
+	pline "${1#"$root"/}/"
 }
 
-# Secret-like names never print a value (same words as src/core/redact.c).
+# esc TEXT: TEXT with every control byte written \xHH (printf's "'c"
+# argument is the code of c): one line whatever TEXT holds.
+esc() {
+	e=$1
+	while :; do
+		case $e in
+		*[[:cntrl:]]*) ;;
+		*)
+			printf '%s' "$e"
+			return 0
+			;;
+		esac
+		h=${e%%[[:cntrl:]]*}
+		e=${e#"$h"}
+		printf '%s\\x%02x' "$h" "'$e"
+		e=${e#?}
+	done
+}
+
+# pline TEXT: TEXT as one body line.
+pline() {
+	printf '|'
+	esc "$1"
+	printf '\n'
+}
+
+# Secret-like names never print a value: the rule of redact_is_secret_name()
+# in src/core/redact.c, word for word (tests/node/test_probe_script.py runs
+# both on the same names).  Words anywhere in the name, any case:
 secret_name() {
-	up=$(printf '%s' "$1" | tr 'abcdefghijklmnopqrstuvwxyz' 'ABCDEFGHIJKLMNOPQRSTUVWXYZ')
-	case $up in
-	*TOKEN* | *SECRET* | *PASSWORD* | *PASSWD* | *PASSPHRASE* | *CREDENTIAL* | \
-	*PRIVATE* | *AUTH* | *COOKIE* | *SESSION* | *APIKEY* | *ACCESS_KEY* | *SIGNATURE*)
+	case $1 in
+	*[Tt][Oo][Kk][Ee][Nn]* | *[Ss][Ee][Cc][Rr][Ee][Tt]* | \
+	*[Pp][Aa][Ss][Ss][Ww][Oo][Rr][Dd]* | *[Pp][Aa][Ss][Ss][Ww][Dd]* | \
+	*[Pp][Aa][Ss][Ss][Pp][Hh][Rr][Aa][Ss][Ee]* | \
+	*[Cc][Rr][Ee][Dd][Ee][Nn][Tt][Ii][Aa][Ll]* | *[Pp][Rr][Ii][Vv][Aa][Tt][Ee]* | \
+	*[Aa][Uu][Tt][Hh]* | *[Cc][Oo][Oo][Kk][Ii][Ee]* | *[Ss][Ee][Ss][Ss][Ii][Oo][Nn]* | \
+	*[Aa][Pp][Ii][Kk][Ee][Yy]* | *[Aa][Cc][Cc][Ee][Ss][Ss]_[Kk][Ee][Yy]* | \
+	*[Ss][Ii][Gg][Nn][Aa][Tt][Uu][Rr][Ee]*)
 		return 0 ;;
-	KEY | KEY_* | *_KEY | *_KEY_* | PASS | PASS_* | *_PASS | *_PASS_* | \
-	PWD | PWD_* | *_PWD | *_PWD_* | CERT | CERT_* | *_CERT | *_CERT_*)
+	esac
+	# ... and whole words (names are [A-Za-z0-9_], so words end at '_'):
+	case _$1_ in
+	*_[Kk][Ee][Yy]_* | *_[Pp][Aa][Ss][Ss]_* | *_[Pp][Ww][Dd]_* | *_[Cc][Ee][Rr][Tt]_* | \
+	*_[Cc][Rr][Ee][Dd][Ss]_* | *_[Cc][Rr][Ee][Dd]_* | *_[Bb][Ee][Aa][Rr][Ee][Rr]_* | \
+	*_[Jj][Ww][Tt]_* | *_[Pp][Rr][Ii][Vv][Kk][Ee][Yy]_* | *_[Pp][Ee][Mm]_* | *_[Ss][Aa][Ss]_*)
+		return 0 ;;
+	esac
+	return 1
+}
+
+# Values that carry a secret whatever the variable is called
+# (redact_is_secret_value()): "password=", "token=", "Bearer "...
+secret_value() {
+	case $1 in
+	*[Pp][Aa][Ss][Ss][Ww][Oo][Rr][Dd][=:]* | *[Pp][Aa][Ss][Ss][Ww][Dd]=* | \
+	*[Pp][Ww][Dd]=* | *[Tt][Oo][Kk][Ee][Nn][=:]* | *[Ss][Ee][Cc][Rr][Ee][Tt]=* | \
+	*[Aa][Pp][Ii][Kk][Ee][Yy]=* | *[Aa][Pp][Ii]_[Kk][Ee][Yy]=* | \
+	*[Aa][Cc][Cc][Ee][Ss][Ss]_[Kk][Ee][Yy]=* | *[Bb][Ee][Aa][Rr][Ee][Rr]' '*)
 		return 0 ;;
 	esac
 	return 1
@@ -172,56 +305,85 @@ transport_name() {
 	return 1
 }
 
-# One NAME=VALUE line from stdin per variable (newlines inside values
-# already turned into \036); prints only transport names, secrets redacted,
-# and only the first line of a value.
-envfilter() {
-	seen=' '
-	while IFS= read -r l || [ -n "$l" ]; do
-		case $l in *=*) ;; *) continue ;; esac
-		n=${l%%=*}
-		transport_name "$n" || continue
-		case $seen in *" $n "*) continue ;; esac
-		seen="$seen$n "
-		v=${l#*=}
-		case $v in *"$rs"*) v="${v%%"$rs"*} <multi-line value cut>" ;; esac
-		if secret_name "$n"; then
-			v='<redacted>'
-		else
-			case $v in *://*@*) v='<redacted: URL with credentials>' ;; esac
-		fi
-		printf '|%s=%s\n' "$n" "$v"
+# envline NAME VALUE BREAK: one "|NAME=VALUE" line of an env section.  The
+# value ends at its first BREAK (a line break: "\n", or what tr made of
+# one) and is marked so; then redact_value()'s rule: a secret-like name or
+# value prints <redacted>, a URL's credentials user:<redacted>@; other
+# control bytes are escaped.
+envline() {
+	v=$2
+	case $v in
+	*"$3"*) v="${v%%"$3"*} <multi-line value cut>" ;;
+	esac
+	if secret_name "$1" || secret_value "$v"; then
+		v='<redacted>'
+	else
+		case $v in *://*@*) urlcreds "$v" ;; esac
+	fi
+	pline "$1=$v"
+}
+
+# urlcreds VALUE: v= VALUE with the userinfo of every URL hidden as
+# redact_url_credentials() does: the password after "user:", or a lone user
+# (often a token: https://TOKEN@host); the authority ends at the first of
+# / ? # , ; quote or blank, and its last '@' ends the userinfo.
+uq='"'"'"
+urlcreds() {
+	r=
+	u=$1
+	while :; do
+		case $u in
+		*://*) ;;
+		*) break ;;
+		esac
+		r=$r${u%%://*}://
+		u=${u#*://}
+		# shellcheck disable=SC2295 # $uq (the two quotes) joins the bracket
+		a=${u%%[/?#,\;${uq}[:blank:]]*}
+		case $a in
+		*@*)
+			a=${a%@*}
+			case $a in
+			*:*) r="$r${a%%:*}:<redacted>" ;;
+			*) r="$r<redacted>" ;;
+			esac
+			u=${u#"$a"}
+			;;
+		esac
 	done
+	v=$r$u
 }
 
 kernel=
-if [ -r "$root/proc/sys/kernel/osrelease" ]; then
+if safe "$root/proc/sys/kernel/osrelease" && [ -r "$root/proc/sys/kernel/osrelease" ]; then
 	IFS= read -r kernel <"$root/proc/sys/kernel/osrelease" || true
 fi
-if [ -z "$kernel" ] && [ -z "$root" ] && have uname; then
+if [ -z "$kernel" ] && [ -z "$sysroot" ] && have uname; then
 	kernel=$(uname -r 2>/dev/null)
 fi
 
 echo '@@ci-probe v1'
-printf '@@begin meta\n'
-if [ -n "$root" ]; then echo '|root=sysroot'; else echo '|root=host'; fi
-printf '|kernel=%s\n' "$kernel"
+begin meta
+if [ -n "$sysroot" ]; then echo '|root=sysroot'; else echo '|root=host'; fi
+pline "kernel=$kernel"
 printf '|have_timeout=%s\n' "${have_timeout:-0}"
 endsec meta 0 ''
 
 # --- sysfs -----------------------------------------------------------------
-printf '@@begin sys\n'
+begin sys
 nd=0
 for d in "$root"/sys/class/infiniband/*; do
 	[ -d "$d" ] || continue
-	nd=$((nd + 1)); [ "$nd" -le 64 ] || break
-	dir "$d"
+	nd=$((nd + 1))
+	[ "$nd" -le 64 ] || break
+	dir "$d" || continue
 	for f in node_type fw_ver hca_type board_id; do val "$d/$f"; done
 	np=0
 	for p in "$d"/ports/*; do
 		[ -d "$p" ] || continue
-		np=$((np + 1)); [ "$np" -le 8 ] || break
-		dir "$p"
+		np=$((np + 1))
+		[ "$np" -le 8 ] || break
+		dir "$p" || continue
 		for f in state phys_state rate link_layer lid; do val "$p/$f"; done
 		for i in 0 1 2 3 4 5 6 7; do
 			val "$p/gid_attrs/types/$i"
@@ -231,15 +393,17 @@ for d in "$root"/sys/class/infiniband/*; do
 	ni=0
 	for n in "$d"/device/net/*; do
 		[ -d "$n" ] || continue
-		ni=$((ni + 1)); [ "$ni" -le 8 ] || break
+		ni=$((ni + 1))
+		[ "$ni" -le 8 ] || break
 		dir "$n"
 	done
 done
 ni=0
 for n in "$root"/sys/class/net/*; do
 	[ -d "$n" ] || continue
-	ni=$((ni + 1)); [ "$ni" -le 256 ] || break
-	dir "$n"
+	ni=$((ni + 1))
+	[ "$ni" -le 256 ] || break
+	dir "$n" || continue
 	val "$n/operstate"
 	val "$n/type"
 done
@@ -250,113 +414,217 @@ done
 endsec sys 0 ''
 
 # --- device nodes ----------------------------------------------------------
-printf '@@begin dev\n'
+begin dev
 nf=0
-for f in "$root"/dev/infiniband/* "$root"/dev/gdrdrv "$root"/dev/nvidia[0-9]* \
-	"$root"/dev/nvidiactl "$root"/dev/nvidia-uvm \
-	"$root"/dev/nvidia-caps-imex-channels/*; do
-	[ -e "$f" ] || continue
-	nf=$((nf + 1)); [ "$nf" -le 512 ] || break
-	printf '|%s\n' "${f#"$root"/}"
-done
+if inroot "$root/dev"; then
+	for f in "$root"/dev/infiniband/* "$root"/dev/gdrdrv "$root"/dev/nvidia[0-9]* \
+		"$root"/dev/nvidiactl "$root"/dev/nvidia-uvm \
+		"$root"/dev/nvidia-caps-imex-channels/*; do
+		[ -e "$f" ] || continue
+		[ -z "$root" ] || [ ! -h "$f" ] || continue
+		nf=$((nf + 1))
+		[ "$nf" -le 512 ] || break
+		pline "${f#"$root"/}"
+	done
+fi
 endsec dev 0 ''
 
 # --- procfs ----------------------------------------------------------------
-readfile proc:modules "$root/proc/modules" \
-	'^(nvidia|nv_peer_mem|efa_nv_peermem|gdrdrv|ib_|mlx4_|mlx5_|efa|rdma|irdma|bnxt_re|rdma_rxe|siw)'
-readfile proc:nvidia-version "$root/proc/driver/nvidia/version"
-readfile proc:status "$root/proc/self/status" '^Cap(Inh|Prm|Eff|Bnd|Amb):'
-readfile proc:limits "$root/proc/self/limits" '^Max locked memory'
-readfile proc:mounts "$root/proc/mounts" ' /dev/shm '
+readfile proc:modules "$root/proc/modules" modules
+readfile proc:nvidia-version "$root/proc/driver/nvidia/version" all
+# The exec shell's own status and limits (what `kubectl exec` gets), then
+# pid 1's: the worker's effective memlock and CAP_IPC_LOCK.
+readfile proc:status "$root/proc/self/status" caps
+readfile proc:limits "$root/proc/self/limits" memlock
+readfile proc:pid1-status "$root/proc/1/status" caps
+readfile proc:pid1-limits "$root/proc/1/limits" memlock
+readfile proc:mounts "$root/proc/mounts" shm
+# The size df would report is in the mount options when tmpfs has one.
+shm_sized=
+case $kept in *size=*) shm_sized=1 ;; esac
 
-if [ -z "$root" ]; then
+if [ -z "$sysroot" ]; then
 	# -l and -H are not POSIX, but dash, bash, busybox ash and mksh have them.
-	printf '@@begin ulimit:l\n'
+	begin ulimit:l
+	printf '|'
 	# shellcheck disable=SC3045
-	ulimit -l 2>&1 | prefix
+	ulimit -l 2>&1 || echo
 	endsec ulimit:l 0 ''
-	printf '@@begin ulimit:hl\n'
+	begin ulimit:hl
+	printf '|'
 	# shellcheck disable=SC3045
-	ulimit -Hl 2>&1 | prefix
+	ulimit -Hl 2>&1 || echo
 	endsec ulimit:hl 0 ''
 fi
 
 # --- the transport environment (filtered HERE, never raw) ------------------
-# /proc/1/environ is the container's main process: it has variables exported
-# inline by the container command.  Newlines inside values become \036 first,
-# so a multi-line value cannot smuggle a "UCX_TLS=" line of its own.
+# /proc/1/environ is the worker itself (pid 1, with what its command line
+# exported); the exec shell's variables come next (the C side prefers
+# pid 1's).  Boundaries are the kernel's NULs for pid 1 (tr turns them into
+# line breaks and a value's own line breaks into \036 first) and the shell's
+# own variables for the exec shell, so no byte inside a value can start a
+# variable of its own.
+seen=' '
 pid1_plugin_dir=
-printf '@@begin env:pid1\n'
-# (access() may allow what open() then denies: try the open itself.)
-if have tr && (: <"$root/proc/1/environ") 2>/dev/null; then
-	pid1=$(tr '\n\0' '\036\n' 2>/dev/null <"$root/proc/1/environ" | envfilter)
-	[ -z "$pid1" ] || printf '%s\n' "$pid1"
-	case $pid1 in *"|NIXL_PLUGIN_DIR="*)
-		pid1_plugin_dir=${pid1#*"|NIXL_PLUGIN_DIR="}
-		pid1_plugin_dir=${pid1_plugin_dir%%"
-"*} ;;
-	esac
+begin env:pid1
+if safe "$root/proc/1/environ" && have tr &&
+	out=$(tr '\000\n' '\n\036' 2>/dev/null <"$root/proc/1/environ"); then
+	set -f
+	IFS=$nl
+	# shellcheck disable=SC2086 # one variable per line, globbing off
+	set -- $out
+	IFS=$sp_ifs
+	set +f
+	rs=
+	nv=0
+	for l do
+		n=${l%%=*}
+		[ "$n" != "$l" ] || continue
+		transport_name "$n" || continue
+		case $seen in *" $n "*) continue ;; esac
+		nv=$((nv + 1))
+		[ "$nv" -le 256 ] || break
+		seen="$seen$n "
+		v=${l#*=}
+		case $v in
+		*[[:cntrl:]]*) [ -n "$rs" ] || rs=$(printf '\036') ;;
+		esac
+		[ "$n" != NIXL_PLUGIN_DIR ] || pid1_plugin_dir=$v
+		envline "$n" "$v" "${rs:-$nl}"
+	done
 	endsec env:pid1 0 ''
 else
 	endsec env:pid1 1 ' missing'
 fi
-if [ -z "$root" ]; then
-	# `env` prints multi-line values raw, so it only nominates names; each
-	# value is then read from the shell itself (names are [A-Za-z0-9_]).
-	printf '@@begin env:exec\n'
-	if have env; then
-		env 2>/dev/null | while IFS= read -r l || [ -n "$l" ]; do
-			n=${l%%=*}
-			transport_name "$n" || continue
-			eval "isset=\${$n+1}"
-			[ -n "$isset" ] || continue
-			eval "v=\${$n}"
-			printf '%s=%s' "$n" "$v" | tr '\n' '\036'
-			printf '\n'
-		done | envfilter
-	fi
+if [ -z "$sysroot" ]; then
+	# `export -p` only nominates names (a value spanning lines may hold a
+	# line that looks like "export UCX_TLS=..."); each value is then read
+	# from the shell itself, so a nomination cannot forge one.
+	begin env:exec
+	seen=' '
+	nv=0
+	out=$(export -p)
+	set -f
+	IFS=$nl
+	# shellcheck disable=SC2086
+	set -- $out
+	IFS=$sp_ifs
+	set +f
+	for l do
+		case $l in
+		'export '*) n=${l#'export '} ;;
+		'declare -x '*) n=${l#'declare -x '} ;;
+		*) continue ;;
+		esac
+		n=${n%%=*}
+		transport_name "$n" || continue
+		case $seen in *" $n "*) continue ;; esac
+		eval "isset=\${$n+1}"
+		[ -n "$isset" ] || continue
+		nv=$((nv + 1))
+		[ "$nv" -le 256 ] || break
+		seen="$seen$n "
+		eval "v=\${$n}"
+		envline "$n" "$v" "$nl"
+	done
 	endsec env:exec 0 ''
 fi
+# The tools run without the pod's NCCL debug setting (none of them is
+# NCCL, but a wrapper or plugin may read it); env:* above kept its value.
+unset NCCL_DEBUG
 
 # --- tools -----------------------------------------------------------------
-printf '@@begin which\n'
+# (From a directory of no consequence: under a sysroot the jail checks left
+# the shell somewhere inside the tree.)
+cd / || :
+begin which
 for t in ibv_devinfo nvidia-smi fi_info ucx_info nixlbench nixl_test \
 	nixl_example kvbench etcdctl ucx_perftest; do
-	printf '|%s=%s\n' "$t" "$(command -v "$t" 2>/dev/null)"
+	# PATH walked here, as `command -v` would, without a subshell per tool.
+	p=
+	set -f
+	IFS=:
+	# shellcheck disable=SC2086
+	set -- $PATH
+	IFS=$sp_ifs
+	set +f
+	for d do
+		[ -n "$d" ] || d=.
+		if [ -f "$d/$t" ] && [ -x "$d/$t" ]; then
+			p=$d/$t
+			break
+		fi
+	done
+	pline "$t=$p"
 done
 endsec which 0 ''
 
 # InfiniBand facts come from sysfs (ibstat and `rdma link` only re-read
 # it); ibv_devinfo is run because it shows what libibverbs can open.
 tool tool:ibv_devinfo "$cap" ibv_devinfo
-if [ -n "$have_sed" ] && have nvidia-smi; then
-	# Only what the checks read: GPU headers, product/driver and the Fabric
-	# block (keys at 4 spaces end it), so eight GPUs fit under the cap.
-	printf '@@begin tool:nvsmi-q\n'
-	if [ -n "$have_timeout" ]; then set -- timeout 5 nvidia-smi -q; else set -- nvidia-smi -q; fi
-	res=$( { { "$@" </dev/null 2>&1; echo "rc=$?" >&5; } |
-		sed -n -e '/^GPU /{p;d;}' -e '/Driver Version/{p;d;}' -e '/CUDA Version/{p;d;}' \
-			-e '/Attached GPUs/{p;d;}' -e '/Product Name/{p;d;}' \
-			-e '/^    Fabric/,/^    [^ ]/{p;d;}' -e '/^[^ ].*[Ff]ail/{p;d;}' \
-			-e '/^[^ ].*[Ee]rror/{p;d;}' -e '/^[^ ].*not found/{p;d;}' |
-		capbody "$bigcap" >&3; } 5>&1 )
-	toolend tool:nvsmi-q "$res"
+
+# nvidia-smi -q: only what the checks read (GPU headers, product, driver and
+# CUDA versions, the Fabric block up to the next 4-space key, and top-level
+# failures), so that eight GPUs fit under the cap.  It also answers what a
+# separate --query-gpu run used to (index = order, name, bus id, driver).
+begin tool:nvsmi-q
+if have nvidia-smi; then
+	toolrun nvidia-smi -q
+	set -f
+	IFS=$nl
+	# shellcheck disable=SC2086
+	set -- $out
+	IFS=$sp_ifs
+	set +f
+	n=0
+	cut=
+	fab=
+	for l do
+		keep=
+		if [ -n "$fab" ]; then
+			keep=1
+			case $l in '    '[![:blank:]]*) fab= ;; esac
+		fi
+		case $l in
+		'GPU '* | *'Driver Version'* | *'CUDA Version'* | *'Attached GPUs'* | \
+		*'Product Name'* | [![:blank:]]*[Ff]ail* | [![:blank:]]*[Ee]rror* | [![:blank:]]*'not found'*)
+			keep=1 ;;
+		'    Fabric'*)
+			keep=1
+			fab=1
+			;;
+		esac
+		[ -n "$keep" ] || continue
+		n=$((n + ${#l} + 1))
+		if [ "$n" -gt "$bigcap" ]; then
+			cut=' capped'
+			break
+		fi
+		printf '|%s\n' "$l"
+	done
+	toolend tool:nvsmi-q
 else
-	tool tool:nvsmi-q "$bigcap" nvidia-smi -q
+	endsec tool:nvsmi-q 127 ' missing'
 fi
 tool tool:nvsmi-topo "$cap" nvidia-smi topo -m
 tool tool:nvsmi-nvlink "$cap" nvidia-smi nvlink -s
-tool tool:nvsmi-query "$cap" nvidia-smi \
-	--query-gpu=index,name,pci.bus_id,driver_version --format=csv,noheader
 tool tool:fi_info-efa "$cap" fi_info -p efa
-tool tool:ucx_info-v "$cap" ucx_info -v
-tool tool:ucx_info-d "$bigcap" ucx_info -d
-if [ -z "$root" ]; then
+# One ucx_info run answers both -v and -d (it prints the version first).
+# A run that died before flushing its version (a hang in a transport's
+# query, stopped by timeout) gets a separate -v run, so the version stays.
+tool tool:ucx_info-vd "$bigcap" ucx_info -v -d
+if have ucx_info; then
+	case $out in
+	*'# Version '* | *'# Library version:'*) ;;
+	*) tool tool:ucx_info-v "$cap" ucx_info -v ;;
+	esac
+fi
+if [ -z "$sysroot" ] && [ -z "$shm_sized" ]; then
 	tool tool:df-shm "$cap" df -k /dev/shm
 fi
 
 # --- NIXL installation -----------------------------------------------------
-printf '@@begin nixl:plugins\n'
+begin nixl:plugins
 np=0
 plugin_dir=${pid1_plugin_dir:-${NIXL_PLUGIN_DIR-}}
 for d in "$root$plugin_dir" "$root"/opt/nvidia/nvda_nixl/lib*/plugins \
@@ -367,16 +635,18 @@ for d in "$root$plugin_dir" "$root"/opt/nvidia/nvda_nixl/lib*/plugins \
 	"$root"/opt/*/*/lib/python3*/site-packages/.nixl*.libs/plugins; do
 	[ -n "$plugin_dir" ] || [ "$d" != "$root" ] || continue
 	[ -d "$d" ] || continue
-	printf '|%s/\n' "${d#"$root"}"
+	inroot "$d" || continue
+	pline "${d#"$root"}/"
 	for f in "$d"/libplugin_*.so; do
 		[ -e "$f" ] || continue
-		np=$((np + 1)); [ "$np" -le 256 ] || break
-		printf '|%s\n' "${f#"$root"}"
+		np=$((np + 1))
+		[ "$np" -le 256 ] || break
+		pline "${f#"$root"}"
 	done
 done
 endsec nixl:plugins 0 ''
 
-printf '@@begin nixl:python\n'
+begin nixl:python
 nm=0
 for m in "$root"/usr/lib*/python3*/*-packages/nixl*.dist-info/METADATA \
 	"$root"/usr/local/lib*/python3*/*-packages/nixl*.dist-info/METADATA \
@@ -385,12 +655,14 @@ for m in "$root"/usr/lib*/python3*/*-packages/nixl*.dist-info/METADATA \
 	"$root"/workspace/*/lib/python3*/site-packages/nixl*.dist-info/METADATA \
 	"$root"/root/.local/lib/python3*/site-packages/nixl*.dist-info/METADATA; do
 	[ -r "$m" ] || continue
-	nm=$((nm + 1)); [ "$nm" -le 16 ] || break
-	nl=0
-	while IFS= read -r l && [ "$nl" -lt 40 ]; do
-		nl=$((nl + 1))
+	safe "$m" || continue
+	nm=$((nm + 1))
+	[ "$nm" -le 16 ] || break
+	nl2=0
+	while IFS= read -r l && [ "$nl2" -lt 40 ]; do
+		nl2=$((nl2 + 1))
 		case $l in
-		Name:* | Version:*) printf '|%s: %s\n' "${m#"$root"}" "$l" ;;
+		Name:* | Version:*) pline "${m#"$root"}: $l" ;;
 		'') break ;;
 		esac
 	done <"$m"
