@@ -9,6 +9,8 @@
 #     against a small sysroot (transport + the script's own run time)
 #   - time to return when kubectl hangs (ignoring SIGTERM, with a child),
 #     with --timeout 2: must be the deadline plus under one second
+#   - what the script costs on the worker (bench/probe_cost.sh): processes
+#     (execve counted by strace) and CPU against bare runs of the same tools
 # Driven through `check_interconnect node` when that verb can probe a pod,
 # else through tests/probe/probe_drive (probe_collect() alone).
 # Usage (repository root): BENCH_BUILD=build RUNS=11 sh bench/probe.sh
@@ -116,3 +118,6 @@ max=$(printf '%s\n' $all | sort -n | tail -n 1)
 awk -v m="$med" -v x="$max" -v n="$n" 'BEGIN {
 	printf "hung kubectl, --timeout 2: returns after %.3f s (median of %d), max %.3f s = deadline + %.0f ms (must be < 1000)\n",
 	       m / 1e6, n, x / 1e6, x / 1000 - 2000 }'
+
+# 4. The script's own cost on the worker (processes, CPU).
+sh bench/probe_cost.sh
