@@ -17,6 +17,7 @@
 #include "core/cli.h"
 #include "core/render.h"
 #include "core/report.h"
+#include "probe/run_command.h"
 
 #ifndef CI_VERSION
 #define CI_VERSION "0.0.0"
@@ -143,6 +144,9 @@ static int no_verb(void)
 
 int main(int argc, char **argv)
 {
+	/* First: from here on, a signal stops and reaps every child before the
+	 * tool exits with 128+signal (issue 11). */
+	run_signals_install();
 	struct cli_opts o = {.jobs = CLI_DEFAULT_JOBS};
 	const char *env_kubectl = getenv("KUBECTL");
 	o.kubectl = env_kubectl && *env_kubectl ? env_kubectl : "kubectl";

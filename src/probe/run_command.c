@@ -10,6 +10,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -35,6 +36,103 @@ void run_result_release(struct run_result *res)
 	free(res->out);
 	free(res->err);
 	memset(res, 0, sizeof(*res));
+}
+
+/* fd moved off 0..2 (close-on-exec), for descriptors opened before main
+ * knows that stdio is open. */
+static int fd_above_stdio_keep(int fd)
+{
+	if (fd < 0 || fd > 2)
+		return fd;
+	int nfd = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+	close(fd);
+	if (nfd >= 0)
+		fcntl(nfd, F_SETFL, fcntl(nfd, F_GETFL) | O_NONBLOCK);
+	return nfd;
+}
+
+/* ---- signals: nothing we start outlives us ----
+ *
+ * run_signals_install() (main) catches SIGINT, SIGTERM, SIGHUP and SIGPIPE.
+ * The handler only records the signal and writes one byte to a pipe that is
+ * never drained, so every child_pump() (one per thread in the fleet fan-out)
+ * wakes up in poll() and sees it.  Each pump then stops its child's process
+ * group (TERM, grace, KILL) and reaps it; whoever reaps the last child exits
+ * with 128+signal.  With no child alive the handler exits at once.
+ *
+ * n_live counts children from just before posix_spawn to just after the
+ * reap, so the handler never exits while a spawn is under way, and a spawn
+ * that starts after the signal is refused. */
+static volatile sig_atomic_t sig_caught;
+static int sig_pipe[2] = {-1, -1};
+static atomic_int n_live;
+
+static _Noreturn void sig_exit(void)
+{
+	_exit(128 + (int)sig_caught);
+}
+
+static void sig_handler(int sig)
+{
+	int saved = errno;
+	if (!sig_caught)
+		sig_caught = sig;
+	if (atomic_load(&n_live) == 0)
+		sig_exit();
+	if (sig_pipe[1] >= 0) {
+		ssize_t w = write(sig_pipe[1], "", 1);
+		(void)w; /* full: the byte already there is enough */
+	}
+	errno = saved;
+}
+
+int run_signals_install(void)
+{
+	if (sig_pipe[0] < 0 && pipe2(sig_pipe, O_CLOEXEC | O_NONBLOCK))
+		return -1;
+	for (int i = 0; i < 2; i++) {
+		int fd = fd_above_stdio_keep(sig_pipe[i]);
+		if (fd < 0)
+			return -1;
+		sig_pipe[i] = fd;
+	}
+	struct sigaction sa;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = sig_handler;
+	sigfillset(&sa.sa_mask);  /* one handler at a time */
+	static const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE};
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
+		/* A signal ignored on entry stays ignored, as shells do: nohup
+		 * means SIGHUP, and a background job means SIGINT, must not
+		 * stop the run. */
+		struct sigaction old;
+		if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN)
+			continue;
+		if (sigaction(sigs[i], &sa, NULL))
+			return -1;
+	}
+	return 0;
+}
+
+int run_interrupted(void)
+{
+	return (int)sig_caught;
+}
+
+/* A child is gone (reaped, or never started): if a signal came, the last
+ * one to go ends the process; the others wait for it, bounded, so that a
+ * child that cannot be reaped (stuck in the kernel) never hangs the tool. */
+static void live_release(void)
+{
+	if (atomic_fetch_sub(&n_live, 1) == 1 && sig_caught)
+		sig_exit();
+	if (!sig_caught)
+		return;
+	for (int i = 0; i < 500 && atomic_load(&n_live) > 0; i++) {
+		struct timespec ts = {.tv_sec = 0, .tv_nsec = 10 * 1000000L};
+		nanosleep(&ts, NULL);
+	}
+	sig_exit();
 }
 
 /* A capture buffer: keeps up to cap bytes, drains and counts the rest so
@@ -259,7 +357,7 @@ static int child_pipes(const struct run_request *req, int po[2], int pe[2], int 
 	if (req->stdin_data) {
 		/* A socket, not a pipe, so that writing to a child that stopped
 		 * reading gives EPIPE through MSG_NOSIGNAL instead of a SIGPIPE
-		 * that would kill this whole process (no signal games here). */
+		 * that would end this whole run (run_signals_install). */
 		if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pin))
 			return errno;
 		pin[0] = fd_above_stdio(pin[0]);
@@ -337,10 +435,18 @@ static int child_spawn(const struct run_request *req, struct child *ch, struct r
 		spawn_failed(res, err);
 		goto out;
 	}
+	atomic_fetch_add(&n_live, 1);
+	if (sig_caught) {
+		/* Interrupted: start nothing new. */
+		spawn_failed(res, EINTR);
+		live_release();
+		goto out;
+	}
 	err = child_exec(req, exe, child_in, po[1], pe[1], &ch->pid);
 	if (err) {
 		ch->pid = -1;
 		spawn_failed(res, err);
+		live_release();
 		goto out;
 	}
 	rc = 0;
@@ -412,7 +518,11 @@ static void child_pump(const struct run_request *req, struct child *ch, struct r
 			}
 			wait_ms = (int)(left * 1000.0) + 1;
 		}
-		struct pollfd pf[4];
+		if (sig_caught && !ch->exited) {
+			res->interrupted = true;
+			break;
+		}
+		struct pollfd pf[5];
 		int np = 0, io = -1, ie = -1, ii = -1;
 		if (ch->co.fd >= 0) {
 			io = np;
@@ -426,6 +536,8 @@ static void child_pump(const struct run_request *req, struct child *ch, struct r
 			ii = np;
 			pf[np++] = (struct pollfd){.fd = ch->in_fd, .events = POLLOUT};
 		}
+		if (sig_pipe[0] >= 0 && !ch->exited)
+			pf[np++] = (struct pollfd){.fd = sig_pipe[0], .events = POLLIN}; /* wakes us */
 		if (!ch->exited) {
 			/* the pidfd only wakes us; child_exited() decides */
 			if (ch->pidfd >= 0)
@@ -451,7 +563,7 @@ static void child_pump(const struct run_request *req, struct child *ch, struct r
 /* Stop what is still running, reap the child, and say how it ended. */
 static void child_reap(struct child *ch, struct run_result *res)
 {
-	if (res->timed_out) {
+	if (res->timed_out || res->interrupted) {
 		/* SIGTERM first so kubectl can close its stream cleanly, then
 		 * SIGKILL for anything that ignores it. */
 		kill(-ch->pid, SIGTERM);
@@ -461,6 +573,13 @@ static void child_reap(struct child *ch, struct run_result *res)
 		kill(-ch->pid, SIGKILL); /* poll failed: do not leave it running */
 	}
 	int st = reap(ch->pid);
+	if (res->interrupted) {
+		/* The tool is about to exit: give what was left of the group
+		 * (kubectl's children) a moment to be gone, bounded. */
+		for (int i = 0; i < RUN_KILL_GRACE_MS / 5 && kill(-ch->pid, 0) == 0; i++)
+			sleep_ms(5);
+	}
+	live_release();
 	if (res->timed_out) {
 		res->status = RUN_TIMED_OUT;
 		if (WIFSIGNALED(st))

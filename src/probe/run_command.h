@@ -2,7 +2,8 @@
 /*
  * Run one process from an argv (never through a shell), capture its stdout
  * and stderr up to a cap each, feed it optional stdin, and stop it at a
- * deadline.  Thread-safe: no globals, no signal handlers, no SIGCHLD; every
+ * deadline.  Thread-safe: no SIGCHLD, and the only process-wide state is
+ * the optional signal handling below (run_signals_install); every
  * descriptor is close-on-exec, so concurrent calls (the fleet fan-out runs
  * up to --jobs of them) never leak pipes into each other's children.
  *
@@ -44,6 +45,7 @@ struct run_result {
 	int exit_code;            /* RUN_EXITED */
 	int term_signal;          /* RUN_SIGNALED; or the signal that ended a timed-out child */
 	bool timed_out;
+	bool interrupted;         /* a signal came (run_signals_install); the group was killed */
 	int spawn_errno;          /* RUN_NOT_FOUND, RUN_NOT_EXECUTABLE, RUN_SPAWN_FAILED */
 	char *out;                /* NUL-terminated; never NULL after run_command */
 	size_t out_len;
@@ -61,5 +63,15 @@ double run_now(void);
  * be started. */
 int run_command(const struct run_request *req, struct run_result *res);
 void run_result_release(struct run_result *res);
+
+/* Catch SIGINT, SIGTERM, SIGHUP and SIGPIPE for the whole process (main
+ * calls it once, first): on one, every running child's process group gets
+ * SIGTERM, then SIGKILL after RUN_KILL_GRACE_MS, each child is reaped, and
+ * the process exits with 128+signal (at once when no child is running).
+ * The call that reaps the last child does the exit; no new child starts
+ * after the signal.  0, or -1 with errno. */
+int run_signals_install(void);
+/* The signal caught so far, or 0. */
+int run_interrupted(void);
 
 #endif
