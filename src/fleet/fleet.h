@@ -144,11 +144,12 @@ struct fleet_plan {
 	struct fleet_plan_pod *v;
 	size_t n, cap;
 	size_t n_probe;
+	size_t left_out;             /* pods the list's cap dropped (KUBE_PODS_MAX) */
 };
 
 void fleet_plan_make(const struct kube_pod_list *l, struct fleet_plan *out);
 void fleet_plan_release(struct fleet_plan *p);
-/* Add fleet.pods and fleet.pods.not_running. */
+/* Add fleet.pods, fleet.pods.not_running and fleet.pods.capped. */
 void fleet_plan_report(struct ci_report *r, const struct fleet_plan *p, const char *what);
 
 /* ---- the worker pool (fleet_probe.c) ---- */

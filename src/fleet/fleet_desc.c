@@ -7,6 +7,8 @@ const struct check_desc fleet_check_table[FLEET_CK_COUNT] = {
 		"the deployment's worker pods were found"},
 	[FLEET_CK_PODS_NOT_RUNNING] = {"fleet.pods.not_running", CI_LAYER_FABRIC, false,
 		"worker pods that are not running"},
+	[FLEET_CK_PODS_CAPPED] = {"fleet.pods.capped", CI_LAYER_FABRIC, false,
+		"no pod of the list was left out by a cap"},
 	[FLEET_CK_UNREACHABLE] = {"fleet.unreachable", CI_LAYER_FABRIC, true,
 		"every pod could be probed"},
 	[FLEET_CK_ENV_DRIFT] = {"fleet.env.drift", CI_LAYER_ENV, true,

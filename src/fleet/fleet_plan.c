@@ -34,6 +34,7 @@ static void role_of(const struct kube_pod *kp, char *buf, size_t len)
 void fleet_plan_make(const struct kube_pod_list *l, struct fleet_plan *out)
 {
 	memset(out, 0, sizeof(*out));
+	out->left_out = l->left_out;
 	for (size_t i = 0; i < l->n; i++) {
 		const struct kube_pod *kp = &l->pods[i];
 		struct fleet_plan_pod *pp = XPUSH(out->v, out->n, out->cap);
@@ -122,6 +123,14 @@ void fleet_plan_report(struct ci_report *r, const struct fleet_plan *p, const ch
 						  nr, nr == 1 ? " is" : "s are");
 		check_set_fix(c, "kubectl describe pod the ones named: a worker that does not run "
 				 "serves no KV, and the deployment is short of capacity");
+	}
+	if (p->left_out) {
+		/* A cap that cuts says so: never a silent drop. */
+		struct ci_check *c = report_check(r, FLEET_CHECK(PODS_CAPPED), CI_WARN, what,
+						  "the pod list holds more than %d pods: %zu left out "
+						  "of the probe", KUBE_PODS_MAX, p->left_out);
+		check_set_fix(c, "narrow the run with -l (a role, a component) so that each run "
+				 "lists fewer pods");
 	}
 	strbuf_release(&left);
 	free(front);

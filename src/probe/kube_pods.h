@@ -49,6 +49,7 @@ struct kube_pod_list {
 	struct kube_pod *pods;
 	size_t n, cap;
 	bool truncated;      /* more than KUBE_PODS_MAX items (the rest dropped) */
+	size_t left_out;     /* how many items that cap dropped (said in a warn) */
 	size_t skipped;      /* items that were not objects or had no name */
 };
 
