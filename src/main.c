@@ -59,6 +59,7 @@ static const char usage_options[] =
 	"  --peer POD                     the other side of the pair test (nixl)\n"
 	"  --sysroot DIR                  read /sys, /proc and /dev under DIR (local probe)\n"
 	"  --save-probe FILE              write the raw probe transcript (secret-free)\n"
+	"  --force                        let --save-probe overwrite a file (never a symlink)\n"
 	"  --replay FILE                  analyse a saved transcript offline\n"
 	"  --timeout SEC                  deadline for one pod's probe (default "
 	STR(PROBE_DEFAULT_TIMEOUT_S) ")\n"
@@ -74,7 +75,7 @@ enum {
 	LONG_FORMAT = 256, LONG_JSON, LONG_COLOR, LONG_POD, LONG_CONTEXT, LONG_KUBECONFIG,
 	LONG_KUBECTL, LONG_SYSROOT, LONG_SAVE_PROBE, LONG_REPLAY, LONG_TIMEOUT,
 	LONG_PEER, LONG_DEPLOYMENT, LONG_JOBS, LONG_MAX_FILES, LONG_DEADLINE, LONG_VERSION, LONG_OUTPUT,
-	LONG_OBSERVE, LONG_LOGS,
+	LONG_OBSERVE, LONG_LOGS, LONG_FORCE,
 };
 
 static const struct option long_opts[] = {
@@ -100,6 +101,7 @@ static const struct option long_opts[] = {
 	{"selector", required_argument, NULL, 'l'},
 	{"jobs", required_argument, NULL, LONG_JOBS},
 	{"deadline", required_argument, NULL, LONG_DEADLINE},
+	{"force", no_argument, NULL, LONG_FORCE},
 	{"max-files", required_argument, NULL, LONG_MAX_FILES},
 	{"observe", required_argument, NULL, LONG_OBSERVE},
 	{"logs", optional_argument, NULL, LONG_LOGS},
@@ -185,6 +187,7 @@ int main(int argc, char **argv)
 		case LONG_KUBECTL: o.kubectl = optarg; o.given |= OPT_KUBECTL; break;
 		case LONG_SYSROOT: o.sysroot = optarg; o.given |= OPT_SYSROOT; break;
 		case LONG_SAVE_PROBE: o.save_probe = optarg; o.given |= OPT_SAVE_PROBE; break;
+		case LONG_FORCE: o.force = true; break;
 		case LONG_REPLAY: o.replay = optarg; o.given |= OPT_REPLAY; break;
 		case LONG_PEER: o.peer = optarg; o.given |= OPT_PEER; break;
 		case LONG_DEPLOYMENT: o.deployment = optarg; o.given |= OPT_DEPLOYMENT; break;

@@ -55,6 +55,7 @@ struct verb_ctx {
 	char **args;                /* positional arguments (VT_PATHS) */
 	int n_args;
 	void *state;                /* the verb's own, between start() and stop() */
+	bool save_failed;           /* --save-probe failed: exit CI_EXIT_IO after the report */
 };
 
 struct verb {

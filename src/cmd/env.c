@@ -32,7 +32,11 @@ static const char *path_error(const char *path)
 		closedir(d);
 		return NULL;
 	}
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* Never a second open of anything but a regular file: a FIFO would
+	 * block here (the loader's own diag says what the path is). */
+	if (!S_ISREG(st.st_mode))
+		return NULL;
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
 	if (fd < 0)
 		return strerror(errno);
 	close(fd);

@@ -113,6 +113,12 @@ static int run_probe(struct verb_ctx *c, struct ci_report *r)
 		} else {
 			v->judge(c, r, &out.t);
 		}
+		if (out.save_error) {
+			/* The analysis stands as it is; the exit code says the
+			 * transcript was not kept. */
+			cli_error("%s: %s", v->name, out.save_error);
+			c->save_failed = true;
+		}
 	}
 	if (v->stop)
 		v->stop(c);
@@ -170,8 +176,11 @@ int verb_run(const struct verb *v, const struct cli_opts *o)
 	}
 	/* The fleet layout is for pods; env --deployment reads one object. */
 	bool pods = kind == VT_FLEET && !v->fleet_optional;
-	if (rc == VERB_RENDER)
+	if (rc == VERB_RENDER) {
 		rc = report_finish_as(&r, &c.render, pods ? fleet_render_text : render_text);
+		if (c.save_failed)
+			rc = CI_EXIT_IO;
+	}
 	report_release(&r);
 	return check_stdout(rc);
 }

@@ -95,6 +95,7 @@ void verb_ctx_init(struct verb_ctx *c, const struct verb *v, const struct cli_op
 		.namespace_ = o->namespace_, .pod = o->pod, .container = o->container,
 		.context = o->context, .kubeconfig = o->kubeconfig, .kubectl = o->kubectl,
 		.sysroot = o->sysroot, .replay = o->replay, .save_probe = o->save_probe,
+		.save_force = o->force,
 		.timeout_s = o->given & OPT_TIMEOUT ? o->timeout_s : PROBE_DEFAULT_TIMEOUT_S,
 		.observe_s = o->observe_s, .logs_tail = o->logs_tail,
 	};

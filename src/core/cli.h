@@ -26,6 +26,7 @@ struct cli_opts {
 	enum ci_format format;
 	enum ci_color color;
 	bool quiet, verbose;
+	bool force;            /* --force: --save-probe may overwrite a file */
 
 	/* targets of node / nixl / all */
 	const char *namespace_, *pod, *container, *context, *kubeconfig;

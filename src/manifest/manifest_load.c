@@ -43,8 +43,17 @@ static void diag_errno(struct manifest_set *ms, enum diag_severity sev, const ch
 	ms_diag(ms, sev, path, 0, 0, xasprintf("%s: %s", what, strerror(err)));
 }
 
-/* Read one regular file (O_NONBLOCK so a FIFO named *.yaml cannot hang us)
- * and parse it.  Files over the cap are not read at all. */
+/* What a path that is not a regular file is, for the one line that says it
+ * was skipped. */
+static const char *file_kind(mode_t m)
+{
+	return S_ISFIFO(m) ? "a FIFO" : S_ISSOCK(m) ? "a socket" : S_ISCHR(m) ? "a character device"
+	       : S_ISBLK(m) ? "a block device" : S_ISDIR(m) ? "a folder" : "not a regular file";
+}
+
+/* Read one regular file (O_NONBLOCK so a FIFO named *.yaml cannot hang us;
+ * the type is checked with fstat on that same fd) and parse it.  Files
+ * over the cap are not read at all. */
 static bool load_file(struct manifest_set *ms, const char *path, bool explicit_path)
 {
 	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
@@ -55,7 +64,8 @@ static bool load_file(struct manifest_set *ms, const char *path, bool explicit_p
 	struct stat st;
 	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
 		if (explicit_path)
-			ms_diag(ms, DIAG_ERROR, path, 0, 0, xstrdup("not a regular file, skipped"));
+			ms_diag(ms, DIAG_ERROR, path, 0, 0,
+				xasprintf("%s, not a regular file: skipped", file_kind(st.st_mode)));
 		close(fd);
 		return false;
 	}
@@ -198,6 +208,11 @@ static void walk_dir(struct walk *w, const char *dir, const struct stat *dst, in
 				xstrdup("symbolic link to a folder, not followed (name it on the command line to read it)"));
 		} else if (S_ISDIR(st.st_mode)) {
 			walk_dir(w, path, &st, depth + 1);
+		} else if (!S_ISREG(st.st_mode) && has_yaml_ext(names[i])) {
+			/* Said, and never opened: a FIFO would block, a device
+			 * open may do something. */
+			ms_diag(ms, DIAG_WARN, path, 0, 0,
+				xasprintf("%s, not a regular file: skipped", file_kind(st.st_mode)));
 		} else if (S_ISREG(st.st_mode) && has_yaml_ext(names[i])) {
 			w->yaml_found++;
 			if (w->n_files >= w->max_files) {

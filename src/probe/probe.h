@@ -29,6 +29,7 @@ struct probe_target {
 	const char *sysroot;                       /* local probe under this tree */
 	const char *replay;                        /* a saved transcript ("-": stdin) */
 	const char *save_probe;                    /* write the raw transcript here */
+	bool save_force;                           /* --force: it may overwrite a regular file */
 	double timeout_s;                          /* <= 0: PROBE_DEFAULT_TIMEOUT_S */
 	unsigned observe_s;                        /* --observe: the window (0: none), 1..PROBE_MAX_OBSERVE_S */
 	unsigned logs_tail;                        /* --logs: kubectl logs --tail=N beside the exec (0: none) */
@@ -76,6 +77,7 @@ struct probe_outcome {
 	double elapsed_s;
 	int kubectl_calls;         /* exec round trips made (must be 1 per pod) */
 	char *target;              /* "pod NS/POD", "local host", "sysroot DIR", "replay FILE" */
+	char *save_error;          /* --save-probe could not be written (the analysis stands) */
 };
 
 /* Collect a transcript for the target t (pod_override, when not NULL,

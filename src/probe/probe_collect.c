@@ -11,6 +11,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -56,6 +57,7 @@ void probe_outcome_release(struct probe_outcome *out)
 	free(out->message);
 	free(out->raw);
 	free(out->target);
+	free(out->save_error);
 	transcript_release(&out->t);
 	memset(out, 0, sizeof(*out));
 }
@@ -72,18 +74,22 @@ static const char *errstr(int err, char *buf, size_t n)
 	return strerror_r(err, buf, n);
 }
 
-/* Read at most max bytes of path ("-": stdin) into *buf.  Returns 0, or an
- * errno (EFBIG when over max). */
-static int read_capped(const char *path, size_t max, char **buf, size_t *len)
+/* Read at most max bytes of path ("-": stdin) into *buf, by the deadline.
+ * The file is opened O_NONBLOCK and its type checked on that fd: a FIFO
+ * with no writer cannot hang the open, one whose writer never finishes
+ * stops at the deadline (ETIMEDOUT), and sockets and devices are refused
+ * (ENODEV).  Returns 0, or an errno (EFBIG when over max). */
+static int read_capped(const char *path, size_t max, double deadline, char **buf, size_t *len)
 {
-	int fd = strcmp(path, "-") ? open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY) : STDIN_FILENO;
+	int fd = strcmp(path, "-") ? open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)
+				   : STDIN_FILENO;
 	if (fd < 0)
-		return errno;
+		return errno == ENXIO ? ENODEV : errno;
 	struct stat st;
-	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
-		if (fd != STDIN_FILENO)
-			close(fd);
-		return EISDIR;
+	if (fd != STDIN_FILENO && fstat(fd, &st) == 0 &&
+	    (S_ISDIR(st.st_mode) || !(S_ISREG(st.st_mode) || S_ISFIFO(st.st_mode)))) {
+		close(fd);
+		return S_ISDIR(st.st_mode) ? EISDIR : ENODEV;
 	}
 	size_t cap = 65536, n = 0;
 	char *b = xmalloc(cap + 1);
@@ -101,6 +107,17 @@ static int read_capped(const char *path, size_t max, char **buf, size_t *len)
 		if (r < 0) {
 			if (errno == EINTR)
 				continue;
+			if (errno == EAGAIN) {
+				/* a pipe whose writer has not written yet */
+				double left = deadline - run_now();
+				if (left <= 0) {
+					rc = ETIMEDOUT;
+					break;
+				}
+				struct pollfd p = {.fd = fd, .events = POLLIN};
+				poll(&p, 1, (int)(left * 1000) + 1);
+				continue;
+			}
 			rc = errno;
 			break;
 		}
@@ -124,15 +141,21 @@ static int read_capped(const char *path, size_t max, char **buf, size_t *len)
 	return 0;
 }
 
-static void collect_replay(const char *file, struct probe_outcome *out)
+static void collect_replay(const char *file, double deadline, struct probe_outcome *out)
 {
 	char eb[128];
 	out->target = xasprintf("replay %s", file);
-	int rc = read_capped(file, PROBE_REPLAY_MAX, &out->raw, &out->raw_len);
+	int rc = read_capped(file, PROBE_REPLAY_MAX, deadline, &out->raw, &out->raw_len);
 	if (rc == EFBIG) {
 		fail(out, PROBE_BAD_TRANSCRIPT,
 		     xasprintf("cannot replay %s: larger than %u MiB, not a probe transcript",
 			       file, PROBE_REPLAY_MAX >> 20));
+		return;
+	}
+	if (rc == ENODEV) {
+		fail(out, PROBE_BAD_TRANSCRIPT,
+		     xasprintf("cannot replay %s: not a regular file or a pipe (a socket or a "
+			       "device), not read", file));
 		return;
 	}
 	if (rc) {
@@ -401,34 +424,71 @@ static void collect_local(const struct probe_target *o, double deadline, struct 
 	run_result_release(&res);
 }
 
-/* Write the transcript exactly as received: it is secret-free by
- * construction (the script filters inside the pod), and replaying the same
- * bytes must give the same report. */
-static void save_probe(const char *path, struct probe_outcome *out)
+/* --save-probe, opened before anything is probed (so that a path that
+ * cannot be written costs no probe): never through a symlink (O_NOFOLLOW),
+ * never over an existing file unless --force (O_EXCL), and only ever a
+ * regular file.  Returns the fd, or -1 with *why. */
+static int save_open(const char *path, bool force, bool *created, char **why)
 {
 	char eb[128];
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOCTTY, 0644);
-	int err = 0;
-	if (fd < 0) {
-		err = errno;
-	} else {
-		size_t off = 0;
-		while (off < out->raw_len) {
-			ssize_t w = write(fd, out->raw + off, out->raw_len - off);
-			if (w < 0) {
-				if (errno == EINTR)
-					continue;
-				err = errno;
-				break;
-			}
-			off += (size_t)w;
-		}
-		if (close(fd) && !err)
-			err = errno;
+	int flags = O_WRONLY | O_CREAT | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW | O_NONBLOCK;
+	*created = true;
+	int fd = open(path, flags | O_EXCL, 0644);
+	if (fd < 0 && errno == EEXIST && force) {
+		*created = false;
+		fd = open(path, flags, 0644);
 	}
-	if (err && out->err == PROBE_OK)
-		fail(out, PROBE_IO,
-		     xasprintf("cannot write --save-probe %s: %s", path, errstr(err, eb, sizeof(eb))));
+	if (fd < 0) {
+		int err = errno;
+		struct stat lst;
+		bool link = lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode);
+		if (link)
+			*why = xasprintf("cannot write --save-probe %s: it is a symbolic link (not "
+					 "followed; name the file itself)", path);
+		else if (err == EEXIST)
+			*why = xasprintf("cannot write --save-probe %s: the file exists (--force "
+					 "overwrites it)", path);
+		else
+			*why = xasprintf("cannot write --save-probe %s: %s", path,
+					 errstr(err, eb, sizeof(eb)));
+		return -1;
+	}
+	struct stat st;
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		*why = xasprintf("cannot write --save-probe %s: not a regular file", path);
+		close(fd);
+		return -1;
+	}
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+	return fd;
+}
+
+/* Write the transcript exactly as received: it is secret-free by
+ * construction (the script filters inside the pod, and nothing else is
+ * added), and replaying the same bytes must give the same report.  A
+ * failure is out->save_error, never out->err: the analysis stands. */
+static void save_probe(int fd, const char *path, struct probe_outcome *out)
+{
+	char eb[128];
+	int err = 0;
+	if (ftruncate(fd, 0))
+		err = errno;
+	size_t off = 0;
+	while (!err && off < out->raw_len) {
+		ssize_t w = write(fd, out->raw + off, out->raw_len - off);
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			err = errno;
+			break;
+		}
+		off += (size_t)w;
+	}
+	if (close(fd) && !err)
+		err = errno;
+	if (err)
+		out->save_error = xasprintf("cannot write --save-probe %s: %s", path,
+					    errstr(err, eb, sizeof(eb)));
 }
 
 static void blank_controls(char *s)
@@ -447,8 +507,20 @@ void probe_collect(const struct probe_target *o, const char *pod_override, struc
 
 	memset(out, 0, sizeof(*out));
 	transcript_init(&out->t);
+	int save_fd = -1;
+	bool save_created = false;
+	if (o->save_probe) {
+		char *why = NULL;
+		save_fd = save_open(o->save_probe, o->save_force, &save_created, &why);
+		if (save_fd < 0) {
+			fail(out, PROBE_BAD_TARGET, why);
+			out->target = xstrdup(o->save_probe);
+			blank_controls(out->message);
+			return;
+		}
+	}
 	if (o->replay)
-		collect_replay(o->replay, out);
+		collect_replay(o->replay, start + timeout, out);
 	else if (pod || o->namespace_)
 		collect_pod(o, pod, start + timeout, out);
 	else
@@ -460,7 +532,12 @@ void probe_collect(const struct probe_target *o, const char *pod_override, struc
 	blank_controls(out->target);
 	blank_controls(out->message);
 	/* A cut transcript is saved too: it is what a bug report needs. */
-	if (o->save_probe && out->t.valid && out->raw)
-		save_probe(o->save_probe, out);
+	if (save_fd >= 0 && out->t.valid && out->raw) {
+		save_probe(save_fd, o->save_probe, out);
+	} else if (save_fd >= 0) {
+		close(save_fd);
+		if (save_created)
+			unlink(o->save_probe); /* nothing to keep: leave no empty file */
+	}
 	out->elapsed_s = run_now() - start;
 }

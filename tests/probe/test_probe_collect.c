@@ -391,7 +391,8 @@ static void test_replay(void **state)
 		 "cannot replay tests/fixtures/probe/kubectl__notfound_pods_not_found.txt: not a probe transcript (no '@@ci-probe v1' line)"},
 		{"tests/fixtures/probe/no-such-file", "cannot replay tests/fixtures/probe/no-such-file: No such file or directory"},
 		{"tests/fixtures/probe", "cannot replay tests/fixtures/probe: Is a directory"},
-		{"/dev/zero", "cannot replay /dev/zero: larger than 16 MiB, not a probe transcript"},
+		/* refused by its type on the opened fd, never read (issue 11) */
+		{"/dev/zero", "cannot replay /dev/zero: not a regular file or a pipe (a socket or a device), not read"},
 	};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		o.replay = bad[i].file;
@@ -447,14 +448,23 @@ static void test_save_replay_round_trip(void **state)
 	probe_outcome_release(&a);
 	probe_outcome_release(&b);
 
-	/* an unwritable --save-probe is an error of its own */
+	/* an unwritable --save-probe is found before anything runs */
 	fake_reset();
 	setenv("FAKE_KUBECTL_TRANSCRIPT", SAMPLE, 1);
 	o.save_probe = "/nonexistent/dir/x.probe";
 	probe_collect(&o, NULL, &a);
-	assert_int_equal(a.err, PROBE_IO);
+	assert_int_equal(a.err, PROBE_BAD_TARGET);
 	assert_string_equal(a.message, "cannot write --save-probe /nonexistent/dir/x.probe: No such file or directory");
-	assert_true(a.t.valid); /* the transcript is still there */
+	assert_false(a.t.valid);
+	assert_int_equal(log_lines(), 0); /* kubectl never ran */
+	probe_outcome_release(&a);
+
+	/* ... and an existing file is not overwritten without --force */
+	fake_reset();
+	o.save_probe = saved;
+	probe_collect(&o, NULL, &a);
+	assert_int_equal(a.err, PROBE_BAD_TARGET);
+	assert_non_null(strstr(a.message, "the file exists (--force overwrites it)"));
 	probe_outcome_release(&a);
 
 	/* a failed probe writes no file */
