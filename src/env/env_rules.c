@@ -371,6 +371,26 @@ static bool pair_family(const char *n)
 	return !strncmp(n, "UCX_", 4) || !strncmp(n, "NIXL_", 5) || !strncmp(n, "FI_", 3);
 }
 
+/* Whether two workers' KV paths share a backend: equal paths, or NIXL on
+ * both with a backend of one in the other's list ("UCX+LIBFABRIC"). */
+static bool kv_common_backend(const struct env_worker *p, const struct env_worker *d)
+{
+	if (p->kv.path != d->kv.path)
+		return false;
+	if (p->kv.path != KV_NIXL)
+		return !strcasecmp(p->kv.nixl_backend, d->kv.nixl_backend);
+	char a[sizeof(p->kv.nixl_backend)];
+	snprintf(a, sizeof(a), "%s", p->kv.nixl_backend);
+	for (char *save = NULL, *t = strtok_r(a, "+", &save); t; t = strtok_r(NULL, "+", &save)) {
+		char b[sizeof(d->kv.nixl_backend)];
+		snprintf(b, sizeof(b), "%s", d->kv.nixl_backend);
+		for (char *s2 = NULL, *u = strtok_r(b, "+", &s2); u; u = strtok_r(NULL, "+", &s2))
+			if (!strcasecmp(t, u))
+				return true;
+	}
+	return false;
+}
+
 static void check_pair(struct ci_report *r, const struct env_class *c)
 {
 	const struct env_worker *pre[16], *dec[16];
@@ -398,8 +418,18 @@ static void check_pair(struct ci_report *r, const struct env_class *c)
 			env_kv_word(d, wd, sizeof(wd));
 			if (strcmp(wp, wd)) {
 				diffs++;
-				acc_note(&a, CI_WARN, c->label, "KV backend differs: %s on prefill %s vs %s on "
-					 "decode %s", wp, svc_name(p->svc), wd, svc_name(d->svc));
+				/* Two NIXL agents with no backend in common cannot
+				 * transfer at all; with one in common they differ in
+				 * what else they may use. */
+				bool common = kv_common_backend(p, d);
+				acc_note(&a, common ? CI_WARN : CI_FAIL, c->label,
+					 "KV backend differs: %s on prefill %s vs %s on decode %s%s", wp,
+					 svc_name(p->svc), wd, svc_name(d->svc),
+					 common ? "" : ": no backend in common, so no KV can move between "
+						       "them");
+				if (!common)
+					acc_fix(&a, CI_FAIL, "give prefill and decode the same KV backend "
+						"(the same connector and NIXL backends list)");
 				acc_ev(&a, p->kv.loc, "%s: %s", svc_name(p->svc), p->kv.how);
 				acc_ev(&a, d->kv.loc, "%s: %s", svc_name(d->svc), d->kv.how);
 			}

@@ -209,30 +209,41 @@ static void rule_ucx_net_devices(const struct var_view *vars, size_t n,
 
 /* ---- UCX_IB_ADDR_TYPE ---- */
 
+/*
+ * UCX's option help says ADDR_TYPE is "Deprecated. To force use of global
+ * routing use IS_GLOBAL" (openucx/ucx src/uct/ib/base/ib_iface.c), its
+ * default `auto` picks the type from the link layer and subnet prefix, and
+ * RoCE always addresses globally.  So an unset value is not a finding and
+ * `eth` is never the fix (Dynamo's guide recommends it; the source wins):
+ * only a value that forces local addressing is, and UCX_IB_IS_GLOBAL=y is
+ * the knob for routed InfiniBand.
+ */
 static void rule_ucx_ib_addr_type(const struct var_view *vars, size_t n,
 				  const struct varrule_ctx *x, struct varrule_res *res)
 {
-	/* Only InfiniBand between pods: GKE RoCE networks, EFA and an MNNVL
-	 * cuda_ipc path do not need it. */
-	if (!(x->fabric & FAB_IB) || (x->fabric & FAB_MNNVL) || !x->cross_pod)
-		return;
+	(void)x;
 	const struct var_view *v = var_view_find(vars, n, "UCX_IB_ADDR_TYPE");
-	if (!v) {
-		note(res, CI_WARN, "set UCX_IB_ADDR_TYPE=eth (ib_global on routed IB) on prefill "
-		     "and decode, or confirm the image sets it with `check_interconnect node`",
-		     "UCX_IB_ADDR_TYPE not set: cross-pod InfiniBand on Kubernetes usually needs "
-		     "eth (or ib_global) addressing; without it transfers fail with "
-		     "NIXL_ERR_REMOTE_DISCONNECT");
+	const struct var_view *g = var_view_find(vars, n, "UCX_IB_IS_GLOBAL");
+	if (!v && !g)
 		return;
-	}
 	ev(res, v);
-	const char *val = v->value ? v->value : "";
-	if (!strcasecmp(val, "eth") || !strcasecmp(val, "ib_global") || !strcasecmp(val, "auto") ||
-	    strchr(val, '$') || v->ref)
-		note(res, CI_OK, NULL, "UCX_IB_ADDR_TYPE=%s", shown(v));
+	ev(res, g);
+	static const char fix[] = "remove UCX_IB_ADDR_TYPE (UCX's auto picks the address type) and "
+				  "set UCX_IB_IS_GLOBAL=y for routed or multi-subnet InfiniBand";
+	const char *val = v && v->value ? v->value : "";
+	bool global = g && env_truthy(g->value);
+	if (v && !v->ref && !strchr(val, '$') &&
+	    (!strcasecmp(val, "ib_local") || !strcasecmp(val, "ib_site_local")) && !global)
+		note(res, CI_WARN, fix, "UCX_IB_ADDR_TYPE=%s forces a local InfiniBand address that "
+		     "a pod on another subnet cannot reach (NIXL_ERR_REMOTE_DISCONNECT on a routed "
+		     "fabric)", val);
+	else if (v)
+		note(res, CI_OK, NULL, "UCX_IB_ADDR_TYPE=%s%s (deprecated in UCX: \"To force use of "
+		     "global routing use IS_GLOBAL\")", shown(v),
+		     global ? ", UCX_IB_IS_GLOBAL=y" : "");
 	else
-		note(res, CI_WARN, "use UCX_IB_ADDR_TYPE=eth (or ib_global)", "UCX_IB_ADDR_TYPE=%s "
-		     "does not give a global address that another pod can reach", val);
+		note(res, CI_OK, NULL, "UCX_IB_IS_GLOBAL=%s%s", shown(g),
+		     global ? ": global routing forced (routed InfiniBand)" : "");
 }
 
 /* ---- UCX_RNDV_THRESH / UCX_RNDV_SCHEME ---- */
@@ -247,20 +258,22 @@ static void rule_ucx_rndv(const struct var_view *vars, size_t n, const struct va
 	ev(res, th);
 	ev(res, sc);
 	bool bad = false;
-	if (th && th->value && (!strcasecmp(th->value, "inf") || !strcasecmp(th->value, "infinity"))) {
-		bad = true;
-		note(res, CI_WARN, "remove UCX_RNDV_THRESH=inf (leave the default or set a size)",
-		     "UCX_RNDV_THRESH=%s turns off the rendezvous protocol: no zero-copy GPU RDMA, "
-		     "KV is copied through bounce buffers", th->value);
-	}
+	/* UCX_RNDV_THRESH=inf is not a finding for NIXL: its UCX plugin sets
+	 * exactly that unless the environment does (ai-dynamo/nixl
+	 * src/plugins/ucx/ucx_utils.cpp), and NIXL moves KV with RMA put/get,
+	 * which the rendezvous threshold does not govern. */
 	if (sc && sc->value && !strcasecmp(sc->value, "get_zcopy") && (x->fabric & FAB_EFA)) {
 		bad = true;
 		note(res, CI_WARN, "use UCX_RNDV_SCHEME=auto on EFA (or NIXL's LIBFABRIC backend)",
 		     "UCX_RNDV_SCHEME=get_zcopy with UCX on EFA crashes on kernel >= 6.8");
 	}
 	if (!bad)
-		note(res, CI_OK, NULL, "%s%s%s%s%s", th ? "UCX_RNDV_THRESH=" : "", th ? shown(th) : "",
-		     th && sc ? ", " : "", sc ? "UCX_RNDV_SCHEME=" : "", sc ? shown(sc) : "");
+		note(res, CI_OK, NULL, "%s%s%s%s%s%s", th ? "UCX_RNDV_THRESH=" : "", th ? shown(th) : "",
+		     th && sc ? ", " : "", sc ? "UCX_RNDV_SCHEME=" : "", sc ? shown(sc) : "",
+		     th && th->value && (!strcasecmp(th->value, "inf") ||
+					 !strcasecmp(th->value, "infinity"))
+			     ? " (what NIXL's UCX plugin sets itself; NIXL's RMA transfers are not "
+			       "governed by it)" : "");
 }
 
 /* ---- NCCL_IB_DISABLE / NCCL_NET / NCCL_P2P_DISABLE ---- */
@@ -285,7 +298,10 @@ static void rule_nccl_ib(const struct var_view *vars, size_t n, const struct var
 				 "between its nodes", x->nodes);
 		else
 			snprintf(where, sizeof(where), ": NCCL traffic between nodes");
-		note(res, CI_WARN, "remove NCCL_IB_DISABLE=1 / NCCL_NET=Socket and give the pods the "
+		/* A worker that spans nodes has its collectives between the
+		 * nodes forced onto TCP: as UCX_TLS without RDMA is for KV. */
+		note(res, x->nodes > 1 && !x->hw ? CI_FAIL : CI_WARN,
+		     "remove NCCL_IB_DISABLE=1 / NCCL_NET=Socket and give the pods the "
 		     "RDMA NICs, so that NCCL uses NET/IB between nodes",
 		     "%s%s%s%s goes over TCP sockets%s%s",
 		     ib_off ? "NCCL_IB_DISABLE=" : "", ib_off ? dis->value : "",

@@ -109,9 +109,14 @@ static void test_addr_type_rndv_nccl(void **state)
 {
 	(void)state;
 	char msg[512];
-	/* unset UCX_IB_ADDR_TYPE: a recipe warning, only on cross-pod IB */
-	assert_int_equal(eval_st(VR_UCX_IB_ADDR_TYPE, NULL, 0, &recipe_ib, NULL, 0), CI_WARN);
+	/* unset UCX_IB_ADDR_TYPE is no finding: UCX deprecates it (IS_GLOBAL) */
+	assert_int_equal(eval_st(VR_UCX_IB_ADDR_TYPE, NULL, 0, &recipe_ib, NULL, 0), -1);
 	assert_int_equal(eval_st(VR_UCX_IB_ADDR_TYPE, NULL, 0, &host_gb200, NULL, 0), -1);
+	struct var_view glob[] = {V("UCX_IB_IS_GLOBAL", "y")};
+	assert_int_equal(eval_st(VR_UCX_IB_ADDR_TYPE, glob, 1, &recipe_ib, msg, sizeof(msg)), CI_OK);
+	assert_non_null(strstr(msg, "global routing forced"));
+	struct var_view local_glob[] = {V("UCX_IB_ADDR_TYPE", "ib_local"), V("UCX_IB_IS_GLOBAL", "y")};
+	assert_int_equal(eval_st(VR_UCX_IB_ADDR_TYPE, local_glob, 2, &recipe_ib, NULL, 0), CI_OK);
 	struct var_view local[] = {V("UCX_IB_ADDR_TYPE", "ib_local")};
 	assert_int_equal(eval_st(VR_UCX_IB_ADDR_TYPE, local, 1, &host_ib, NULL, 0), CI_WARN);
 	struct var_view eth[] = {V("UCX_IB_ADDR_TYPE", "eth")};
@@ -122,13 +127,17 @@ static void test_addr_type_rndv_nccl(void **state)
 	efa.fabric = FAB_EFA;
 	struct varrule_res res;
 	assert_true(varrule_eval(VR_UCX_RNDV, rndv, 2, &efa, &res));
-	assert_int_equal(res.n_note, 2);     /* both knobs are wrong on EFA */
+	assert_int_equal(res.n_note, 1);     /* only the scheme: inf is NIXL's own value */
+	assert_int_equal(res.note[0].st, CI_WARN);
 	assert_int_equal(res.n_ev, 2);
 	varrule_res_release(&res);
+	assert_int_equal(eval_st(VR_UCX_RNDV, rndv, 1, &recipe_ib, msg, sizeof(msg)), CI_OK);
+	assert_non_null(strstr(msg, "NIXL's UCX plugin sets itself"));
 	assert_int_equal(eval_st(VR_UCX_RNDV, rndv + 1, 1, &host_ib, NULL, 0), CI_OK);
 
 	struct var_view sock[] = {V("NCCL_NET", "Socket")};
-	assert_int_equal(eval_st(VR_NCCL_IB, sock, 1, &recipe_ib, msg, sizeof(msg)), CI_WARN);
+	/* a recipe worker over 2 nodes: its collectives forced onto TCP */
+	assert_int_equal(eval_st(VR_NCCL_IB, sock, 1, &recipe_ib, msg, sizeof(msg)), CI_FAIL);
 	assert_non_null(strstr(msg, "on a worker that spans 2 nodes"));
 	assert_int_equal(eval_st(VR_NCCL_IB, sock, 1, &host_ib, msg, sizeof(msg)), CI_WARN);
 	assert_non_null(strstr(msg, "although this host has RDMA devices"));
@@ -192,8 +201,8 @@ static void test_pod_vars(void **state)
 	if (c) {
 		assert_int_equal(c->status, CI_WARN);
 		assert_string_equal(c->subject, "pod p");
-		assert_non_null(strstr(c->detail, "UCX_RNDV_THRESH=inf"));
-		assert_non_null(strstr(c->detail, "; UCX_RNDV_SCHEME=get_zcopy"));
+		assert_non_null(strstr(c->detail, "UCX_RNDV_SCHEME=get_zcopy"));
+		assert_null(strstr(c->detail, "UCX_RNDV_THRESH=inf turns"));
 		assert_int_equal(c->n_evidence, 2);
 	}
 	report_release(&r);
