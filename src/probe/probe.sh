@@ -3,7 +3,7 @@
 # check_interconnect probe: ONE constant POSIX sh script, read-only.
 # (The transport embeds it byte for byte; docs/probe.md describes it.)
 #
-# Run as:  sh -c "<this script>" ci-probe ROOT
+# Run as:  sh -c "<this script>" ci-probe ROOT [WINDOW]
 # ROOT is "" for the host or pod the shell runs in, or a directory holding a
 # dump of /sys, /proc and /dev (--sysroot).  User input reaches the script
 # only as that positional argument; nothing is ever pasted into it.
@@ -58,6 +58,14 @@
 #                        /proc/mounts gives no size for /dev/shm
 #   nixl:plugins         "<dir>/" then "<dir>/libplugin_X.so" per plugin found
 #   nixl:python          "<METADATA path>: Name: x" / ": Version: y"
+#   live:proc live:maps live:fd   the engine process (the one that mapped a
+#                        NIXL plugin, else pid 1 or an engine command line):
+#                        pid, how found, engine module, comm; its transport
+#                        library paths; its /dev descriptors (src/live/live.h)
+#   live:sample:N live:netdev:N live:nixl:N   with a window ($2, --observe):
+#                        RDMA port counters and /proc/uptime, /proc/net/dev,
+#                        NIXL's Prometheus agent_* lines, at the start (0) and
+#                        the end (1) of the window
 # A section that is absent was not collected.
 
 root=${1-}
@@ -362,12 +370,248 @@ if [ -z "$kernel" ] && [ -z "$sysroot" ] && have uname; then
 	kernel=$(uname -r 2>/dev/null)
 fi
 
+# --- live evidence (node.live.*, src/live/live.h) ---------------------------
+# What the serving process loaded and holds open, and with a window ($2,
+# digits: --observe) what moved.  Paths and counters only: never memory,
+# file contents, or the command line beyond the engine's module name.
+observe=${2-0}
+case $observe in '' | *[!0-9]* | ????*) observe=0 ;; esac
+
+# now: seconds since boot, from this machine's clock (also under a sysroot:
+# the window is measured here).
+now() {
+	up=
+	IFS=' ' read -r up _ </proc/uptime 2>/dev/null || up=
+}
+
+# live_engine CMDLINE: e= the engine a command line runs (the shell drops
+# the NUL separators, so the words run together: substrings only).
+live_engine() {
+	case $1 in
+	*ci-probe*) e= ;;
+	*dynamo.vllm*) e=dynamo.vllm ;;
+	*dynamo.sglang*) e=dynamo.sglang ;;
+	*dynamo.trtllm*) e=dynamo.trtllm ;;
+	*dynamo.mocker*) e=dynamo.mocker ;;
+	*sglang*) e=sglang ;;
+	*vllm* | *VLLM*) e=vllm ;;
+	*trtllm* | *tensorrt_llm*) e=trtllm ;;
+	*) e= ;;
+	esac
+}
+
+# live_find: the engine process.  The one that mapped a NIXL backend plugin
+# moves KV (vLLM and SGLang run NIXL in worker processes whose command lines
+# are rewritten, "VLLM::EngineCore"): ONE grep -l over every maps file the
+# jail allows.  Else pid 1 or the first process whose command line runs an
+# engine.  Our own shell (its command line holds this script) is skipped.
+live_find() {
+	pid='' how='' engine='' exe='' nixl_procs=0
+	set --
+	for m in "$root"/proc/[0-9]*/maps; do
+		if ! [ -r "$m" ] || ! safe "$m"; then continue; fi
+		[ "${m%/maps}" != "$root/proc/$$" ] || continue
+		set -- "$@" "$m"
+	done
+	if [ $# -gt 0 ] && have grep; then
+		toolrun grep -l -s -e 'libplugin_[A-Za-z0-9_]*\.so' -- "$@"
+		set -f
+		IFS=$nl
+		for m in $out; do
+			p=${m%/maps}
+			p=${p##*/}
+			case $p in '' | *[!0-9]*) continue ;; esac
+			nixl_procs=$((nixl_procs + 1))
+			[ -n "$pid" ] || pid=$p how=nixl
+		done
+		IFS=$sp_ifs
+		set +f
+	fi
+	if [ -n "$pid" ]; then
+		l=
+		safe "$root/proc/$pid/cmdline" && IFS= read -r l <"$root/proc/$pid/cmdline" 2>/dev/null
+		live_engine "$l"
+		engine=$e
+	else
+		for d in "$root"/proc/1 "$root"/proc/[0-9]*; do
+			p=${d##*/}
+			[ "$p" != "$$" ] || continue
+			if ! [ -r "$d/cmdline" ] || ! safe "$d/cmdline"; then continue; fi
+			l=
+			IFS= read -r l <"$d/cmdline" 2>/dev/null || [ -n "$l" ] || continue
+			live_engine "$l"
+			[ -n "$e" ] || continue
+			pid=$p engine=$e how=cmdline
+			[ "$p" != 1 ] || how=pid1
+			break
+		done
+	fi
+	[ -n "$pid" ] || return 0
+	safe "$root/proc/$pid/comm" && IFS= read -r exe <"$root/proc/$pid/comm" 2>/dev/null
+}
+
+live_proc() {
+	live_find
+	begin live:proc
+	pline "observe=$observe"
+	if [ -z "$pid" ]; then
+		pline "why=no engine process found (no NIXL plugin mapped, no engine command line)"
+		endsec live:proc 0 ''
+		return 0
+	fi
+	pline "pid=$pid"
+	pline "how=$how"
+	pline "engine=$engine"
+	pline "exe=$exe"
+	pline "nixl_procs=$nixl_procs"
+	m=$root/proc/$pid/maps
+	d=$root/proc/$pid/fd
+	if ! [ -r "$m" ] || ! safe "$m" || ! [ -d "$d" ] || ! inroot "$d"; then
+		pline "readable=no"
+		pline "why=/proc/$pid/maps or /proc/$pid/fd cannot be read (another user's process, or not in the dump)"
+		endsec live:proc 0 ''
+		return 0
+	fi
+	pline "readable=yes"
+	endsec live:proc 0 ''
+
+	# The transport libraries it mapped: one grep; a library is mapped in
+	# consecutive segments, so its first line is kept.
+	begin live:maps
+	if have grep; then
+		toolrun grep -E -s -e '/(libplugin_|libnixl|libuc[pst]|libuct_|libfabric|libefa|libibverbs|libmlx5|libnccl|libgdrapi)[^/]*$' -- "$m"
+		last=
+		n=0
+		set -f
+		IFS=$nl
+		for l in $out; do
+			p=/${l#*/}
+			[ "$p" != "$last" ] || continue
+			last=$p
+			n=$((n + 1))
+			[ "$n" -le 512 ] || break
+			pline "$l"
+		done
+		IFS=$sp_ifs
+		set +f
+		rc=0
+		endsec live:maps 0 ''
+	else
+		endsec live:maps 127 ' missing'
+	fi
+
+	# What it holds open: one ls -l (link texts, never followed), device
+	# targets only.
+	begin live:fd
+	if have ls; then
+		toolrun ls -l -- "$d"
+		n=0
+		set -f
+		IFS=$nl
+		for l in $out; do
+			case $l in *' -> '*dev/*) ;; *) continue ;; esac
+			n=$((n + 1))
+			[ "$n" -le 512 ] || break
+			pline "$l"
+		done
+		IFS=$sp_ifs
+		set +f
+		endsec live:fd 0 ''
+	else
+		endsec live:fd 127 ' missing'
+	fi
+}
+
+# live_sample N: every RDMA port's data counters, the pod's interface bytes
+# and NIXL's telemetry, at one instant.
+live_sample() {
+	now
+	begin "live:sample:$1"
+	pline "uptime=$up"
+	for p in "$root"/sys/class/infiniband/*/ports/*; do
+		if ! [ -d "$p" ] || ! inroot "$p"; then continue; fi
+		for c in counters/port_xmit_data counters/port_rcv_data hw_counters/tx_bytes \
+			hw_counters/rx_bytes hw_counters/rdma_read_bytes hw_counters/rdma_write_bytes \
+			hw_counters/rdma_read_resp_bytes hw_counters/rdma_write_recv_bytes; do
+			val "$p/$c"
+		done
+	done
+	endsec "live:sample:$1" 0 ''
+	readfile "live:netdev:$1" "$root/proc/net/dev" all
+	live_nixl "$1"
+}
+
+# live_truthy VALUE: NIXL's reading of a boolean variable (y, yes, on, true,
+# enable, 1, any case: nixl::config).
+live_truthy() {
+	case $1 in
+	[yY]) return 0 ;;
+	[yY][eE][sS]) return 0 ;;
+	[oO][nN]) return 0 ;;
+	[tT][rR][uU][eE]) return 0 ;;
+	[eE][nN][aA][bB][lL][eE]) return 0 ;;
+	1) return 0 ;;
+	esac
+	return 1
+}
+
+# NIXL's Prometheus exporter, when the workload turns it on: ONE fixed GET of
+# 127.0.0.1:PORT/metrics with what the image has; agent_* lines only.
+live_nixl() {
+	live_truthy "${NIXL_TELEMETRY_ENABLE-}" || return 0
+	case ${NIXL_TELEMETRY_EXPORTER-} in prometheus) ;; *) return 0 ;; esac
+	port=${NIXL_TELEMETRY_PROMETHEUS_PORT:-9090}
+	case $port in '' | *[!0-9]* | ??????*) return 0 ;; esac
+	url=http://127.0.0.1:$port/metrics
+	begin "live:nixl:$1"
+	if have curl; then
+		toolrun curl -s -f -m 3 -- "$url"
+	elif have wget; then
+		toolrun wget -q -T 3 -O - -- "$url"
+	elif have python3; then
+		toolrun python3 -c '__import__("sys").stdout.write(__import__("urllib.request").request.urlopen(__import__("sys").argv[1],timeout=3).read().decode("utf-8","replace"))' "$url"
+	else
+		endsec "live:nixl:$1" 127 ' missing'
+		return 0
+	fi
+	n=0
+	set -f
+	IFS=$nl
+	for l in $out; do
+		case $l in agent_*) ;; *) continue ;; esac
+		n=$((n + ${#l} + 1))
+		[ "$n" -le "$cap" ] || break
+		pline "$l"
+	done
+	IFS=$sp_ifs
+	set +f
+	endsec "live:nixl:$1" "$rc" ''
+}
+
+# live_wait: the rest of the window (the probe ran inside it), then the
+# second sample.
+live_wait() {
+	[ "$observe" -gt 0 ] || return 0
+	now
+	left=$observe
+	if [ -n "$up" ] && [ -n "$live_t0" ]; then
+		left=$((observe - (${up%%.*} - ${live_t0%%.*})))
+	fi
+	[ "$left" -le 0 ] || sleep "$left"
+	live_sample 1
+}
+
 echo '@@ci-probe v1'
 begin meta
 if [ -n "$sysroot" ]; then echo '|root=sysroot'; else echo '|root=host'; fi
 pline "kernel=$kernel"
 printf '|have_timeout=%s\n' "${have_timeout:-0}"
 endsec meta 0 ''
+
+# The window opens here: the rest of the probe runs inside it.
+now
+live_t0=$up
+[ "$observe" -eq 0 ] || live_sample 0
 
 # --- sysfs -----------------------------------------------------------------
 begin sys
@@ -668,5 +912,8 @@ for m in "$root"/usr/lib*/python3*/*-packages/nixl*.dist-info/METADATA \
 	done <"$m"
 done
 endsec nixl:python 0 ''
+
+live_proc
+live_wait
 
 echo '@@done'
