@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "probe/kube_pods.h"
+#include "parse/kube_pods.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

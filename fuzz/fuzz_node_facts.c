@@ -10,7 +10,7 @@
 
 #include "core/report.h"
 #include "node/node.h"
-#include "probe/transcript.h"
+#include "parse/transcript.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -42,6 +42,9 @@ if [ "$what" = ci ]; then
 	need_cmd clang clang
 	need_cmd valgrind valgrind
 	need_cmd shellcheck shellcheck
+	# `make lint` (cppcheck) and `make format-check` (clang-format)
+	need_cmd cppcheck cppcheck
+	need_cmd clang-format clang-format
 	# libFuzzer's runtime for clang 14 (Debian 12)
 	if command -v dpkg-query >/dev/null 2>&1 &&
 		! dpkg-query -W -f='${Status}' libclang-rt-14-dev 2>/dev/null | grep -q 'ok installed'; then

@@ -15,7 +15,7 @@
 #include "cmd/cmd.h"
 #include "core/xalloc.h"
 #include "nixl/nixl.h"
-#include "probe/kube_pods.h"
+#include "probe/kube_get_pods.h"
 #include "probe/run_command.h"
 
 /* A peer host for local targets: a host name or an address. */

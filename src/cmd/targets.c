@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "cmd/cmd.h"
-#include "probe/kube_pods.h"
+#include "parse/kube_pods.h"
 
 /* What a probe target may be given: the kubectl side, the local side, the
  * transcript's two ends and the deadline. */

@@ -31,7 +31,7 @@
 #include "core/render.h"
 #include "core/report.h"
 #include "manifest/deploy_model.h"
-#include "probe/kube_pods.h"
+#include "parse/kube_pods.h"
 #include "probe/probe.h"
 
 enum fleet_kind { FLEET_NODE = 0, FLEET_NIXL, FLEET_ALL };

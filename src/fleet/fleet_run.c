@@ -19,6 +19,7 @@
 #include "nixl/nixl_desc.h"
 #include "node/node.h"
 #include "node/node_desc.h"
+#include "probe/kube_get_pods.h"
 #include "probe/run_command.h"
 
 char *fleet_selector(const struct fleet_target *ft)

@@ -32,7 +32,7 @@
 #include "parse/proc_fd.h"
 #include "parse/proc_maps.h"
 #include "parse/prom_text.h"
-#include "probe/transcript.h"
+#include "parse/transcript.h"
 
 #define SEC_LIVE_PROC     "live:proc"
 #define SEC_LIVE_MAPS     "live:maps"

@@ -22,8 +22,8 @@
 #include "node/node_facts.h"
 #include "parse/pip_meta.h"
 #include "parse/ucx_info.h"
-#include "probe/kube_pods.h"
-#include "probe/transcript.h"
+#include "parse/kube_pods.h"
+#include "parse/transcript.h"
 
 /* Tools looked up on PATH by the probe (section `which`). */
 enum nixl_tool {

@@ -7,7 +7,7 @@
 #define CI_NODE_H
 
 #include "core/report.h"
-#include "probe/transcript.h"
+#include "parse/transcript.h"
 
 /* Read the facts of `t` and add every node check and the pod's transport
  * variables (as facts, with `subject`) to r.  Pure. */

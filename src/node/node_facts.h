@@ -18,7 +18,7 @@
 #include "parse/smi_query.h"
 #include "parse/smi_topo.h"
 #include "parse/sysfs_ib.h"
-#include "probe/transcript.h"
+#include "parse/transcript.h"
 
 /* Caps on what one transcript may make us hold. */
 #define NODE_MAX_DEVS   64

@@ -2,7 +2,7 @@
 /*
  * The sections printed by src/probe/probe.sh: the contract between the script
  * and the facts readers (node and nixl share ONE probe per pod).  Keep this
- * list and the header of probe.sh in step (tests/node/test_probe_script.c
+ * list and the header of probe.sh in step (tests/node/test_probe_script.py
  * checks that every name here is printed by the script).
  *
  * Naming: "<kind>:<what>".  Tool sections ("tool:*") hold the tool's stdout

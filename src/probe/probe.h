@@ -12,7 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "probe/transcript.h"
+#include "parse/transcript.h"
 
 /* --timeout when not given, in seconds: one deadline for the whole command. */
 #define PROBE_DEFAULT_TIMEOUT_S 30

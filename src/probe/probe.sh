@@ -20,7 +20,7 @@
 # no process per section, per file or per variable (docs/probe.md, "Process
 # budget"; `make bench` counts them).
 #
-# Output (see src/probe/transcript.h):
+# Output (see src/parse/transcript.h):
 #   @@ci-probe v1
 #   @@begin NAME
 #   |body line                 every body line starts with '|', so no tool

@@ -16,7 +16,7 @@
 
 #include "core/report.h"
 #include "fleet/fleet.h"
-#include "probe/transcript.h"
+#include "parse/transcript.h"
 #include "test_util.h"
 
 /* A healthy IB pod; tests then change one reading. */

@@ -17,9 +17,9 @@
 #include "core/xalloc.h"
 #include "nixl/nixl.h"
 #include "parse/ucx_tls.h"
-#include "probe/kube_pods.h"
+#include "probe/kube_get_pods.h"
 #include "probe/run_command.h"
-#include "probe/transcript.h"
+#include "parse/transcript.h"
 #include "test_util.h"
 
 #define FIX "tests/fixtures/nixl/"

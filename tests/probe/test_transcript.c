@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "core/xalloc.h"
-#include "probe/transcript.h"
+#include "parse/transcript.h"
 
 static void parse(struct transcript *t, const char *s)
 {

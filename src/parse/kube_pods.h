@@ -1,18 +1,15 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Pod discovery: ONE read-only `kubectl get pods -n NS [-l SEL] -o json`,
- * and the pure parser of its answer (a v1 List of Pods, or one Pod).  The
- * nixl verb uses it to find the peer of the probed pod; the fleet fan-out
- * uses it to list a deployment's pods.  Only what the checks need is kept:
- * names, placement, readiness and the Dynamo operator's labels.
+ * Pod discovery, the answer: the pure parser of `kubectl get pods -o json`
+ * (a v1 List of Pods, or one Pod; the call is probe/kube_get_pods.h).  Only
+ * what the checks need is kept: names, placement, readiness and the Dynamo
+ * operator's labels.
  */
 #ifndef CI_KUBE_PODS_H
 #define CI_KUBE_PODS_H
 
 #include <stdbool.h>
 #include <stddef.h>
-
-#include "probe/probe.h"
 
 /* The Dynamo operator's labels on every pod it creates. */
 #define KUBE_LABEL_DGD           "nvidia.com/dynamo-graph-deployment-name"
@@ -72,23 +69,5 @@ bool kube_pod_ready(const struct kube_pod *p);
  * and set forms `key in (a,b)` / `key notin (a,b)` (spaces only there).
  * Never starts with '-'; at most 1024 bytes. */
 bool kube_selector_valid(const char *sel);
-
-/* kubectl's argv for the one read-only list (NULL-terminated, pointers into
- * the arguments): KUBECTL [--context C] [--kubeconfig F] get pods -n NS
- * [-l SEL] -o json.  Returns argc, or -1 with *why (malloc'ed) when a name
- * is invalid: nothing must run then. */
-#define KUBE_GET_ARGV_MAX 14
-int kube_get_pods_argv(const char *kubectl, const char *context, const char *kubeconfig,
-		       const char *namespace_, const char *selector,
-		       const char *argv[KUBE_GET_ARGV_MAX], char **why);
-
-/* Run that one call under `deadline` (run_now() clock; <= 0: none) and parse
- * the answer into out (initialised by the caller).  kubectl, --context and
- * --kubeconfig come from o.  Returns PROBE_OK, or an error with *errmsg
- * (malloc'ed, one line) classified like `kubectl exec` failures.  *calls
- * (may be NULL) is incremented when kubectl actually ran.  Thread-safe. */
-enum probe_error kube_get_pods(const struct probe_target *o, const char *namespace_,
-			       const char *selector, double deadline,
-			       struct kube_pod_list *out, char **errmsg, int *calls);
 
 #endif

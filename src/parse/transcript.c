@@ -8,7 +8,7 @@
  * with "@@".  The parser therefore looks at directives only on lines that
  * start with '@', and treats every '|' line as data, whatever follows.
  */
-#include "probe/transcript.h"
+#include "parse/transcript.h"
 
 #include <stdlib.h>
 #include <string.h>

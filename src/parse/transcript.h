@@ -14,8 +14,10 @@
  *   @@done                          last line; its absence marks a cut transcript
  * Anything else (stray stderr, banners) is ignored.
  *
- * Section names are the contract between probe.sh and the parsers; they are
- * listed in probe_sections.h.
+ * Section names are the contract between probe.sh and the facts readers;
+ * they are listed in src/node/sections.h.  Parsing a transcript is pure
+ * (bytes -> struct transcript), so it lives with the parsers: the check
+ * libraries link it without linking the code that runs the probe.
  */
 #ifndef CI_TRANSCRIPT_H
 #define CI_TRANSCRIPT_H

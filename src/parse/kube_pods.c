@@ -1,19 +1,17 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * `kubectl get pods -o json`: the argv, the run, and the pure parser.
- * The parser keeps only a few fields of each Pod and trusts nothing: every
+ * The answer of `kubectl get pods -o json`: the pure parser (the call
+ * itself is src/probe/kube_get_pods.c).  The parser keeps only a few fields of each Pod and trusts nothing: every
  * field may be missing or of the wrong JSON type, strings are bounded and
  * cleaned of control bytes, and item counts are capped.
  */
-#include "probe/kube_pods.h"
+#include "parse/kube_pods.h"
 
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/xalloc.h"
-#include "probe/kube.h"
-#include "probe/run_command.h"
 
 void kube_pod_list_init(struct kube_pod_list *l)
 {
@@ -254,94 +252,4 @@ bool kube_selector_valid(const char *sel)
 		p++;
 	}
 	return true;
-}
-
-int kube_get_pods_argv(const char *kubectl, const char *context, const char *kubeconfig,
-		       const char *namespace_, const char *selector,
-		       const char *argv[KUBE_GET_ARGV_MAX], char **why)
-{
-	*why = NULL;
-	if (selector && !kube_selector_valid(selector)) {
-		*why = xstrdup("invalid label selector (letters, digits and . _ / = , ! - only, or 'key in (a,b)')");
-		return -1;
-	}
-	int n = kube_base_argv(kubectl, context, kubeconfig, namespace_, argv, why);
-	if (n < 0)
-		return -1;
-	argv[n++] = "get";
-	argv[n++] = "pods";
-	argv[n++] = "-n";
-	argv[n++] = namespace_;
-	if (selector) {
-		argv[n++] = "-l";
-		argv[n++] = selector;
-	}
-	argv[n++] = "-o";
-	argv[n++] = "json";
-	argv[n] = NULL;
-	return n;
-}
-
-enum probe_error kube_get_pods(const struct probe_target *o, const char *namespace_,
-			       const char *selector, double deadline,
-			       struct kube_pod_list *out, char **errmsg, int *calls)
-{
-	const char *kubectl = o->kubectl && *o->kubectl ? o->kubectl : "kubectl";
-	const char *argv[KUBE_GET_ARGV_MAX];
-	char *why = NULL;
-	enum probe_error e = PROBE_OK;
-
-	*errmsg = NULL;
-	if (kube_get_pods_argv(kubectl, o->context, o->kubeconfig, namespace_, selector, argv,
-			       &why) < 0) {
-		*errmsg = why;
-		return PROBE_BAD_TARGET;
-	}
-	/* A fleet's list is big (10,000 pods: tens of MiB): the parser's cap.
-	 * (The default 4 MiB output cap failed at about 230 real pods.) */
-	struct run_request req = {.argv = argv, .deadline = deadline,
-				  .stdout_cap = KUBE_PODS_MAX_BYTES};
-	struct run_result res;
-	run_command(&req, &res);
-	if (calls && res.status != RUN_NOT_FOUND && res.status != RUN_NOT_EXECUTABLE &&
-	    res.status != RUN_SPAWN_FAILED)
-		(*calls)++;
-
-	if (res.timed_out) {
-		*errmsg = xstrdup("kubectl get pods did not finish before the deadline (kubectl was stopped)");
-		e = PROBE_TIMEOUT;
-	} else if (res.status == RUN_EXITED && res.exit_code == 0) {
-		if (res.out_capped || kube_pods_parse(res.out, res.out_len, out)) {
-			*errmsg = res.out_capped
-				? xasprintf("kubectl get pods -n %s answered with more than %u MiB of JSON "
-					    "(the cap): narrow it with -l", namespace_, KUBE_PODS_MAX_BYTES >> 20)
-				: xasprintf("kubectl get pods -n %s answered with something that is not a pod list",
-					    namespace_);
-			e = PROBE_EXEC_FAILED;
-		}
-	} else {
-		struct kube_target k = {.kubectl = kubectl, .namespace_ = namespace_};
-		char *m = NULL;
-		e = kube_classify(&k, res.status, res.spawn_errno, res.exit_code, res.term_signal,
-				  res.err, res.err_len, &m);
-		if (e == PROBE_FORBIDDEN) {
-			/* kube_classify words it for exec; this call only lists. */
-			free(m);
-			m = xasprintf("RBAC forbids listing pods in namespace %s (needs 'list' on pods)",
-				      namespace_);
-		} else if (m && (!strncmp(m, "kubectl exec", 12) || e == PROBE_POD_NOT_FOUND ||
-				 e == PROBE_CONTAINER_NOT_FOUND || e == PROBE_NO_SHELL)) {
-			/* Worded for exec; say what this call was, with kubectl's
-			 * own first line. */
-			const char *colon = strstr(m, ": ");
-			char *n = xasprintf("kubectl get pods -n %s failed (exit %d)%s", namespace_,
-					    res.exit_code, colon ? colon : "");
-			free(m);
-			m = n;
-			e = PROBE_EXEC_FAILED;
-		}
-		*errmsg = m;
-	}
-	run_result_release(&res);
-	return e;
 }
