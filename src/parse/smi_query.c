@@ -133,6 +133,23 @@ int smi_query_parse(const char *buf, size_t len, struct smi_query *out)
 			fabric_field(&g->fabric, parent, k, v);
 			continue;
 		}
+		if (g && depth && str_ieq(parent, "MIG Mode") && str_ieq(k, "Current")) {
+			set_str(&g->mig_current, v);
+			continue;
+		}
+		if (g && depth >= 2 && str_ieq(parent, "Link Width") &&
+		    str_ieq(st[depth - 2].name, "GPU Link Info")) {
+			uint32_t w;
+			char *x = v + strcspn(v, "xX");
+			*x = '\0';
+			if (str_to_u32(str_trim(v), 10, &w) && w <= 64) {
+				if (str_ieq(k, "Max"))
+					g->link_width_max = w;
+				else if (str_ieq(k, "Current"))
+					g->link_width_cur = w;
+			}
+			continue;
+		}
 		if (depth == 0 && !g) {
 			if (str_ieq(k, "Driver Version")) {
 				set_str(&out->driver_version, v);
@@ -175,6 +192,7 @@ void smi_query_release(struct smi_query *q)
 		free(q->gpus[i].bus_id);
 		free(q->gpus[i].product_name);
 		free(q->gpus[i].uuid);
+		free(q->gpus[i].mig_current);
 		fabric_release(&q->gpus[i].fabric);
 	}
 	free(q->gpus);
@@ -210,4 +228,9 @@ bool smi_fabric_no_cluster(const struct smi_fabric *f)
 		if (*p != '0' && *p != '-' && !isspace((unsigned char)*p))
 			return false;
 	return true;
+}
+
+bool smi_gpu_mig_enabled(const struct smi_query_gpu *g)
+{
+	return g && g->mig_current && str_ieq(str_skip_ws(g->mig_current), "Enabled");
 }

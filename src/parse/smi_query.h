@@ -28,6 +28,10 @@ struct smi_query_gpu {
 	char *product_name;
 	char *uuid;
 	struct smi_fabric fabric;
+	char *mig_current;              /* MIG Mode > Current: "Enabled", "Disabled", "N/A" */
+	/* PCI > GPU Link Info > Link Width: lanes (16 for "16x"); 0 when absent.
+	 * The generation is not kept: it drops at idle (power saving). */
+	unsigned link_width_max, link_width_cur;
 };
 
 struct smi_query {
@@ -48,5 +52,7 @@ bool smi_is_na(const char *v);
 bool smi_fabric_completed(const struct smi_fabric *f);
 /* ClusterUUID absent, N/A or all zeros (no multi-node NVLink fabric). */
 bool smi_fabric_no_cluster(const struct smi_fabric *f);
+/* MIG Mode > Current reads "Enabled". */
+bool smi_gpu_mig_enabled(const struct smi_query_gpu *g);
 
 #endif

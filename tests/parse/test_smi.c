@@ -123,7 +123,43 @@ static void query_h100_fabric_completed(void **state)
 		assert_null(q.gpus[i].fabric.clique_id);
 		assert_true(smi_fabric_completed(&q.gpus[i].fabric));
 		assert_true(smi_fabric_no_cluster(&q.gpus[i].fabric));
+		/* MIG Mode and PCI > GPU Link Info > Link Width */
+		assert_string_equal(q.gpus[i].mig_current, "Disabled");
+		assert_false(smi_gpu_mig_enabled(&q.gpus[i]));
+		assert_int_equal(q.gpus[i].link_width_max, 16);
+		assert_int_equal(q.gpus[i].link_width_cur, 16);
 	}
+	smi_query_release(&q);
+}
+
+static void query_mig_and_narrow_link(void **state)
+{
+	struct smi_query q;
+
+	(void)state;
+	/* the shape of the real H100 output, with MIG on and a x8 link */
+	PARSE_STR(smi_query_parse, q,
+		  "==============NVSMI LOG==============\n\n"
+		  "GPU 00000000:53:00.0\n"
+		  "    Product Name                          : NVIDIA H100 80GB HBM3\n"
+		  "    MIG Mode\n"
+		  "        Current                           : Enabled\n"
+		  "        Pending                           : Enabled\n"
+		  "    PCI\n"
+		  "        Bus                               : 0x53\n"
+		  "        GPU Link Info\n"
+		  "            PCIe Generation\n"
+		  "                Max                       : 5\n"
+		  "                Current                   : 1\n"
+		  "            Link Width\n"
+		  "                Max                       : 16x\n"
+		  "                Current                   : 8x\n"
+		  "        Bridge Chip\n"
+		  "            Type                          : N/A\n", 0);
+	assert_int_equal(q.ngpus, 1);
+	assert_true(smi_gpu_mig_enabled(&q.gpus[0]));
+	assert_int_equal(q.gpus[0].link_width_max, 16);
+	assert_int_equal(q.gpus[0].link_width_cur, 8);
 	smi_query_release(&q);
 }
 
@@ -273,6 +309,7 @@ int main(void)
 		cmocka_unit_test(nvlink_empty_and_inactive),
 		cmocka_unit_test(nvlink_caps),
 		cmocka_unit_test(query_h100_fabric_completed),
+		cmocka_unit_test(query_mig_and_narrow_link),
 		cmocka_unit_test(query_titanv_na),
 		cmocka_unit_test(query_gb200_grep_excerpt),
 		cmocka_unit_test(query_edge),

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "t.h"
 
+#include "parse/smi_p2p.h"
 #include "parse/smi_topo.h"
 
 static void topo_h100_8nic_spaces(void **state)
@@ -179,6 +180,44 @@ static void topo_edge(void **state)
 	assert_string_equal(topo_link_name(TOPO_NODE), "NODE");
 }
 
+/* `topo -p2p rw` of the RTX 5090 fixture: GNS between the two GPUs. */
+static void p2p_rtx_gns(void **state)
+{
+	struct smi_p2p p;
+	size_t len;
+	char *body = fixture_body("nvidia-smi_topo_-m__2x_rtx5090_phb_and_p2p_matrix_tabs.txt", &len);
+	char *part;
+
+	(void)state;
+	part = fixture_part(body, 1, &len);
+	assert_non_null(part);
+	assert_int_equal(smi_p2p_parse(part, len, &p), 0);
+	assert_int_equal(p.ngpus, 2);
+	assert_int_equal(p.index[1], 1);
+	assert_int_equal(p.cell[0][0], P2P_SELF);
+	assert_int_equal(p.cell[0][1], P2P_GNS);
+	assert_int_equal(p.cell[1][0], P2P_GNS);
+	assert_true(p2p_status_blocked(P2P_GNS));
+	assert_false(p2p_status_blocked(P2P_OK));
+	smi_p2p_release(&p);
+	free(part);
+	free(body);
+
+	PARSE_STR(smi_p2p_parse, p, " \tGPU0\tGPU1\t\n GPU0\tX\tNS\t\n GPU1\tOK\tX\t\n", 0);
+	assert_int_equal(p.cell[0][1], P2P_NS);
+	assert_int_equal(p.cell[1][0], P2P_OK);
+	assert_string_equal(p2p_status_name(P2P_NS), "NS");
+	smi_p2p_release(&p);
+	PARSE_STR(smi_p2p_parse, p, "", -1);
+	smi_p2p_release(&p);
+	PARSE_STR(smi_p2p_parse, p, "GPU0 X OK\n", -1);   /* no header */
+	smi_p2p_release(&p);
+	PARSE_STR(smi_p2p_parse, p, "\tGPU0\tGPU1\nGPU1\tOK\tX\nGPU7\tOK\tOK\nGPU0\tX", 0);
+	assert_int_equal(p.cell[1][0], P2P_OK);
+	assert_int_equal(p.cell[0][1], P2P_UNKNOWN);   /* truncated row */
+	smi_p2p_release(&p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -188,6 +227,7 @@ int main(void)
 		cmocka_unit_test(topo_pcie_only),
 		cmocka_unit_test(topo_rtx_phb_with_p2p_after),
 		cmocka_unit_test(topo_edge),
+		cmocka_unit_test(p2p_rtx_gns),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

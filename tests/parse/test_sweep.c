@@ -26,6 +26,8 @@
 #include "parse/smi_error.h"
 #include "parse/smi_nvlink.h"
 #include "parse/smi_query.h"
+#include "parse/smi_p2p.h"
+#include "parse/proc_net.h"
 #include "parse/smi_topo.h"
 #include "parse/sysfs_ib.h"
 #include "parse/ucx_info.h"
@@ -44,6 +46,9 @@ static void all_parsers(const char *b, size_t n)
 	RUN(sysfs_dump, sysfs_dump_parse, sysfs_dump_release);
 	RUN(ib_dev_list, ib_dev_list_parse, ib_dev_list_release);
 	RUN(smi_topo, smi_topo_parse, smi_topo_release);
+	RUN(smi_p2p, smi_p2p_parse, smi_p2p_release);
+	RUN(proc_route, proc_route_parse, proc_route_release);
+	RUN(proc_inet6, proc_inet6_parse, proc_inet6_release);
 	RUN(smi_nvlink, smi_nvlink_parse, smi_nvlink_release);
 	RUN(smi_nvlink_caps, smi_nvlink_caps_parse, smi_nvlink_caps_release);
 	RUN(smi_query, smi_query_parse, smi_query_release);
