@@ -191,10 +191,13 @@ static void rule_ucx_net_devices(const struct var_view *vars, size_t n,
 		note(res, CI_FAIL, "list the RDMA devices with their port (mlx5_0:1,...)",
 		     "UCX_NET_DEVICES=%s names only network interfaces, no RDMA device: KV between "
 		     "pods goes over TCP", v->value);
-	} else if (bits & NETDEV_BONDED) {
-		note(res, CI_WARN, "list the member devices (mlx5_0:1,...) instead of the bond",
-		     "UCX_NET_DEVICES=%s names a bonded device (%s): bonds report LID 0 and fail "
-		     "NIXL backend creation", v->value, bad);
+	} else if ((bits & NETDEV_BONDED) && !(bits & NETDEV_MALFORMED) && !x->hw) {
+		/* mlx5_bond_* is RoCE LAG: LID 0 on Ethernet by design, addressed
+		 * by GID, and the member devices do not exist under LAG (issue 10).
+		 * `node` judges the link layer the bond really has. */
+		note(res, CI_OK, NULL, "UCX_NET_DEVICES=%s names a RoCE LAG bond (%s): a valid "
+		     "device (UCX addresses it by GID); `check_interconnect node` checks its link "
+		     "layer", v->value, bad);
 	} else if (bits & NETDEV_MALFORMED) {
 		note(res, CI_WARN, "write each RDMA device as dev:port (mlx5_0:1), comma-separated",
 		     "UCX_NET_DEVICES=%s has a malformed entry (%s): expected dev:port such as "

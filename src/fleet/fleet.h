@@ -77,6 +77,21 @@ struct fleet_pod {
 	char *gpudirect;         /* "peermem", "dma-buf", "none", or NULL (unknown) */
 	int gdrcopy;             /* 1 usable, 0 not, -1 unknown */
 
+	/* RoCE GIDs of the data ports: each IPv4 RoCE v2 GID with its index
+	 * ("::ffff:10.0.10.5" -> "0000:...:ffff:0a00:0a05"), for the fleet's
+	 * address-clash and GID-index comparisons */
+	struct fleet_gid {
+		char *gid;
+		int index;
+	} *v4;
+	size_t n_v4, cap_v4;
+	char *gid_index_var;     /* "NCCL_IB_GID_INDEX=3" when one is pinned, else NULL */
+	char *mtu;               /* RoCE data ports' active_mtu set: "1024/4096"; NULL */
+	char *fw;                /* data NICs' fw_ver set per card: "MT4129 28.42.1000"; NULL */
+	char *cluster_uuid;      /* MNNVL: the first GPU's ClusterUUID and CliqueId; NULL off MNNVL */
+	char *clique_id;
+	bool rdma_path;          /* the pod can move KV over an RDMA NIC (given, active) */
+
 	char *ucx_version;       /* NULL: ucx_info not readable */
 	char *nixl_version;      /* NULL: no nixl Python package seen */
 	char *backend;           /* "UCX", "LIBFABRIC", ...; NULL for a node-only look */

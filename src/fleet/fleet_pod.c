@@ -4,12 +4,15 @@
  * transcript through the node and nixl fact readers (never re-parsing
  * anything here), reduced to the few values that must agree across pods.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/xalloc.h"
 #include "fleet/fleet.h"
 #include "nixl/nixl.h"
+#include "node/gpudirect.h"
+#include "node/node_checks.h"
 #include "node/node_facts.h"
 
 static char *dup_or_null(const char *s)
@@ -40,6 +43,14 @@ void fleet_pod_release(struct fleet_pod *p)
 	free(p->rate);
 	free(p->driver);
 	free(p->gpudirect);
+	for (size_t i = 0; i < p->n_v4; i++)
+		free(p->v4[i].gid);
+	free(p->v4);
+	free(p->gid_index_var);
+	free(p->mtu);
+	free(p->fw);
+	free(p->cluster_uuid);
+	free(p->clique_id);
 	free(p->ucx_version);
 	free(p->nixl_version);
 	free(p->backend);
@@ -151,23 +162,72 @@ static void read_gpu(struct fleet_pod *p, const struct node_facts *f)
 	if (f->driver_version && *f->driver_version)
 		p->driver = xstrdup(f->driver_version);
 
-	/* The same order of evidence as node.gpudirect. */
-	if (f->have_modules) {
-		bool peermem = (f->mod_nvidia_peermem || f->mod_nv_peer_mem) && f->memory_peers;
-		bool dmabuf = f->kernel_major >= 0 &&
-			      (f->kernel_major > 5 || (f->kernel_major == 5 && f->kernel_minor >= 12)) &&
-			      f->open_module;
-		if (peermem || f->mod_efa_peermem)
-			p->gpudirect = xstrdup("peermem");
-		else if (dmabuf)
-			p->gpudirect = xstrdup("dma-buf");
-		else
-			p->gpudirect = xstrdup("none");
-	}
+	/* node.gpudirect's own judgement (one function, one rule). */
+	struct gdr_view v;
+	node_gpudirect_view(f, &v);
+	if (v.name)
+		p->gpudirect = xstrdup(v.name);
 	if (f->have_modules && f->have_dev)
 		p->gdrcopy = f->mod_gdrdrv && f->dev_gdrdrv;
 	else if (f->have_dev && !f->dev_gdrdrv)
 		p->gdrcopy = 0;
+}
+
+/* The RoCE and NIC readings the fleet compares, over the data ports only
+ * (node_data_dev: given to the pod, not a management NIC). */
+static void read_roce(struct fleet_pod *p, const struct node_facts *f)
+{
+	char mtu[96] = "", fw[256] = "";
+	for (size_t i = 0; i < f->n_devs; i++) {
+		const struct node_rdma_dev *d = &f->devs[i];
+		if (!node_data_dev(f, d))
+			continue;
+		if (d->fw_ver && !d->efa) {
+			char w[96];
+			snprintf(w, sizeof(w), "%s %s", d->hca_type ? d->hca_type : "NIC", d->fw_ver);
+			set_add(fw, sizeof(fw), w, '/');
+		}
+		for (size_t j = 0; j < d->n_ports; j++) {
+			const struct node_port *pt = &d->ports[j];
+			if (!node_port_active(pt))
+				continue;
+			if (!d->efa && (!f->have_dev || f->n_uverbs))
+				p->rdma_path = true;
+			if (pt->ll != IB_LL_ETHERNET)
+				continue;
+			if (pt->active_mtu) {
+				char w[16];
+				snprintf(w, sizeof(w), "%u", pt->active_mtu);
+				set_add(mtu, sizeof(mtu), w, '/');
+			}
+			for (size_t g = 0; g < pt->n_gids; g++) {
+				const struct node_gid *gd = &pt->gids[g];
+				if (gd->type != IB_GID_ROCE_V2 || !node_gid_ipv4(gd->gid))
+					continue;
+				struct fleet_gid *e = XPUSH(p->v4, p->n_v4, p->cap_v4);
+				e->gid = xstrdup(gd->gid);
+				e->index = (int)gd->index;
+			}
+		}
+	}
+	if (*mtu)
+		p->mtu = xstrdup(mtu);
+	if (*fw)
+		p->fw = xstrdup(fw);
+	static const char *const vars[] = {"NCCL_IB_GID_INDEX", "UCX_IB_GID_INDEX", "MC_GID_INDEX", NULL};
+	for (size_t i = 0; vars[i] && !p->gid_index_var; i++) {
+		const char *v = node_env_get(f, vars[i]);
+		if (v && *v && strcmp(v, "-1") && strcmp(v, "auto"))
+			p->gid_index_var = xasprintf("%s=%s", vars[i], v);
+	}
+	if (f->smi_q_t.state == TOOL_OK && node_mnnvl(f))
+		for (size_t i = 0; i < f->q.ngpus && !p->cluster_uuid; i++) {
+			const struct smi_fabric *fb = &f->q.gpus[i].fabric;
+			if (fb->present && !smi_fabric_no_cluster(fb)) {
+				p->cluster_uuid = xstrdup(fb->cluster_uuid);
+				p->clique_id = dup_or_null(fb->clique_id);
+			}
+		}
 }
 
 static void read_env(struct fleet_pod *p, const struct node_facts *f)
@@ -183,6 +243,7 @@ void fleet_pod_from_facts(struct fleet_pod *p, const struct nixl_facts *f, bool 
 	if (f->efa)
 		p->efa = true;
 	read_gpu(p, &f->node);
+	read_roce(p, &f->node);
 	read_env(p, &f->node);
 	struct live_summary ls;
 	live_summarize(&f->node.live, &ls);

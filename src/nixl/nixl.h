@@ -57,6 +57,10 @@ struct nixl_facts {
 	bool have_ucxv, have_ucxd;     /* parsed */
 	struct ucx_version ucxv;
 	struct ucx_devices ucxd;
+	/* UCX's own log lines inside the ucx_info -d output (a pod with
+	 * UCX_LOG_LEVEL=debug, or an old probe that did not quiet it): a CUDA
+	 * module that failed to load is a fact, whatever else was listed. */
+	char *ucx_cuda_missing;        /* the log line, or NULL */
 
 	bool have_plugins;             /* the nixl:plugins section exists */
 	char *plugin_dirs[NIXL_MAX_PLUGIN_DIRS];

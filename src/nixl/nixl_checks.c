@@ -20,13 +20,14 @@
 #include "core/xalloc.h"
 #include "nixl/nixl.h"
 #include "nixl/nixl_desc.h"
+#include "node/gpudirect.h"
 #include "node/node_checks.h"
 #include "parse/ucx_tls.h"
 
 #define UCX_FAIL_BELOW_MAJOR 1
 #define UCX_FAIL_BELOW_MINOR 14
-#define UCX_WARN_BELOW_MAJOR 1
-#define UCX_WARN_BELOW_MINOR 18
+#define UCX_OK_FROM_MAJOR 1
+#define UCX_OK_FROM_MINOR 19
 
 /* Lists in details stop at about this many bytes, and say how many more
  * items there were (strbuf_joinf_capped). */
@@ -240,26 +241,50 @@ static bool ucx_unusable(struct ci_report *r, const struct nixl_facts *f,
 
 static void check_ucx_version(struct ci_report *r, const struct nixl_facts *f)
 {
-	if (ucx_unusable(r, f, NIXL_CHECK(UCX_VERSION), "ucx_info -v", false))
+	const struct check_desc *ck = NIXL_CHECK(UCX_VERSION);
+	if (ucx_unusable(r, f, ck, "ucx_info -v", false))
 		return;
 	const struct ucx_version *v = &f->ucxv;
+	const struct node_facts *n = &f->node;
+	/* Two UCX copies: the system's and the NIXL wheel's (auditwheel's
+	 * .nixl*.libs/libucp-<hash>.so); the one ucx_info shows may not be the
+	 * one NIXL loads. */
+	bool two = n->ucp_system && n->ucp_wheel, said_two = false;
 	struct ci_check *c;
 	if (!ucx_version_at_least(v, UCX_FAIL_BELOW_MAJOR, UCX_FAIL_BELOW_MINOR, 0)) {
-		c = report_check(r, NIXL_CHECK(UCX_VERSION), CI_FAIL, "ucx_info -v",
+		c = report_check(r, ck, CI_FAIL, "ucx_info -v",
 				 "UCX %s is too old for NIXL (< %d.%d: no DMA-BUF GPUDirect, and NIXL "
 				 "builds refuse it: \"UCP version is incompatible\")", v->version,
 				 UCX_FAIL_BELOW_MAJOR, UCX_FAIL_BELOW_MINOR);
-		check_set_fix(c, "use the UCX NIXL was built against (>= 1.18; NIXL's README tests "
-			      "1.22.x), e.g. the UCX in the Dynamo runtime images");
-	} else if (!ucx_version_at_least(v, UCX_WARN_BELOW_MAJOR, UCX_WARN_BELOW_MINOR, 0)) {
-		c = report_check(r, NIXL_CHECK(UCX_VERSION), CI_WARN, "ucx_info -v",
-				 "UCX %s is older than the 1.18 that NIXL releases are built against "
-				 "(NIXL's README tests 1.22.x)", v->version);
-		check_set_fix(c, "use UCX >= 1.18 (the version NIXL was built against)");
+		check_set_fix(c, "use UCX >= 1.19 (NIXL's README tests 1.22.x), e.g. the UCX in the "
+			      "Dynamo runtime images");
+	} else if (f->mnnvl && !ucx_version_at_least(v, 1, 18, 0)) {
+		c = report_check(r, ck, CI_FAIL, "ucx_info -v",
+				 "UCX %s on a multi-node NVLink system: fabric-handle cuda_ipc, which "
+				 "MNNVL needs, exists only from UCX 1.18, so KV cannot cross nodes over "
+				 "NVLink", v->version);
+		check_set_fix(c, "use UCX >= 1.19 (>= 1.18 for MNNVL cuda_ipc)");
+	} else if (!ucx_version_at_least(v, UCX_OK_FROM_MAJOR, UCX_OK_FROM_MINOR, 0)) {
+		c = report_check(r, ck, CI_WARN, "ucx_info -v",
+				 "UCX %s is older than 1.19: NIXL's UCX plugin warns \"CUDA support is "
+				 "limited, including the lack of support for multi-GPU within a single "
+				 "process\"", v->version);
+		check_set_fix(c, "use UCX >= 1.19 (NIXL's README tests 1.22.x)");
+	} else if (two) {
+		said_two = true;
+		c = report_check(r, ck, CI_WARN, "ucx_info -v",
+				 "UCX %s on PATH, but the image holds two UCX copies (%s and the NIXL "
+				 "wheel's %s): two copies in one process can hang, and the version NIXL "
+				 "uses is the wheel's, not necessarily this one", v->version,
+				 n->ucp_system, n->ucp_wheel);
+		check_set_fix(c, "keep one UCX in the image, or let NIXL load its own with "
+			      "NIXL_UCX_DEEPBIND=1 (RTLD_DEEPBIND) and check that copy's version");
 	} else {
-		c = report_check(r, NIXL_CHECK(UCX_VERSION), CI_OK, "ucx_info -v",
-				 "UCX %s (>= 1.18; NIXL's README tests 1.22.x)", v->version);
+		c = report_check(r, ck, CI_OK, "ucx_info -v",
+				 "UCX %s (>= 1.19; NIXL's README tests 1.22.x)", v->version);
 	}
+	if (two && !said_two)
+		check_add_evidence(c, "two UCX copies: %s and %s", n->ucp_system, n->ucp_wheel);
 	if (v->library_path)
 		check_add_evidence(c, "library: %s", v->library_path);
 }
@@ -337,6 +362,21 @@ static void list_names(const struct ucx_devices *d, struct strbuf *b)
 	}
 }
 
+/* The probe cut ucx_info -d at its cap: an absence in it proves nothing
+ * (a pod's UCX_LOG_LEVEL=debug once flooded the listing this way). */
+static bool listing_cut(struct ci_report *r, const struct nixl_facts *f, const struct check_desc *ck,
+			const char *what)
+{
+	if (!f->ucx_d_t.capped)
+		return false;
+	struct ci_check *c = report_check_as(r, ck, CI_SKIPPED, true, ck->layer, "ucx_info -d",
+					     "the ucx_info -d listing was cut at the probe's cap before "
+					     "any %s: the rest was not collected, so it cannot tell", what);
+	check_set_fix(c, "run the probe again with the current check_interconnect (it quiets "
+		      "UCX_LOG_LEVEL for ucx_info), or look at `ucx_info -d` in the pod");
+	return true;
+}
+
 static void check_ucx_rdma(struct ci_report *r, const struct nixl_facts *f)
 {
 	if (ucx_unusable(r, f, NIXL_CHECK(UCX_RDMA), "ucx_info -d", true))
@@ -351,6 +391,8 @@ static void check_ucx_rdma(struct ci_report *r, const struct nixl_facts *f)
 		strbuf_release(&b);
 		return;
 	}
+	if (listing_cut(r, f, NIXL_CHECK(UCX_RDMA), "RDMA transport"))
+		return;
 	struct strbuf all = STRBUF_INIT;
 	list_names(d, &all);
 	size_t nverbs = node_count_verbs_devs(&f->node);
@@ -399,6 +441,38 @@ static void check_ucx_rdma(struct ci_report *r, const struct nixl_facts *f)
 			      "with a UCX built with verbs/mlx5 (ucx_info -d must list rc_mlx5 or dc_mlx5)");
 }
 
+/* The RDMA memory domains list host memory only: host staging, judged as
+ * node.gpudirect judges it; the fix follows what the node side shows, so
+ * that it never says "load nvidia_peermem" when peermem is registered. */
+static void host_staging(struct ci_report *r, const struct nixl_facts *f, const char *mds,
+			 size_t n_host)
+{
+	struct ci_check *c;
+	/* Host staging: node.gpudirect's status and words (one rule). */
+	struct gdr_view gv;
+	node_gpudirect_view(&f->node, &gv);
+	c = report_check(r, NIXL_CHECK(UCX_GPUDIRECT), node_host_staging_status(), "ucx_info -d",
+			    "the RDMA memory domain%s %s list%s only host memory: %s",
+			    n_host == 1 ? "" : "s", mds, n_host == 1 ? "s" : "",
+			    node_host_staging_words());
+	const char *gdr = nixl_env(f, "UCX_IB_GPU_DIRECT_RDMA");
+	bool gdr_off = gdr && (!strcasecmp(gdr, "n") || !strcasecmp(gdr, "no") || !strcmp(gdr, "0") ||
+			       !strcasecmp(gdr, "off") || !strcasecmp(gdr, "false"));
+	if (gdr_off) {
+		check_set_fix(c, "UCX_IB_GPU_DIRECT_RDMA=%s turns GPUDirect off in UCX: unset it", gdr);
+	} else if (gv.mode == GDR_MODE_PEERMEM || gv.mode == GDR_MODE_EFA_PEERMEM ||
+		   gv.mode == GDR_MODE_DMABUF || gv.mode == GDR_MODE_PEERMEM_BARE) {
+		/* The kernel side is ready: the cause is in UCX. */
+		check_set_fix(c, "the node side is ready (%s), so look at UCX: its IB module built "
+			      "without CUDA support (rebuild --with-cuda), or the ucx_info on PATH is not "
+			      "the UCX NIXL loads (the wheel bundles its own)", gv.name);
+	} else {
+		check_set_fix(c, "%s", *gv.fix ? gv.fix : "enable GPUDirect RDMA on the node: load "
+			      "nvidia_peermem, or use DMA-BUF (NVIDIA open kernel module, kernel >= 5.12, "
+			      "UCX >= 1.14)");
+	}
+}
+
 static void check_ucx_gpudirect(struct ci_report *r, const struct nixl_facts *f)
 {
 	if (ucx_unusable(r, f, NIXL_CHECK(UCX_GPUDIRECT), "ucx_info -d", true))
@@ -440,14 +514,8 @@ static void check_ucx_gpudirect(struct ci_report *r, const struct nixl_facts *f)
 		report_na(r, NIXL_CHECK(UCX_GPUDIRECT), "ucx_info -d",
 			  "this UCX prints no memory types for its RDMA memory domains: GPUDirect "
 			  "inside UCX cannot be read (node.gpudirect shows the kernel side)");
-	} else {
-		c = report_check(r, NIXL_CHECK(UCX_GPUDIRECT), CI_WARN, "ucx_info -d",
-				 "the RDMA memory domain%s %s list%s only host memory: UCX stages GPU "
-				 "buffers through host memory (GPU -> CPU -> NIC), which works but is "
-				 "several times slower", n_host == 1 ? "" : "s", host.buf,
-				 n_host == 1 ? "s" : "");
-		check_set_fix(c, "enable GPUDirect RDMA on the node: load nvidia_peermem, or use "
-			      "DMA-BUF (NVIDIA open kernel module, kernel >= 5.12, UCX >= 1.14)");
+	} else if (!listing_cut(r, f, NIXL_CHECK(UCX_GPUDIRECT), "memory domain with cuda memory")) {
+		host_staging(r, f, host.buf, n_host);
 	}
 	strbuf_release(&cuda);
 	strbuf_release(&host);
@@ -455,13 +523,28 @@ static void check_ucx_gpudirect(struct ci_report *r, const struct nixl_facts *f)
 
 static void check_ucx_cuda(struct ci_report *r, const struct nixl_facts *f)
 {
+	struct ci_check *c;
+	/* UCX's own log says its CUDA module did not load: that is an answer,
+	 * whatever else the listing holds (even nothing). */
+	if (f->backend == NB_UCX && f->ucx_cuda_missing) {
+		bool gpu = node_has_gpu(&f->node);
+		c = report_check(r, NIXL_CHECK(UCX_CUDA), gpu ? CI_FAIL : CI_WARN, "ucx_info -d",
+				 "UCX without CUDA support: its CUDA module failed to load, so there is "
+				 "no cuda_copy/cuda_ipc and VRAM is treated as host memory%s",
+				 gpu ? "" : " (no GPU is visible here)");
+		check_add_evidence(c, "%s", f->ucx_cuda_missing);
+		check_set_fix(c, "install UCX's CUDA module (libuct_cuda.so, e.g. the ucx-cuda package "
+			      "or a UCX built --with-cuda) and the CUDA runtime it links against");
+		return;
+	}
 	if (ucx_unusable(r, f, NIXL_CHECK(UCX_CUDA), "ucx_info -d", true))
 		return;
 	const struct ucx_devices *d = &f->ucxd;
 	bool copy = ucx_devices_has_transport(d, "cuda_copy");
 	bool ipc = ucx_devices_has_transport(d, "cuda_ipc");
 	bool gdr = ucx_devices_has_transport(d, "gdr_copy");
-	struct ci_check *c;
+	if (!copy && listing_cut(r, f, NIXL_CHECK(UCX_CUDA), "cuda_copy transport"))
+		return;
 	if (!copy) {
 		bool gpu = node_has_gpu(&f->node);
 		c = report_check(r, NIXL_CHECK(UCX_CUDA), gpu ? CI_FAIL : CI_WARN,

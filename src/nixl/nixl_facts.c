@@ -15,6 +15,7 @@
 #include "nixl/nixl.h"
 #include "node/sections.h"
 #include "parse/lines.h"
+#include "parse/logscan.h"
 
 static const char *const tool_names[NT_COUNT] = {
 	[NT_NIXLBENCH] = "nixlbench", [NT_NIXL_TEST] = "nixl_test",
@@ -43,6 +44,7 @@ void nixl_facts_release(struct nixl_facts *f)
 		ucx_version_release(&f->ucxv);
 	if (f->have_ucxd)
 		ucx_devices_release(&f->ucxd);
+	free(f->ucx_cuda_missing);
 	for (size_t i = 0; i < f->n_plugin_dirs; i++)
 		free(f->plugin_dirs[i]);
 	for (size_t i = 0; i < f->n_plugins; i++) {
@@ -117,6 +119,15 @@ static void read_ucx(struct nixl_facts *f, const struct transcript *t)
 			snprintf(f->ucx_v_t.why, sizeof(f->ucx_v_t.why),
 				 "ucx_info -v printed no UCX version");
 		}
+	}
+	if (d && !d->missing && d->len) {
+		struct logscan ls;
+		if (logscan_parse(d->body, d->len, &ls) == 0) {
+			const struct log_finding *lf = logscan_get(&ls, LOG_UCX_CUDA_MODULE_MISSING);
+			if (lf && lf->evidence)
+				f->ucx_cuda_missing = xstrdup(lf->evidence);
+		}
+		logscan_release(&ls);
 	}
 	if (f->ucx_d_t.state == TOOL_OK) {
 		if (ucx_devices_parse(d->body, d->len, &f->ucxd) == 0) {

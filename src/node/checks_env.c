@@ -86,8 +86,10 @@ static void check_ucx_net_devices(struct ci_report *r, const struct node_facts *
 			} else if (!port_ok(d, port, &pp)) {
 				strbuf_joinf(&bad, ", ", "%s:%s (%s)", e, colon + 1,
 					     pp ? "port not active" : "no such port");
-			} else if (d->bond && pp->have_lid && pp->lid == 0) {
-				strbuf_joinf(&bad, ", ", "%s:%u (bonded device with LID 0)",
+			} else if (pp->ll == IB_LL_INFINIBAND && pp->have_lid && pp->lid == 0) {
+				/* LID 0 is a fault on InfiniBand only: RoCE ports (LAG
+				 * bonds included) have LID 0 by design, addressed by GID */
+				strbuf_joinf(&bad, ", ", "%s:%u (InfiniBand port with LID 0: no subnet manager)",
 					     e, port);
 			} else {
 				good++;
@@ -95,12 +97,16 @@ static void check_ucx_net_devices(struct ci_report *r, const struct node_facts *
 			}
 			continue;
 		}
-		/* Without a port: a network interface (tcp) or a device name. */
+		/* Without a port: a network interface (tcp), or an RDMA device
+		 * name, which UCX matches against "dev:port" exactly: nothing. */
 		const struct node_netif *ifc = node_find_if(f, e);
 		const struct node_rdma_dev *d = node_find_dev(f, e);
-		if (d || ifc) {
+		if (ifc) {
 			good++;
 			strbuf_joinf(&okl, ", ", "%s", e);
+		} else if (d) {
+			strbuf_joinf(&bad, ", ", "%s (an RDMA device without its port selects no RDMA "
+				     "port: UCX matches \"%s:1\" exactly)", e, e);
 		} else {
 			strbuf_joinf(&bad, ", ", "%s (no such device or interface here)", e);
 		}
@@ -111,7 +117,7 @@ static void check_ucx_net_devices(struct ci_report *r, const struct node_facts *
 				 "UCX_NET_DEVICES=%s: %s%s", v, bad.buf,
 				 good ? "" : ": UCX has no RDMA device to use (KV over TCP)");
 		check_set_fix(c, "list only devices this pod has, as dev:port with an ACTIVE port "
-				 "(see node.rdma.ports), or unset UCX_NET_DEVICES");
+				 "(mlx5_0:1; see node.rdma.ports), or unset UCX_NET_DEVICES");
 	} else if (n) {
 		c = report_check(r, ck, CI_OK, "UCX_NET_DEVICES",
 				 "every UCX_NET_DEVICES entry exists here and is active");
@@ -205,41 +211,103 @@ static bool if_up(const struct node_netif *n)
 				(!strcmp(n->operstate, "unknown") && n->type == 772));
 }
 
+/* Gloo (PyTorch's ProcessGroupGloo) takes GLOO_SOCKET_IFNAME as a comma list
+ * of interface names and looks each one up as is: NCCL's `^` (exclude), `=`
+ * (exact) and prefix forms name no interface there. */
+static bool gloo_selects(const char *value, const char *ifname)
+{
+	for (const char *p = value; *p;) {
+		size_t l = strcspn(p, ",");
+		const char *e = p;
+		size_t el = l;
+		while (el && *e == ' ')
+			e++, el--;
+		while (el && e[el - 1] == ' ')
+			el--;
+		if (el && el == strlen(ifname) && !strncmp(e, ifname, el))
+			return true;
+		p += l;
+		if (*p)
+			p++;
+	}
+	return false;
+}
+
+static bool routable(const struct node_netif *n)
+{
+	return n->v4_routable || n->v6_global;
+}
+
 static void check_socket_ifname(struct ci_report *r, const struct node_facts *f,
 				const char *var, const char *v)
 {
-	const struct check_desc *ck = !strcmp(var, "NCCL_SOCKET_IFNAME")
-		? NODE_CHECK(ENV_NCCL_SOCKET_IFNAME) : NODE_CHECK(ENV_GLOO_SOCKET_IFNAME);
+	bool gloo = strcmp(var, "NCCL_SOCKET_IFNAME") != 0;
+	const struct check_desc *ck = !gloo ? NODE_CHECK(ENV_NCCL_SOCKET_IFNAME)
+					    : NODE_CHECK(ENV_GLOO_SOCKET_IFNAME);
 	if (!f->n_ifs) {
 		report_na(r, ck, var, "the probe could not list /sys/class/net");
 		return;
 	}
-	struct strbuf sel = STRBUF_INIT, down = STRBUF_INIT;
-	size_t nup = 0;
+	struct ci_check *c;
+	const char *s = v;
+	while (*s == ' ')
+		s++;
+	if (gloo && (*s == '^' || *s == '=')) {
+		c = report_check(r, ck, CI_FAIL, var,
+				 "%s=%s uses NCCL's `%c` syntax, which Gloo does not take: it looks for "
+				 "an interface named \"%s\" and finds none", var, v, *s, s);
+		check_set_fix(c, "name the interface itself (e.g. GLOO_SOCKET_IFNAME=eth0); only "
+				 "NCCL_SOCKET_IFNAME takes ^, = and prefixes");
+		return;
+	}
+	bool addr = f->have_route || f->have_inet6;
+	struct strbuf sel = STRBUF_INIT, down = STRBUF_INIT, ll = STRBUF_INIT, pref = STRBUF_INIT;
+	size_t nup = 0, nroute = 0;
 	for (size_t i = 0; i < f->n_ifs; i++) {
 		const struct node_netif *n = &f->ifs[i];
-		if (!node_nccl_hca_selects(v, n->name))
+		bool hit = gloo ? gloo_selects(v, n->name) : node_nccl_hca_selects(v, n->name);
+		if (!hit) {
+			if (gloo && node_nccl_hca_selects(v, n->name))
+				strbuf_joinf(&pref, ", ", "%s", n->name);
 			continue;
+		}
 		if (if_up(n)) {
 			nup++;
 			strbuf_joinf(&sel, ", ", "%s", n->name);
+			if (!addr || routable(n) || n->type == 772)
+				nroute++;
+			else
+				strbuf_joinf(&ll, ", ", "%s", n->name);
 		} else {
 			strbuf_joinf(&down, ", ", "%s (%s)", n->name,
 				     n->operstate ? n->operstate : "state unknown");
 		}
 	}
-	struct ci_check *c;
 	if (!nup) {
 		c = report_check(r, ck, CI_FAIL, var,
-				 "%s=%s matches no interface that is up%s%s: bootstrap hangs", var, v,
-				 down.len ? "; down: " : "", down.buf);
+				 "%s=%s matches no interface that is up%s%s%s%s: bootstrap hangs", var, v,
+				 down.len ? "; down: " : "", down.buf,
+				 pref.len ? "; Gloo takes whole names, not prefixes: " : "", pref.buf);
 		check_set_fix(c, "set it to an interface this pod has and that is up (see /sys/class/net),"
 				 " or unset it");
+	} else if (!nroute) {
+		c = report_check(r, ck, CI_FAIL, var,
+				 "%s=%s matches %s, but none has a routable address (link-local only): "
+				 "the other pods cannot reach it, bootstrap hangs", var, v, sel.buf);
+		check_set_fix(c, "select the interface that holds the pod IP (the default route's), "
+				 "or unset it");
+	} else if (ll.len) {
+		c = report_check(r, ck, CI_WARN, var,
+				 "%s=%s matches %s; %s has only link-local addresses (not reachable from "
+				 "other nodes)", var, v, sel.buf, ll.buf);
+		check_set_fix(c, "leave out the link-local-only interfaces");
 	} else {
 		c = report_check(r, ck, CI_OK, var, "%s=%s matches %s", var, v, sel.buf);
 	}
 	strbuf_release(&sel);
 	strbuf_release(&down);
+	strbuf_release(&ll);
+	strbuf_release(&pref);
 }
 
 /* The fabric as the shared value rules see it: what this pod can open. */
@@ -307,6 +375,7 @@ void node_check_env(struct ci_report *r, const struct node_facts *f)
 		check_socket_ifname(r, f, "NCCL_SOCKET_IFNAME", v);
 	if ((v = node_env_get(f, "GLOO_SOCKET_IFNAME")))
 		check_socket_ifname(r, f, "GLOO_SOCKET_IFNAME", v);
+	node_check_gid_index(r, f);
 }
 
 void node_report_env_facts(struct ci_report *r, const struct node_facts *f, const char *subject)

@@ -7,15 +7,10 @@
 #include <string.h>
 
 #include "core/strbuf.h"
+#include "node/gpudirect.h"
 #include "node/node_checks.h"
 #include "node/node_desc.h"
-
-static bool kernel_at_least(const struct node_facts *f, int ma, int mi)
-{
-	if (f->kernel_major < 0)
-		return false;
-	return f->kernel_major > ma || (f->kernel_major == ma && f->kernel_minor >= mi);
-}
+#include "parse/lines.h"
 
 void node_check_gpudirect(struct ci_report *r, const struct node_facts *f)
 {
@@ -34,56 +29,26 @@ void node_check_gpudirect(struct ci_report *r, const struct node_facts *f)
 		return;
 	}
 	if (!f->n_devs) {
-		report_na(r, ck, subj,
-			  "no RDMA device: GPUDirect RDMA needs one (see node.rdma.devices)");
+		report_na(r, ck, subj, "no RDMA device: GPUDirect RDMA needs one (see node.rdma.devices)");
 		return;
 	}
-	if (!f->have_modules && !f->memory_peers && !f->have_nv_version) {
-		report_check(r, ck, CI_SKIPPED, subj,
-			     "neither /proc/modules nor /proc/driver/nvidia/version could be read");
-		return;
-	}
-	const char *pm = f->mod_nvidia_peermem ? "nvidia_peermem" :
-			 f->mod_nv_peer_mem ? "nv_peer_mem" :
-			 f->mod_efa_peermem ? "efa_nv_peermem" : NULL;
-	bool dmabuf = kernel_at_least(f, 5, 12) && f->open_module;
-	char kern[96];
-	snprintf(kern, sizeof(kern), "kernel %s, %s", f->kernel ? f->kernel : "unknown",
-		 !f->have_nv_version ? "driver flavour unknown" :
-		 f->open_module ? "open kernel module" : "proprietary kernel module");
-	if (pm && f->memory_peers) {
-		c = report_check(r, ck, CI_OK, subj,
-				 "%s is loaded and registered (/sys/kernel/mm/memory_peers): NICs "
-				 "read and write GPU memory directly", pm);
-		if (dmabuf)
-			check_add_evidence(c, "DMA-BUF is possible too (%s)", kern);
-		return;
-	}
-	if (dmabuf) {
-		c = report_check(r, ck, CI_OK, subj,
-				 "DMA-BUF GPUDirect is possible (%s)%s; it needs UCX >= 1.14 / NCCL >= 2.19",
-				 kern, pm ? ", nvidia_peermem is loaded but not registered" : "");
-		return;
-	}
-	if (!pm && !f->have_nv_version && kernel_at_least(f, 5, 12)) {
-		report_check(r, ck, CI_SKIPPED, subj,
-			     "no nvidia_peermem; DMA-BUF cannot be judged: /proc/driver/nvidia/version "
-			     "is not readable (%s)", kern);
-		return;
-	}
-	if (pm) {
-		c = report_check(r, ck, CI_FAIL, subj,
-				 "%s is loaded but not registered (no /sys/kernel/mm/memory_peers) and "
-				 "DMA-BUF is not possible (%s): KV is staged through host memory", pm, kern);
-		check_set_fix(c, "load nvidia_peermem built against MLNX_OFED/DOCA-OFED (GPU operator "
-				 "driver.rdma.enabled=true), or use the open kernel module on kernel >= 5.12");
-		return;
-	}
-	c = report_check(r, ck, CI_FAIL, subj,
-			 "no GPUDirect RDMA: nvidia_peermem is not loaded and DMA-BUF is not possible "
-			 "(%s): KV is staged through host memory", kern);
-	check_set_fix(c, "load nvidia_peermem on the node (GPU operator driver.rdma.enabled=true), "
-			 "or move to the open kernel module on kernel >= 5.12 for DMA-BUF");
+	/* One judgement for node.gpudirect, nixl.ucx.gpudirect and the fleet. */
+	struct gdr_view v;
+	node_gpudirect_view(f, &v);
+	c = report_check(r, ck, v.status, subj, "%s", v.detail);
+	if (*v.fix)
+		check_set_fix(c, "%s", v.fix);
+	if (v.mode != GDR_MODE_UNKNOWN && v.mode != GDR_MODE_DMABUF)
+		check_add_evidence(c, "DMA-BUF prerequisites: %s", v.dmabuf);
+}
+
+/* "2.4.1" and "2.4" agree; "2.4" and "2.5" do not. */
+static bool same_minor(const char *a, const char *b)
+{
+	unsigned am = 0, an = 0, bm = 0, bn = 0;
+	if (sscanf(a, "%u.%u", &am, &an) != 2 || sscanf(b, "%u.%u", &bm, &bn) != 2)
+		return true;   /* unreadable: no claim */
+	return am == bm && an == bn;
 }
 
 void node_check_gdrcopy(struct ci_report *r, const struct node_facts *f)
@@ -99,9 +64,26 @@ void node_check_gdrcopy(struct ci_report *r, const struct node_facts *f)
 		"libfabric's GPUDirect on EFA and fast small transfers need it" :
 		"small transfers are slower; NIXL still works";
 	if (f->dev_gdrdrv && (f->mod_gdrdrv || !f->have_modules)) {
-		report_check(r, ck, CI_OK, subj,
-			     "GDRCopy usable: %s/dev/gdrdrv is in the pod",
-			     f->mod_gdrdrv ? "gdrdrv loaded and " : "");
+		/* The library and the driver talk through ioctls whose ABI moves
+		 * with the minor version: a newer libgdrapi against an older
+		 * gdrdrv fails at gdr_open (gdrcopy_sanity "ioctl ... errno 22"). */
+		if (f->gdrdrv_version && f->gdrapi_version &&
+		    !same_minor(f->gdrdrv_version, f->gdrapi_version)) {
+			c = report_check(r, ck, CI_WARN, subj,
+					 "GDRCopy versions differ: gdrdrv %s on the node, libgdrapi.so.%s "
+					 "in the image (a library newer than the driver fails gdr_open)",
+					 f->gdrdrv_version, f->gdrapi_version);
+			check_set_fix(c, "use the gdrcopy library that matches the node's gdrdrv (or "
+					 "upgrade gdrdrv with the GPU operator's gdrcopy driver)");
+			return;
+		}
+		c = report_check(r, ck, CI_OK, subj,
+				 "GDRCopy usable: %s/dev/gdrdrv is in the pod",
+				 f->mod_gdrdrv ? "gdrdrv loaded and " : "");
+		if (f->gdrdrv_version || f->gdrapi_version)
+			check_add_evidence(c, "gdrdrv %s, libgdrapi %s",
+					   f->gdrdrv_version ? f->gdrdrv_version : "version unknown",
+					   f->gdrapi_version ? f->gdrapi_version : "not found");
 		return;
 	}
 	if (!f->have_modules) {
@@ -257,20 +239,45 @@ void node_check_nvlink(struct ci_report *r, const struct node_facts *f)
 		check_add_evidence(c, "nvidia-smi nvlink -s: %zu active links", active);
 }
 
+/* NVSwitch-class GPUs: NVLink between every pair in topo -m (NV#), or an
+ * SXM/HGX product name.  There a fabric state is expected, so a missing or
+ * unreadable one is "cannot tell", not "not an NVSwitch system". */
+static bool nvswitch_class(const struct node_facts *f)
+{
+	if (f->smi_topo_t.state == TOOL_OK && f->topo.ngpus >= 2 && smi_topo_min_nvlinks(&f->topo))
+		return true;
+	const char *name = f->gpu_name;
+	if (!name && f->smi_q_t.state == TOOL_OK && f->q.ngpus)
+		name = f->q.gpus[0].product_name;
+	return name && (str_icontains(name, "SXM") || str_icontains(name, "HGX") ||
+			node_grace(f));
+}
+
 void node_check_nvlink_fabric(struct ci_report *r, const struct node_facts *f)
 {
 	const struct check_desc *ck = NODE_CHECK(NVLINK_FABRIC);
 	const char *subj = "NVSwitch fabric";
 	struct ci_check *c = NULL;
+	bool nvs = nvswitch_class(f);
 	if (f->smi_q_t.state != TOOL_OK) {
-		report_na(r, ck, subj, "%s",
-			  node_has_gpu(f) ? f->smi_q_t.why : "no GPU visible");
+		if (nvs)
+			report_check(r, ck, CI_SKIPPED, subj,
+				     "NVSwitch-class GPUs, but the fabric state cannot be read: %s",
+				     f->smi_q_t.why);
+		else
+			report_na(r, ck, subj, "%s",
+				  node_has_gpu(f) ? f->smi_q_t.why : "no GPU visible");
 		return;
 	}
-	size_t n = 0, bad = 0, unhealthy = 0;
+	size_t n = 0, bad = 0, unhealthy = 0, unread = 0;
 	struct strbuf badl = STRBUF_INIT, ev = STRBUF_INIT;
 	for (size_t i = 0; i < f->q.ngpus; i++) {
 		const struct smi_fabric *fb = &f->q.gpus[i].fabric;
+		/* A Fabric block without a State line is unreadable, not N/A. */
+		if (fb->present && !fb->state) {
+			unread++;
+			continue;
+		}
 		if (!fb->present || smi_is_na(fb->state))
 			continue;
 		n++;
@@ -288,7 +295,14 @@ void node_check_nvlink_fabric(struct ci_report *r, const struct node_facts *f)
 			strbuf_addf(&ev, "CliqueId %s, ClusterUUID %s", fb->clique_id,
 				    fb->cluster_uuid ? fb->cluster_uuid : "?");
 	}
-	if (!n) {
+	if (!n && nvs) {
+		report_check(r, ck, CI_SKIPPED, subj,
+			     "NVSwitch-class GPUs (%s), but nvidia-smi -q shows no readable fabric "
+			     "State%s: the NVLink fabric cannot be judged",
+			     f->smi_topo_t.state == TOOL_OK && smi_topo_min_nvlinks(&f->topo) ?
+			     "NVLink between every GPU pair" : "an SXM/HGX product",
+			     unread ? " (a Fabric block without State)" : "");
+	} else if (!n) {
 		report_na(r, ck, subj, "no GPU reports a fabric state (not an NVSwitch system)");
 	} else if (bad) {
 		c = report_check(r, ck, CI_FAIL, subj,
@@ -333,6 +347,56 @@ void node_check_imex(struct ci_report *r, const struct node_facts *f)
 		     f->n_imex_channels, f->n_imex_channels == 1 ? "" : "s");
 }
 
+/* A topology NIC's sysfs device, or NULL when the name is not in this
+ * pod's sysfs (the matrix and sysfs then describe different NIC sets). */
+static const struct node_rdma_dev *topo_nic_dev(const struct node_facts *f, const struct topo_dev *d)
+{
+	return node_find_dev(f, d->nic_device ? d->nic_device : d->name);
+}
+
+/* May the workload use this topology NIC: a data NIC of this pod that
+ * UCX_NET_DEVICES (dev:port, exact) and NCCL_IB_HCA both let through. */
+static bool nic_allowed(const struct node_facts *f, const struct node_rdma_dev *d)
+{
+	if (!d)
+		return true;   /* not in sysfs: the filters cannot be applied to it */
+	if (!node_data_dev(f, d))
+		return false;
+	const char *nd = node_env_get(f, "UCX_NET_DEVICES");
+	bool ucx = !nd || !*nd;
+	for (size_t j = 0; !ucx && j < d->n_ports; j++) {
+		char want[96];
+		snprintf(want, sizeof(want), "%s:%u", d->name, d->ports[j].num);
+		ucx = node_ucx_netdev_selects(nd, want);
+	}
+	return ucx && node_nccl_hca_selects(node_env_get(f, "NCCL_IB_HCA"), d->name);
+}
+
+static int link_rank(enum topo_link k)
+{
+	switch (k) {
+	case TOPO_SELF: return 0;
+	case TOPO_NV: return 1;
+	case TOPO_PIX: return 2;
+	case TOPO_PXB: return 3;
+	case TOPO_PHB: return 4;
+	case TOPO_NODE: return 5;
+	case TOPO_SYS: case TOPO_SOC: return 6;
+	default: return 7;
+	}
+}
+
+static int gpu_numa(const struct node_facts *f, const struct topo_dev *g)
+{
+	uint32_t n;
+	if (g->numa_affinity && str_to_u32(g->numa_affinity, 10, &n) && n < 4096)
+		return (int)n;
+	return -1;
+}
+
+/* For each GPU, the nearest NIC the filters allow (PIX/PXB ok: NCCL uses
+ * GPUDirect RDMA up to PATH_PXB; PHB, NODE, SYS warn).  On Grace every cell
+ * is SYS by design: a NIC on the GPU's NUMA node is what counts there. */
 void node_check_affinity(struct ci_report *r, const struct node_facts *f)
 {
 	const struct check_desc *ck = NODE_CHECK(GPU_NIC_AFFINITY);
@@ -349,53 +413,112 @@ void node_check_affinity(struct ci_report *r, const struct node_facts *f)
 	if (!f->topo.nnics) {
 		report_check(r, ck, CI_SKIPPED, subj, "%s",
 			     f->n_devs ? "the matrix lists no NIC (the driver sees none near the GPUs)" :
-				       "no NIC");
+					 "no NIC");
 		return;
 	}
-	struct strbuf far = STRBUF_INIT;
-	size_t n = 0, nfar = 0;
-	struct ci_check *c;
+	bool grace = node_grace(f);
+	struct strbuf far = STRBUF_INIT, ev = STRBUF_INIT, unmapped = STRBUF_INIT;
+	size_t n = 0, nfar = 0, nallowed = 0;
+	int share[SMI_P2P_MAX] = {0}, share_all[SMI_P2P_MAX] = {0};
+	for (size_t i = 0; i < f->topo.ndevs && i < SMI_P2P_MAX; i++) {
+		const struct topo_dev *d = &f->topo.devs[i];
+		if (d->type != TOPO_DEV_NIC)
+			continue;
+		const struct node_rdma_dev *sd = topo_nic_dev(f, d);
+		if (!sd)
+			strbuf_joinf_capped(&unmapped, 200, ", ", "%s", d->nic_device ? d->nic_device : d->name);
+		nallowed += nic_allowed(f, sd);
+	}
 	for (size_t i = 0; i < f->topo.ndevs; i++) {
 		const struct topo_dev *g = &f->topo.devs[i];
-		if (g->type != TOPO_DEV_GPU || g->index < 0)
+		if (g->type != TOPO_DEV_GPU)
 			continue;
-		enum topo_link k = TOPO_UNKNOWN;
-		int nic = smi_topo_best_nic(&f->topo, g->index, &k);
-		if (nic < 0)
-			continue;
-		n++;
-		const struct topo_dev *d = &f->topo.devs[nic];
-		const char *nn = d->nic_device ? d->nic_device : d->name;
-		if (k == TOPO_NODE || k == TOPO_SYS || k == TOPO_SOC) {
+		int best = -1, best_all = -1, numa = gpu_numa(f, g);
+		enum topo_link bk = TOPO_UNKNOWN, bk_all = TOPO_UNKNOWN;
+		bool numa_hit = false;
+		for (size_t j = 0; j < f->topo.ndevs; j++) {
+			const struct topo_dev *d = &f->topo.devs[j];
+			if (d->type != TOPO_DEV_NIC)
+				continue;
+			enum topo_link k = smi_topo_cell(&f->topo, i, j).kind;
+			const struct node_rdma_dev *sd = topo_nic_dev(f, d);
+			if (best_all < 0 || link_rank(k) < link_rank(bk_all)) {
+				best_all = (int)j;
+				bk_all = k;
+			}
+			if (!nic_allowed(f, sd))
+				continue;
+			if (sd && numa >= 0 && sd->pci.numa == numa)
+				numa_hit = true;
+			if (best < 0 || link_rank(k) < link_rank(bk)) {
+				best = (int)j;
+				bk = k;
+			}
+		}
+		if (best_all >= 0 && (size_t)best_all < SMI_P2P_MAX)
+			share_all[best_all]++;
+		if (best < 0) {
+			n++;
 			nfar++;
-			strbuf_joinf(&far, ", ", "%s (nearest %s: %s)", g->name, nn,
-				     topo_link_name(k));
+			strbuf_joinf_capped(&far, 400, ", ", "%s (no NIC the filters allow)", g->name);
+			continue;
+		}
+		n++;
+		if ((size_t)best < SMI_P2P_MAX)
+			share[best]++;
+		const struct topo_dev *d = &f->topo.devs[best];
+		const char *nn = d->nic_device ? d->nic_device : d->name;
+		strbuf_joinf_capped(&ev, 600, "; ", "%s -> %s %s", g->name, nn, topo_link_name(bk));
+		if (grace) {
+			if (numa >= 0 && !numa_hit) {
+				nfar++;
+				strbuf_joinf_capped(&far, 400, ", ", "%s (no allowed NIC on its NUMA node %d)",
+						    g->name, numa);
+			}
+		} else if (link_rank(bk) >= link_rank(TOPO_PHB)) {
+			nfar++;
+			strbuf_joinf_capped(&far, 400, ", ", "%s (nearest allowed %s: %s)", g->name, nn,
+					    topo_link_name(bk));
 		}
 	}
+	/* Filters that put more GPUs on one NIC than the topology does. */
+	int mx = 0, mx_all = 0, at = -1;
+	for (size_t j = 0; j < SMI_P2P_MAX; j++) {
+		if (share[j] > mx) {
+			mx = share[j];
+			at = (int)j;
+		}
+		if (share_all[j] > mx_all)
+			mx_all = share_all[j];
+	}
+	struct ci_check *c = NULL;
 	if (!n) {
 		report_check(r, ck, CI_SKIPPED, subj, "no GPU-to-NIC cell could be read");
-		return;
-	}
-	if (nfar) {
-		c = report_check(r, ck, CI_WARN, subj,
-				 "%zu of %zu GPUs have no NIC on their PCIe switch: %s", nfar, n, far.buf);
-		check_set_fix(c, "pin each rank to the NIC on its PCIe switch (UCX_NET_DEVICES per "
-				 "rank) or request NICs topology-aligned with the GPUs");
+	} else if (nfar || mx > mx_all) {
+		struct strbuf d = STRBUF_INIT;
+		if (nfar)
+			strbuf_addf(&d, "%zu of %zu GPUs have no near NIC%s: %s", nfar, n,
+				    grace ? "" : " (beyond PXB NCCL turns GPUDirect RDMA off)", far.buf);
+		if (mx > mx_all && at >= 0)
+			strbuf_joinf(&d, "; ", "the filters put %d GPUs on %s", mx,
+				     f->topo.devs[at].nic_device ? f->topo.devs[at].nic_device
+								: f->topo.devs[at].name);
+		c = report_check(r, ck, CI_WARN, subj, "%s", d.buf);
+		check_set_fix(c, "let each rank use the NIC on its PCIe switch (UCX_NET_DEVICES / "
+				 "NCCL_IB_HCA per rank, or unset them) or request NICs topology-aligned "
+				 "with the GPUs");
+		strbuf_release(&d);
 	} else {
-		c = report_check(r, ck, CI_OK, subj,
-				 "every GPU has a NIC on its PCIe switch or host bridge (%zu GPUs)", n);
+		c = report_check(r, ck, CI_OK, subj, "%s (%zu GPUs)", grace ?
+				 "every GPU has an allowed NIC on its NUMA node (Grace: the matrix reads "
+				 "SYS by design)" : "every GPU has an allowed NIC on its PCIe switch (PIX/PXB)", n);
 	}
+	if (c && ev.len)
+		check_add_evidence(c, "%s", ev.buf);
+	if (c && unmapped.len)
+		check_add_evidence(c, "NICs of the matrix not in this pod's sysfs (filters not applied "
+				   "to them): %s", unmapped.buf);
 	strbuf_release(&far);
-	/* Every GPU's nearest NIC, in the order of the matrix. */
-	for (size_t i = 0; i < f->topo.ndevs; i++) {
-		const struct topo_dev *g = &f->topo.devs[i];
-		enum topo_link k = TOPO_UNKNOWN;
-		int nic = g->type == TOPO_DEV_GPU && g->index >= 0
-			? smi_topo_best_nic(&f->topo, g->index, &k) : -1;
-		if (nic < 0)
-			continue;
-		const struct topo_dev *d = &f->topo.devs[nic];
-		check_add_evidence(c, "%s -> %s %s", g->name, d->nic_device ? d->nic_device : d->name,
-				   topo_link_name(k));
-	}
+	strbuf_release(&ev);
+	strbuf_release(&unmapped);
 }

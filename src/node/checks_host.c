@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* Process limits of the worker: locked memory, capabilities, /dev/shm. */
+/* Process limits of the worker: locked memory (with CAP_IPC_LOCK), /dev/shm. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -10,7 +10,6 @@
 #include "parse/limits.h"
 #include "parse/proc_status.h"
 
-#define MEMLOCK_MIN (512ull << 20)   /* UCX drops its IB transports below this */
 #define SHM_MIN (1ull << 30)
 
 const char *node_bytes_str(uint64_t b, char *buf, size_t len)
@@ -34,18 +33,25 @@ const char *node_bytes_str(uint64_t b, char *buf, size_t len)
 	return buf;
 }
 
-static bool memlock_ok(const struct node_facts *f)
-{
-	return f->have_memlock &&
-	       (f->memlock_soft == LIMIT_UNLIMITED || f->memlock_soft >= MEMLOCK_MIN);
-}
+/* Below this a registration of a few buffers already fails (the container
+ * defaults are 64 KiB and 8 MiB); see docs/checks.md for the sources. */
+#define MEMLOCK_FAIL_BELOW (64ull << 20)
 
+/*
+ * One judgement of the worker's locked memory (node.caps was folded in
+ * here).  The kernel charges RDMA registrations to RLIMIT_MEMLOCK only
+ * without CAP_IPC_LOCK (ib_umem_get), and UCX counts a privileged process as
+ * unlimited (ucs_sys_get_effective_memlock_rlimit); pid 1's limit and
+ * capabilities are the worker's, the exec shell's only the fallback.
+ */
 void node_check_memlock(struct ci_report *r, const struct node_facts *f)
 {
 	const struct check_desc *ck = NODE_CHECK(MEMLOCK);
 	const char *subj = "max locked memory";
 	char soft[32], hard[32];
 	struct ci_check *c;
+	bool ipc = node_ipc_lock(f);
+	const char *who = f->memlock_pid1 ? "the worker (pid 1)" : "the exec shell";
 	if (f->have_memlock)
 		node_bytes_str(f->memlock_soft, soft, sizeof(soft));
 	if (!f->n_devs) {
@@ -55,68 +61,62 @@ void node_check_memlock(struct ci_report *r, const struct node_facts *f)
 			  f->have_memlock ? ")" : "");
 		return;
 	}
-	if (!f->have_memlock) {
-		report_check(r, ck, CI_SKIPPED, subj,
-			     "neither `ulimit -l` nor /proc/self/limits could be read");
-		return;
-	}
-	if (memlock_ok(f)) {
-		c = report_check(r, ck, CI_OK, subj, "max locked memory is %s", soft);
-		check_add_evidence(c, "%s", f->memlock_source);
-		return;
-	}
-	bool can_raise = f->have_memlock_hard &&
-			 (f->memlock_hard == LIMIT_UNLIMITED || f->memlock_hard >= MEMLOCK_MIN);
-	if (f->have_memlock_hard)
-		node_bytes_str(f->memlock_hard, hard, sizeof(hard));
-	c = report_check(r, ck, CI_FAIL, subj,
-			 "max locked memory is %s%s%s%s: UCX drops its InfiniBand transports below "
-			 "512 MiB, or ibv_reg_mr fails with ENOMEM", soft,
-			 f->have_memlock_hard ? " (hard limit " : "", f->have_memlock_hard ? hard : "",
-			 f->have_memlock_hard ? ")" : "");
-	check_add_evidence(c, "%s", f->memlock_source);
-	if (can_raise)
-		check_set_fix(c, "the hard limit allows it: start the worker with `ulimit -l unlimited` "
-				 "(or set the runtime's default memlock ulimit to unlimited)");
-	else
-		check_set_fix(c, "set the container runtime's memlock ulimit to unlimited "
-				 "(containerd/docker LimitMEMLOCK=infinity, default-ulimits memlock=-1)");
-}
-
-void node_check_caps(struct ci_report *r, const struct node_facts *f)
-{
-	const struct check_desc *ck = NODE_CHECK(CAPS);
-	const char *subj = "CapEff";
-	struct ci_check *c;
-	if (!f->n_devs) {
-		report_na(r, ck, subj,
-			  "no RDMA device: pinning capabilities only matter for RDMA");
-		return;
-	}
-	if (!f->have_caps) {
-		report_na(r, ck, subj,
-			  "CapEff could not be read from /proc/self/status");
-		return;
-	}
-	bool ipc = proc_status_has_cap(f->cap_eff, CI_CAP_IPC_LOCK);
-	bool res = proc_status_has_cap(f->cap_eff, CI_CAP_SYS_RESOURCE);
 	if (ipc) {
 		c = report_check(r, ck, CI_OK, subj,
-				 "CAP_IPC_LOCK is effective%s", res ? ", and CAP_SYS_RESOURCE" : "");
-	} else if (memlock_ok(f)) {
-		c = report_check(r, ck, CI_WARN, subj,
-				 "CAP_IPC_LOCK is not effective; the memlock limit covers pinning, but "
-				 "NIXL backends have failed without it (NIXL_ERR_BACKEND)");
-		check_set_fix(c, "add IPC_LOCK to securityContext.capabilities.add of the worker container");
-	} else {
-		c = report_check(r, ck, CI_FAIL, subj,
-				 "CAP_IPC_LOCK is not effective and the memlock limit is low: RDMA "
-				 "memory registration fails%s",
-				 res ? "" : " (no CAP_SYS_RESOURCE to raise the limit either)");
-		check_set_fix(c, "add IPC_LOCK to securityContext.capabilities.add of the worker "
-				 "container and raise memlock to unlimited");
+				 "CAP_IPC_LOCK is effective in %s: the kernel does not apply the "
+				 "locked-memory limit to RDMA registrations%s%s%s", f->caps_source[0] &&
+				 !strcmp(f->caps_source, "/proc/1/status") ? "the worker (pid 1)" :
+				 "the exec shell", f->have_memlock ? " (it is " : "",
+				 f->have_memlock ? soft : "", f->have_memlock ? ")" : "");
+		check_add_evidence(c, "CapEff %016" PRIx64 " (%s)", f->cap_eff, f->caps_source);
+		if (f->have_memlock)
+			check_add_evidence(c, "%s", f->memlock_source);
+		return;
 	}
-	check_add_evidence(c, "CapEff %016" PRIx64, f->cap_eff);
+	if (!f->have_memlock) {
+		report_check(r, ck, CI_SKIPPED, subj,
+			     "neither /proc/1/limits, /proc/self/limits nor `ulimit -l` could be read%s",
+			     f->have_caps ? " (and CAP_IPC_LOCK is not effective)" : "");
+		return;
+	}
+	char caps[96];
+	if (f->have_caps)
+		snprintf(caps, sizeof(caps), "CapEff %016" PRIx64 " (%s): no CAP_IPC_LOCK", f->cap_eff,
+			 f->caps_source);
+	else
+		snprintf(caps, sizeof(caps), "CapEff not read: CAP_IPC_LOCK unknown");
+	if (f->memlock_soft == LIMIT_UNLIMITED) {
+		c = report_check(r, ck, CI_OK, subj, "max locked memory of %s is unlimited", who);
+		check_add_evidence(c, "%s", f->memlock_source);
+		check_add_evidence(c, "%s", caps);
+		return;
+	}
+	bool can_raise = f->have_memlock_hard && f->memlock_hard == LIMIT_UNLIMITED;
+	if (f->have_memlock_hard)
+		node_bytes_str(f->memlock_hard, hard, sizeof(hard));
+	bool low = f->memlock_soft < MEMLOCK_FAIL_BELOW;
+	if (low)
+		c = report_check(r, ck, CI_FAIL, subj,
+				 "max locked memory of %s is %s%s%s%s without CAP_IPC_LOCK: RDMA memory "
+				 "registration fails with ENOMEM (\"ibv_create_cq() failed: Cannot "
+				 "allocate memory\")", who, soft,
+				 f->have_memlock_hard ? " (hard limit " : "",
+				 f->have_memlock_hard ? hard : "", f->have_memlock_hard ? ")" : "");
+	else
+		c = report_check(r, ck, CI_WARN, subj,
+				 "max locked memory of %s is %s%s%s%s without CAP_IPC_LOCK: every "
+				 "registered buffer, host-memory pools such as KVBM's included, must fit "
+				 "under it", who, soft, f->have_memlock_hard ? " (hard limit " : "",
+				 f->have_memlock_hard ? hard : "", f->have_memlock_hard ? ")" : "");
+	check_add_evidence(c, "%s", f->memlock_source);
+	check_add_evidence(c, "%s", caps);
+	if (can_raise)
+		check_set_fix(c, "add IPC_LOCK to securityContext.capabilities.add of the worker "
+				 "container, or start it with `ulimit -l unlimited` (the hard limit allows it)");
+	else
+		check_set_fix(c, "add IPC_LOCK to securityContext.capabilities.add of the worker "
+				 "container (the limit then does not apply), or set the runtime's memlock "
+				 "ulimit to unlimited");
 }
 
 void node_check_shm(struct ci_report *r, const struct node_facts *f)

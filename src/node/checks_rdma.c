@@ -4,6 +4,7 @@
  * EFA.  Everything here reads sysfs facts, never ibstat.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/strbuf.h"
@@ -86,24 +87,31 @@ void node_check_rdma_devices(struct ci_report *r, const struct node_facts *f)
 	}
 }
 
-static const char *ucx_net_devices(const struct node_facts *f)
+/* "not given to this pod: mlx5_2, mlx5_3; management NIC set aside: mlx5_bond_0
+ * (far slower ...)": what the data-rail checks leave out, and why. */
+static void note_left_out(struct strbuf *sb, const struct node_facts *f)
 {
-	return node_env_get(f, "UCX_NET_DEVICES");
-}
-
-/* UCX_NET_DEVICES names `dev` (as "dev:port" or "dev"). */
-static bool ucx_lists_dev(const char *v, const char *dev)
-{
-	size_t n = strlen(dev);
-	for (const char *p = v; p && *p;) {
-		size_t l = strcspn(p, ",");
-		if (l >= n && !strncmp(p, dev, n) && (l == n || p[n] == ':'))
-			return true;
-		p += l;
-		if (*p)
-			p++;
+	struct strbuf ng = STRBUF_INIT, mg = STRBUF_INIT;
+	for (size_t i = 0; i < f->n_devs; i++) {
+		const struct node_rdma_dev *d = &f->devs[i];
+		const char *why;
+		if (!node_dev_given(f, d))
+			strbuf_joinf_capped(&ng, 300, ", ", "%s", d->name);
+		else if ((why = node_dev_mgmt_reason(f, d)))
+			strbuf_joinf_capped(&mg, 300, ", ", "%s (%s)", d->name, why);
 	}
-	return false;
+	if (ng.len)
+		strbuf_joinf(sb, "; ", "not given to this pod (not judged): %s", ng.buf);
+	if (mg.len)
+		strbuf_joinf(sb, "; ", "set aside as management/frontend NICs: %s", mg.buf);
+	if (sb->len) {
+		/* shown after the ports' summary: "...; not given ..." */
+		char *t = strbuf_detach(sb);
+		strbuf_addf(sb, "; %s", t);
+		free(t);
+	}
+	strbuf_release(&ng);
+	strbuf_release(&mg);
 }
 
 /* What node.rdma.ports reads from every port (gather). */
@@ -111,7 +119,6 @@ struct port_scan {
 	size_t total, active;
 	struct strbuf unread;    /* devices without a readable port */
 	struct strbuf down;      /* "mlx5_1/1 DOWN (Disabled)" */
-	struct strbuf bonds;     /* bonded devices with LID 0 that UCX may pick */
 	struct strbuf lid0;      /* active InfiniBand ports without a LID */
 	double ib_min, ib_max, eth_min, eth_max;   /* Gb/s of the active ports */
 };
@@ -120,7 +127,6 @@ static void port_scan_release(struct port_scan *s)
 {
 	strbuf_release(&s->unread);
 	strbuf_release(&s->down);
-	strbuf_release(&s->bonds);
 	strbuf_release(&s->lid0);
 }
 
@@ -139,11 +145,12 @@ static void scan_rate(struct port_scan *s, const struct node_rdma_dev *d, const 
 
 static void scan_ports(const struct node_facts *f, struct port_scan *s)
 {
-	*s = (struct port_scan){.unread = STRBUF_INIT, .down = STRBUF_INIT, .bonds = STRBUF_INIT,
-				.lid0 = STRBUF_INIT};
-	const char *nd = ucx_net_devices(f);
+	*s = (struct port_scan){.unread = STRBUF_INIT, .down = STRBUF_INIT, .lid0 = STRBUF_INIT};
 	for (size_t i = 0; i < f->n_devs; i++) {
 		const struct node_rdma_dev *d = &f->devs[i];
+		/* Only the data NICs the pod was given (nic_role.c). */
+		if (!node_data_dev(f, d))
+			continue;
 		if (!d->n_ports)
 			strbuf_joinf(&s->unread, "; ", "%s has no readable port", d->name);
 		for (size_t j = 0; j < d->n_ports; j++) {
@@ -156,12 +163,9 @@ static void scan_ports(const struct node_facts *f, struct port_scan *s)
 			}
 			s->active++;
 			scan_rate(s, d, p);
-			/* A bond's LID 0 matters only if UCX may pick it: when
-			 * UCX_NET_DEVICES is unset or names it. */
-			if (p->have_lid && p->lid == 0 && d->bond &&
-			    !(nd && *nd && !ucx_lists_dev(nd, d->name)))
-				strbuf_joinf(&s->bonds, ", ", "%s", d->name);
-			else if (p->have_lid && p->lid == 0 && p->ll == IB_LL_INFINIBAND)
+			/* LID 0 is by design on Ethernet (RoCE, LAG bonds
+			 * included: addressed by GID); a fault on InfiniBand. */
+			if (p->have_lid && p->lid == 0 && p->ll == IB_LL_INFINIBAND)
 				strbuf_joinf(&s->lid0, ", ", "%s/%u", d->name, p->num);
 		}
 	}
@@ -178,9 +182,6 @@ static void port_issues(const struct port_scan *s, struct strbuf *out)
 		strbuf_joinf(out, "; ", "mixed InfiniBand rates %g..%g Gb/s", s->ib_min, s->ib_max);
 	if (s->eth_max > s->eth_min && s->eth_min > 0)
 		strbuf_joinf(out, "; ", "mixed RoCE rates %g..%g Gb/s", s->eth_min, s->eth_max);
-	if (s->bonds.len)
-		strbuf_joinf(out, "; ", "bonded device with LID 0: %s (keep it out of "
-			     "UCX_NET_DEVICES; UCX picks every device when it is unset)", s->bonds.buf);
 	if (s->lid0.len)
 		strbuf_joinf(out, "; ", "active InfiniBand port with LID 0 (no subnet manager "
 			     "assigned one): %s", s->lid0.buf);
@@ -190,6 +191,8 @@ static void port_evidence(struct ci_check *c, const struct node_facts *f)
 {
 	for (size_t i = 0; i < f->n_devs; i++) {
 		const struct node_rdma_dev *d = &f->devs[i];
+		if (!node_data_dev(f, d))
+			continue;
 		for (size_t j = 0; j < d->n_ports; j++) {
 			const struct node_port *p = &d->ports[j];
 			char lid[24] = "";
@@ -212,16 +215,18 @@ void node_check_rdma_ports(struct ci_report *r, const struct node_facts *f)
 	}
 	struct port_scan s;
 	scan_ports(f, &s);
-	struct strbuf issues = STRBUF_INIT;
+	struct strbuf issues = STRBUF_INIT, aside = STRBUF_INIT;
+	note_left_out(&aside, f);
 	struct ci_check *c;
 	if (!s.total) {
 		report_check(r, ck, CI_SKIPPED, SUBJ_IB,
-			     "no port of the %zu RDMA devices could be read", f->n_devs);
+			     "no port of the %zu RDMA devices could be read%s", f->n_devs, aside.buf);
 		goto out;
 	}
 	if (!s.active) {
 		c = report_check(r, ck, CI_FAIL, SUBJ_IB,
-				 "none of the %zu RDMA ports is active: %s", s.total, s.down.buf);
+				 "none of the %zu RDMA data ports is active: %s%s", s.total, s.down.buf,
+				 aside.buf);
 		check_set_fix(c, "check cables, switch ports and the subnet manager (opensm/UFM) for "
 				 "InfiniBand, the netdev link for RoCE; `ibstat` on the node");
 		goto out;
@@ -229,7 +234,8 @@ void node_check_rdma_ports(struct ci_report *r, const struct node_facts *f)
 	port_issues(&s, &issues);
 	if (issues.len) {
 		c = report_check(r, ck, CI_WARN, SUBJ_IB,
-				 "%zu of %zu RDMA ports active; %s", s.active, s.total, issues.buf);
+				 "%zu of %zu RDMA data ports active; %s%s", s.active, s.total, issues.buf,
+				 aside.buf);
 		check_set_fix(c, "bring the named ports up or keep them out of UCX_NET_DEVICES / "
 				 "NCCL_IB_HCA so that no rank picks them");
 	} else {
@@ -238,13 +244,14 @@ void node_check_rdma_ports(struct ci_report *r, const struct node_facts *f)
 			strbuf_addf(&rates, " (InfiniBand %g Gb/s", s.ib_max);
 		if (s.eth_max > 0)
 			strbuf_addf(&rates, "%sRoCE %g Gb/s", rates.len ? ", " : " (", s.eth_max);
-		c = report_check(r, ck, CI_OK, SUBJ_IB, "all %zu RDMA ports ACTIVE/LinkUp%s%s", s.total,
-				 rates.buf, rates.len ? ")" : "");
+		c = report_check(r, ck, CI_OK, SUBJ_IB, "all %zu RDMA data ports ACTIVE/LinkUp%s%s%s",
+				 s.total, rates.buf, rates.len ? ")" : "", aside.buf);
 		strbuf_release(&rates);
 	}
 	port_evidence(c, f);
 out:
 	strbuf_release(&issues);
+	strbuf_release(&aside);
 	port_scan_release(&s);
 }
 
@@ -279,10 +286,16 @@ void node_check_rdma_uverbs(struct ci_report *r, const struct node_facts *f)
 		return;
 	}
 	/* ibv_devinfo lists only what libibverbs opened: a device in sysfs
-	 * that it does not list has no working userspace provider here. */
-	struct strbuf missing = STRBUF_INIT;
-	size_t n_missing = 0;
+	 * that it does not list has no working userspace provider here, unless
+	 * the pod was not given it (no uverbs node: libibverbs skips it). */
+	struct strbuf missing = STRBUF_INIT, notgiven = STRBUF_INIT;
+	size_t n_missing = 0, n_given = 0;
 	for (size_t i = 0; i < f->n_devs; i++) {
+		if (!node_dev_given(f, &f->devs[i])) {
+			strbuf_joinf_capped(&notgiven, 300, ", ", "%s", f->devs[i].name);
+			continue;
+		}
+		n_given++;
 		bool listed = false;
 		for (size_t j = 0; j < f->ibv_n && !listed; j++)
 			listed = !strcmp(f->ibv_names[j], f->devs[i].name);
@@ -291,34 +304,39 @@ void node_check_rdma_uverbs(struct ci_report *r, const struct node_facts *f)
 			strbuf_joinf(&missing, ", ", "%s", f->devs[i].name);
 		}
 	}
+	struct ci_check *c;
 	if (!n_missing) {
-		report_check(r, ck, CI_OK, "/dev/infiniband",
-			     "%zu uverbs device%s; libibverbs opens all %zu RDMA device%s (ibv_devinfo)",
-			     f->n_uverbs, f->n_uverbs == 1 ? "" : "s", f->n_devs,
-			     f->n_devs == 1 ? "" : "s");
+		c = report_check(r, ck, CI_OK, "/dev/infiniband",
+				 "%zu uverbs device%s; libibverbs opens all %zu RDMA device%s given to this "
+				 "pod (ibv_devinfo)%s%s", f->n_uverbs, f->n_uverbs == 1 ? "" : "s", n_given,
+				 n_given == 1 ? "" : "s", notgiven.len ? "; not given to this pod: " : "",
+				 notgiven.buf);
 		strbuf_release(&missing);
+		strbuf_release(&notgiven);
 		return;
 	}
 	struct strbuf why = STRBUF_INIT;
 	if (f->ibv_no_driver)
 		strbuf_addf(&why, "; libibverbs warns %zu time%s of no userspace "
 			    "device-specific driver", f->ibv_no_driver, f->ibv_no_driver == 1 ? "" : "s");
-	struct ci_check *c;
-	if (n_missing == f->n_devs) {
+	if (n_missing == n_given) {
 		c = report_check(r, ck, CI_FAIL, "ibv_devinfo",
 				 "/dev/infiniband has %zu uverbs device%s, but libibverbs opens none of "
 				 "the %zu RDMA device%s%s: UCX has no RDMA transport (KV over TCP)",
-				 f->n_uverbs, f->n_uverbs == 1 ? "" : "s", f->n_devs,
-				 f->n_devs == 1 ? "" : "s", why.buf);
+				 f->n_uverbs, f->n_uverbs == 1 ? "" : "s", n_given,
+				 n_given == 1 ? "" : "s", why.buf);
 	} else {
 		c = report_check(r, ck, CI_WARN, "ibv_devinfo",
 				 "libibverbs opens %zu of %zu RDMA devices; not: %s%s",
-				 f->n_devs - n_missing, f->n_devs, missing.buf, why.buf);
+				 n_given - n_missing, n_given, missing.buf, why.buf);
 	}
 	check_set_fix(c, "install rdma-core's userspace providers in the image (libibverbs + "
 			 "ibverbs-providers, e.g. libmlx5), as the Dynamo runtime images have them");
-	check_add_evidence(c, "sysfs devices not opened by libibverbs: %s", missing.buf);
+	check_add_evidence(c, "devices given to the pod that libibverbs did not open: %s", missing.buf);
+	if (notgiven.len)
+		check_add_evidence(c, "not given to this pod (no uverbs node): %s", notgiven.buf);
 	strbuf_release(&missing);
+	strbuf_release(&notgiven);
 	strbuf_release(&why);
 }
 
@@ -326,10 +344,10 @@ void node_check_roce_gid(struct ci_report *r, const struct node_facts *f)
 {
 	const struct check_desc *ck = NODE_CHECK(ROCE_GID);
 	size_t n = 0, good = 0, unread = 0;
-	struct strbuf bad = STRBUF_INIT, goodl = STRBUF_INIT;
+	struct strbuf bad = STRBUF_INIT, goodl = STRBUF_INIT, ll = STRBUF_INIT;
 	for (size_t i = 0; i < f->n_devs; i++) {
 		const struct node_rdma_dev *d = &f->devs[i];
-		if (d->efa)
+		if (d->efa || !node_data_dev(f, d))
 			continue;
 		for (size_t j = 0; j < d->n_ports; j++) {
 			const struct node_port *p = &d->ports[j];
@@ -340,6 +358,8 @@ void node_check_roce_gid(struct ci_report *r, const struct node_facts *f)
 				good++;
 				strbuf_joinf(&goodl, ", ", "%s/%u index %d", d->name, p->num,
 					     p->roce_v2_index);
+				if (node_port_v2_link_local_only(p))
+					strbuf_joinf_capped(&ll, 300, ", ", "%s/%u", d->name, p->num);
 			} else if (!p->have_gid_types) {
 				unread++;
 			} else {
@@ -359,6 +379,14 @@ void node_check_roce_gid(struct ci_report *r, const struct node_facts *f)
 	} else if (unread == n) {
 		report_check(r, ck, CI_SKIPPED, SUBJ_IB,
 			     "the GID types of the %zu RoCE port%s could not be read", n, n == 1 ? "" : "s");
+	} else if (ll.len) {
+		c = report_check(r, ck, CI_WARN, SUBJ_IB,
+				 "RoCE port%s whose only RoCE v2 GIDs are link-local (fe80::): %s; such "
+				 "GIDs do not route across an L3 (routed RoCE) fabric", strchr(ll.buf, ',') ?
+				 "s" : "", ll.buf);
+		check_set_fix(c, "give the RoCE netdevs their IPv4/IPv6 addresses (the GID table "
+				 "follows the netdev's addresses)");
+		check_add_evidence(c, "%s", goodl.buf);
 	} else if (unread) {
 		c = report_check(r, ck, CI_WARN, SUBJ_IB,
 				 "%zu RoCE port%s with a RoCE v2 GID, %zu unreadable", good,
@@ -371,6 +399,7 @@ void node_check_roce_gid(struct ci_report *r, const struct node_facts *f)
 	}
 	strbuf_release(&bad);
 	strbuf_release(&goodl);
+	strbuf_release(&ll);
 }
 
 void node_check_efa(struct ci_report *r, const struct node_facts *f)

@@ -28,6 +28,7 @@ void node_facts_init(struct node_facts *f)
 	memset(f, 0, sizeof(*f));
 	f->kernel_major = f->kernel_minor = -1;
 	live_facts_init(&f->live);
+	f->ibverbs_abi = -1;
 }
 
 void node_facts_release(struct node_facts *f)
@@ -40,6 +41,8 @@ void node_facts_release(struct node_facts *f)
 		free(d->board_id);
 		for (size_t j = 0; j < d->n_netdevs; j++)
 			free(d->netdevs[j]);
+		for (size_t j = 0; j < d->n_ports; j++)
+			free(d->ports[j].gids);
 	}
 	for (size_t i = 0; i < f->n_ifs; i++) {
 		free(f->ifs[i].name);
@@ -54,6 +57,12 @@ void node_facts_release(struct node_facts *f)
 	free(f->nv_version_line);
 	free(f->gpu_name);
 	free(f->driver_version);
+	free(f->gdrdrv_version);
+	free(f->dmi_vendor);
+	free(f->dmi_product);
+	free(f->gdrapi_version);
+	free(f->ucp_system);
+	free(f->ucp_wheel);
 	if (f->smi_topo_t.state == TOOL_OK)
 		smi_topo_release(&f->topo);
 	if (f->smi_nvlink_t.state == TOOL_OK)
@@ -62,6 +71,8 @@ void node_facts_release(struct node_facts *f)
 		smi_query_release(&f->q);
 	if (f->fi_t.state == TOOL_OK)
 		fi_info_release(&f->fi);
+	if (f->p2p_t.state == TOOL_OK)
+		smi_p2p_release(&f->p2p);
 	for (size_t i = 0; i < f->ibv_n; i++)
 		free(f->ibv_names[i]);
 	node_facts_init(f);
@@ -93,6 +104,7 @@ void node_tool_state(const struct section *s, const char *tool, struct tool_out 
 		return;
 	}
 	out->rc = s->rc;
+	out->capped = s->capped;
 	if (s->missing) {
 		out->state = TOOL_MISSING;
 		snprintf(out->why, sizeof(out->why), "%s is not on PATH in this image", tool);
@@ -141,6 +153,8 @@ static void read_meta(struct node_facts *f, const struct section *s)
 			continue;
 		if (!strcmp(k, "root")) {
 			f->sysroot = !strcmp(v, "sysroot");
+		} else if (!strcmp(k, "gids")) {
+			f->gids_all = !strcmp(v, "all");
 		} else if (!strcmp(k, "kernel") && *v && !f->kernel) {
 			f->kernel = xstrdup(v);
 			int ma, mi;
@@ -182,8 +196,33 @@ static void read_nv_version(struct node_facts *f, const struct section *s)
 	f->open_module = str_icontains(s->body, "Open Kernel Module") != NULL;
 }
 
+/* The worker's limit is pid 1's (the container's main process, what the
+ * engine runs as or under); the exec shell's is only the fallback, since a
+ * runtime or an entrypoint may have changed pid 1's with `ulimit -l`. */
+static bool read_proc_limits(struct node_facts *f, const struct section *s, const char *src)
+{
+	struct limits l;
+	bool ok = false;
+	if (!s || s->missing)
+		return false;
+	memset(&l, 0, sizeof(l));
+	if (limits_parse(s->body, s->len, &l) == 0 && l.have_proc) {
+		f->have_memlock = f->have_memlock_hard = true;
+		f->memlock_soft = l.memlock_soft;
+		f->memlock_hard = l.memlock_hard;
+		snprintf(f->memlock_source, sizeof(f->memlock_source), "%s", src);
+		ok = true;
+	}
+	limits_release(&l);
+	return ok;
+}
+
 static void read_limits(struct node_facts *f, const struct transcript *t)
 {
+	if (read_proc_limits(f, transcript_get(t, SEC_LIMITS_PID1), "/proc/1/limits")) {
+		f->memlock_pid1 = true;
+		return;
+	}
 	const struct section *s = transcript_get(t, SEC_LIMITS);
 	struct limits l;
 	if (s && !s->missing) {
@@ -219,17 +258,21 @@ static void read_limits(struct node_facts *f, const struct transcript *t)
 	}
 }
 
-static void read_caps(struct node_facts *f, const struct section *s)
+static bool read_caps(struct node_facts *f, const struct section *s, const char *src)
 {
+	bool ok = false;
 	if (!s || s->missing)
-		return;
+		return false;
 	struct proc_status ps;
 	memset(&ps, 0, sizeof(ps));
 	if (proc_status_parse(s->body, s->len, &ps) == 0 && ps.have_caps) {
 		f->have_caps = true;
 		f->cap_eff = ps.cap_eff;
+		snprintf(f->caps_source, sizeof(f->caps_source), "%s", src);
+		ok = true;
 	}
 	proc_status_release(&ps);
+	return ok;
 }
 
 static void read_shm(struct node_facts *f, const struct transcript *t)
@@ -422,9 +465,23 @@ static void read_ibv(struct node_facts *f, const struct section *s)
 	struct ibv_devinfo d;
 	if (ibv_devinfo_parse(s->body, s->len, &d) == 0) {
 		f->ibv_t.state = TOOL_OK;
-		for (size_t i = 0; i < d.ndevs && f->ibv_n < NODE_MAX_DEVS; i++)
-			if (d.devs[i].hca_id)
-				f->ibv_names[f->ibv_n++] = xstrdup(d.devs[i].hca_id);
+		for (size_t i = 0; i < d.ndevs && f->ibv_n < NODE_MAX_DEVS; i++) {
+			const struct ibv_device *dv = &d.devs[i];
+			if (!dv->hca_id)
+				continue;
+			f->ibv_names[f->ibv_n++] = xstrdup(dv->hca_id);
+			/* libibverbs' MTU per port: sysfs has no active_mtu file */
+			struct node_rdma_dev *nd = NULL;
+			for (size_t k = 0; k < f->n_devs && !nd; k++)
+				if (!strcmp(f->devs[k].name, dv->hca_id))
+					nd = &f->devs[k];
+			for (size_t p = 0; nd && p < dv->nports; p++)
+				for (size_t q = 0; q < nd->n_ports; q++)
+					if (nd->ports[q].num == dv->ports[p].num) {
+						nd->ports[q].active_mtu = dv->ports[p].active_mtu;
+						nd->ports[q].max_mtu = dv->ports[p].max_mtu;
+					}
+		}
 		f->ibv_no_driver = d.no_driver_warnings;
 	} else if (f->ibv_t.state == TOOL_OK) {
 		f->ibv_t.state = TOOL_FAILED;
@@ -439,11 +496,13 @@ void node_facts_read(struct node_facts *f, const struct transcript *t)
 	f->complete = t->complete;
 	read_meta(f, transcript_get(t, SEC_META));
 	node_read_sys(f, transcript_get(t, SEC_SYS));
+	node_read_counters2(f, transcript_get(t, SEC_COUNTERS2));
 	node_read_dev(f, transcript_get(t, SEC_DEV));
 	read_modules(f, transcript_get(t, SEC_MODULES));
 	read_nv_version(f, transcript_get(t, SEC_NV_VERSION));
 	read_limits(f, t);
-	read_caps(f, transcript_get(t, SEC_STATUS));
+	if (!read_caps(f, transcript_get(t, SEC_STATUS_PID1), "/proc/1/status"))
+		(void)read_caps(f, transcript_get(t, SEC_STATUS), "/proc/self/status");
 	read_shm(f, t);
 	env_add(f, transcript_get(t, SEC_ENV_PID1), "pid 1 environment");
 	env_add(f, transcript_get(t, SEC_ENV_EXEC), "exec shell environment");
@@ -451,6 +510,7 @@ void node_facts_read(struct node_facts *f, const struct transcript *t)
 	read_ibv(f, transcript_get(t, SEC_IBV_DEVINFO));
 	read_efa(f, transcript_get(t, SEC_FI_INFO_EFA));
 	live_facts_read(&f->live, t);
+	node_read_more(f, t);
 }
 
 /* ---- lookups ---- */
@@ -501,6 +561,24 @@ size_t node_count_efa_devs(const struct node_facts *f)
 bool node_has_gpu(const struct node_facts *f)
 {
 	return f->n_gpus > 0 || f->n_dev_gpus > 0;
+}
+
+bool node_ipc_lock(const struct node_facts *f)
+{
+	return f->have_caps && proc_status_has_cap(f->cap_eff, CI_CAP_IPC_LOCK);
+}
+
+bool node_grace(const struct node_facts *f)
+{
+	static const char *const grace[] = {"GB200", "GB300", "GH200", "GB10", NULL};
+	const char *names[2] = {f->gpu_name, NULL};
+	if (f->smi_q_t.state == TOOL_OK && f->q.ngpus)
+		names[1] = f->q.gpus[0].product_name;
+	for (size_t i = 0; i < 2; i++)
+		for (size_t k = 0; names[i] && grace[k]; k++)
+			if (str_icontains(names[i], grace[k]))
+				return true;
+	return false;
 }
 
 bool node_mnnvl(const struct node_facts *f)

@@ -26,6 +26,8 @@ static struct node_rdma_dev *dev_get(struct node_facts *f, const char *name, siz
 	memset(d, 0, sizeof(*d));
 	d->name = xstrndup(name, len);
 	d->node_type = -1;
+	d->uverbs = -1;
+	d->pci.numa = -1;
 	/* AWS EFA devices show up as efa_N or rdmapXsY. */
 	d->efa = !strncmp(d->name, "efa", 3) || !strncmp(d->name, "rdmap", 5);
 	d->bond = strstr(d->name, "bond") != NULL;
@@ -43,6 +45,9 @@ static struct node_port *port_get(struct node_rdma_dev *d, unsigned num)
 	memset(p, 0, sizeof(*p));
 	p->num = num;
 	p->roce_v2_index = -1;
+	for (int k = 0; k < 2; k++)
+		for (int c = 0; c < NC_COUNT; c++)
+			p->ctr[k][c] = UINT64_MAX;
 	return p;
 }
 
@@ -74,9 +79,84 @@ static long num_after(const char *s, const char *prefix)
 	return (long)v;
 }
 
-static void port_line(struct node_port *p, const char *key, const char *val)
+static const char *const counter_names[NC_COUNT] = {
+	[NC_LINK_DOWNED] = "link_downed", [NC_SYMBOL_ERROR] = "symbol_error",
+	[NC_LINK_ERROR_RECOVERY] = "link_error_recovery", [NC_PORT_RCV_ERRORS] = "port_rcv_errors",
+	[NC_EXCESSIVE_BUFFER_OVERRUN] = "excessive_buffer_overrun_errors",
+	[NC_OUT_OF_SEQUENCE] = "out_of_sequence", [NC_LOCAL_ACK_TIMEOUT] = "local_ack_timeout_err",
+	[NC_RNR_NAK_RETRY] = "rnr_nak_retry_err", [NC_NP_CNP_SENT] = "np_cnp_sent",
+	[NC_RP_CNP_HANDLED] = "rp_cnp_handled",
+};
+
+const char *node_counter_name(enum node_counter c)
+{
+	return (unsigned)c < NC_COUNT ? counter_names[c] : "?";
+}
+
+/* "counters/link_downed" or "hw_counters/out_of_sequence" -> the counter. */
+static int counter_of(const char *key)
+{
+	const char *n = NULL;
+	if (!strncmp(key, "counters/", 9))
+		n = key + 9;
+	else if (!strncmp(key, "hw_counters/", 12))
+		n = key + 12;
+	if (!n)
+		return -1;
+	for (int c = 0; c < NC_COUNT; c++)
+		if (!strcmp(n, counter_names[c]))
+			return c;
+	return -1;
+}
+
+static struct node_gid *gid_get(struct node_port *p, unsigned index)
+{
+	for (size_t i = 0; i < p->n_gids; i++)
+		if (p->gids[i].index == index)
+			return &p->gids[i];
+	if (p->n_gids >= NODE_MAX_GIDS)
+		return NULL;
+	/* keep them sorted by index: the probe lists them in order anyway */
+	size_t at = p->n_gids;
+	while (at && p->gids[at - 1].index > index)
+		at--;
+	size_t n = p->n_gids;
+	(void)XPUSH(p->gids, n, p->cap_gids);
+	memmove(&p->gids[at + 1], &p->gids[at], (p->n_gids - at) * sizeof(p->gids[0]));
+	p->n_gids++;
+	memset(&p->gids[at], 0, sizeof(p->gids[at]));
+	p->gids[at].index = index;
+	return &p->gids[at];
+}
+
+const struct node_gid *node_port_gid(const struct node_port *p, unsigned index)
+{
+	for (size_t i = 0; i < p->n_gids; i++)
+		if (p->gids[i].index == index)
+			return &p->gids[i];
+	return NULL;
+}
+
+/* Counters: sample 0 from SEC_SYS, sample 1 from SEC_COUNTERS2. */
+static void counter_line(struct node_port *p, int c, const char *val, int sample)
+{
+	uint64_t v;
+	if (c < 0 || !str_to_u64(val, 10, &v))
+		return;
+	p->ctr[sample][c] = v;
+	p->have_ctr[sample] = true;
+}
+
+static void port_line(struct node_port *p, const char *key, const char *val, int sample)
 {
 	long i;
+	int c = counter_of(key);
+	if (c >= 0) {
+		counter_line(p, c, val, sample);
+		return;
+	}
+	if (sample)
+		return;
 	if (!strcmp(key, "state")) {
 		p->state = ib_port_state_parse(val);
 	} else if (!strcmp(key, "phys_state")) {
@@ -90,23 +170,82 @@ static void port_line(struct node_port *p, const char *key, const char *val)
 	} else if (!strcmp(key, "lid")) {
 		p->have_lid = ib_lid_parse(val, &p->lid);
 	} else if ((i = num_after(key, "gid_attrs/types/")) >= 0 && i < NODE_MAX_GIDS) {
-		p->gid_type[i] = ib_gid_type_parse(val);
-		if (p->gid_type[i] != IB_GID_UNKNOWN)
+		enum ib_gid_type t = ib_gid_type_parse(val);
+		if (t != IB_GID_UNKNOWN) {
 			p->have_gid_types = true;
+			struct node_gid *g = gid_get(p, (unsigned)i);
+			if (g)
+				g->type = t;
+		}
 	} else if ((i = num_after(key, "gids/")) >= 0 && i < NODE_MAX_GIDS) {
-		p->gid_set[i] = !ib_gid_is_zero(val);
+		/* An empty entry is all zeros; the probe prints only set ones,
+		 * older probes printed indexes 0-7 whatever they held. */
+		if (!ib_gid_is_zero(val) && strlen(val) < sizeof(((struct node_gid *)0)->gid)) {
+			struct node_gid *g = gid_get(p, (unsigned)i);
+			if (g)
+				snprintf(g->gid, sizeof(g->gid), "%s", val);
+		}
 	}
 }
 
-static void ib_line(struct node_facts *f, const char *rest, const char *val)
+/* device/{current_link_width,max_link_width,numa_node,iommu_group/type} */
+static bool pci_line(struct node_pci *pc, const char *key, const char *val)
+{
+	uint32_t v;
+	if (!strcmp(key, "current_link_width")) {
+		if (str_to_u32(val, 10, &v) && v <= 64)
+			pc->width_cur = v;
+	} else if (!strcmp(key, "max_link_width")) {
+		if (str_to_u32(val, 10, &v) && v <= 64)
+			pc->width_max = v;
+	} else if (!strcmp(key, "numa_node")) {
+		/* "-1" when the platform does not say */
+		pc->numa = str_to_u32(val, 10, &v) && v < 4096 ? (int)v : -1;
+	} else if (!strcmp(key, "iommu_group/type")) {
+		snprintf(pc->iommu_type, sizeof(pc->iommu_type), "%s", val);
+	} else {
+		return false;
+	}
+	return true;
+}
+
+static void ib_line(struct node_facts *f, const char *rest, const char *val, int sample)
 {
 	const char *slash = strchr(rest, '/');
 	size_t dlen = slash ? (size_t)(slash - rest) : strlen(rest);
-	struct node_rdma_dev *d = dev_get(f, rest, dlen);
+	struct node_rdma_dev *d = NULL;
+	if (sample) {
+		/* the second reading only updates devices the first one listed */
+		for (size_t i = 0; i < f->n_devs && !d; i++)
+			if (strlen(f->devs[i].name) == dlen && !strncmp(f->devs[i].name, rest, dlen))
+				d = &f->devs[i];
+	} else {
+		d = dev_get(f, rest, dlen);
+	}
 	if (!d || !slash || !slash[1])
 		return;
 	const char *sub = slash + 1;
+	if (sample) {
+		if (val && !strncmp(sub, "ports/", 6)) {
+			char *end;
+			unsigned long n = strtoul(sub + 6, &end, 10);
+			if (end == sub + 6 || *end != '/' || n > 1000)
+				return;
+			for (size_t j = 0; j < d->n_ports; j++)
+				if (d->ports[j].num == n)
+					port_line(&d->ports[j], end + 1, val, 1);
+		}
+		return;
+	}
 	if (!val) {
+		if (!strncmp(sub, "device/infiniband_verbs/uverbs", 30)) {
+			uint32_t u;
+			if (str_to_u32(sub + 30, 10, &u) && u < 100000) {
+				d->uverbs = (int)u;
+				d->have_uverbs_map = true;
+			}
+			return;
+		}
 		long n = num_after(sub, "ports/");
 		if (n >= 0 && !strchr(sub + 6, '/'))
 			port_get(d, (unsigned)n);
@@ -140,8 +279,37 @@ static void ib_line(struct node_facts *f, const char *rest, const char *val)
 			return;
 		struct node_port *p = port_get(d, (unsigned)n);
 		if (p)
-			port_line(p, end + 1, val);
+			port_line(p, end + 1, val, 0);
+	} else if (!strncmp(sub, "device/", 7)) {
+		(void)pci_line(&d->pci, sub + 7, val);
 	}
+}
+
+/* sys/bus/pci/devices/<bdf>/...: the probe lists NVIDIA GPUs only. */
+static void pci_gpu_line(struct node_facts *f, const char *rest, const char *val)
+{
+	size_t l = strcspn(rest, "/");
+	if (!l) {
+		f->have_pci_gpus = true;   /* "sys/bus/pci/devices/": the probe looked */
+		return;
+	}
+	if (l >= sizeof(f->pci_gpus[0].bdf))
+		return;
+	f->have_pci_gpus = true;
+	struct node_pci_gpu *g = NULL;
+	for (size_t i = 0; i < f->n_pci_gpus && !g; i++)
+		if (strlen(f->pci_gpus[i].bdf) == l && !strncmp(f->pci_gpus[i].bdf, rest, l))
+			g = &f->pci_gpus[i];
+	if (!g) {
+		if (f->n_pci_gpus >= NODE_MAX_PCI_GPUS)
+			return;
+		g = &f->pci_gpus[f->n_pci_gpus++];
+		memset(g, 0, sizeof(*g));
+		memcpy(g->bdf, rest, l);
+		g->pci.numa = -1;
+	}
+	if (val && rest[l] == '/')
+		(void)pci_line(&g->pci, rest + l + 1, val);
 }
 
 static void net_line(struct node_facts *f, const char *rest, const char *val)
@@ -171,11 +339,10 @@ static void module_dir(struct node_facts *f, const char *m)
 	node_note_module(f, name);
 }
 
-void node_read_sys(struct node_facts *f, const struct section *s)
+#define SYS_PCI_PREFIX "sys/bus/pci/devices/"
+
+static void read_sys_lines(struct node_facts *f, const struct section *s, int sample)
 {
-	if (!s)
-		return;
-	f->have_sys = true;
 	struct lines it;
 	lines_init(&it, s->body, s->len);
 	char *line;
@@ -192,8 +359,23 @@ void node_read_sys(struct node_facts *f, const struct section *s)
 			line[l - 1] = '\0';
 		}
 		if (!strncmp(line, SYS_IB_PREFIX, strlen(SYS_IB_PREFIX)))
-			ib_line(f, line + strlen(SYS_IB_PREFIX), val);
-		else if (!strncmp(line, SYS_NET_PREFIX, strlen(SYS_NET_PREFIX)))
+			ib_line(f, line + strlen(SYS_IB_PREFIX), val, sample);
+		else if (sample)
+			continue;
+		else if (!strncmp(line, SYS_PCI_PREFIX, strlen(SYS_PCI_PREFIX)) ||
+			 !strcmp(line, "sys/bus/pci/devices"))
+			pci_gpu_line(f, strlen(line) > strlen(SYS_PCI_PREFIX) ?
+				     line + strlen(SYS_PCI_PREFIX) : "", val);
+		else if (val && !strcmp(line, "sys/class/dmi/id/sys_vendor")) {
+			free(f->dmi_vendor);
+			f->dmi_vendor = xstrdup(val);
+		} else if (val && !strcmp(line, "sys/class/dmi/id/product_name")) {
+			free(f->dmi_product);
+			f->dmi_product = xstrdup(val);
+		} else if (val && !strcmp(line, "sys/module/gdrdrv/version")) {
+			free(f->gdrdrv_version);
+			f->gdrdrv_version = xstrdup(val);
+		} else if (!strncmp(line, SYS_NET_PREFIX, strlen(SYS_NET_PREFIX)))
 			net_line(f, line + strlen(SYS_NET_PREFIX), val);
 		else if (!val && !strcmp(line, "sys/kernel/mm/memory_peers"))
 			f->memory_peers = true;
@@ -201,20 +383,40 @@ void node_read_sys(struct node_facts *f, const struct section *s)
 			module_dir(f, line + strlen(SYS_MODULE_PREFIX));
 	}
 	lines_release(&it);
+}
 
-	/* Combine the GID table: a RoCE v2 type on an entry that holds a GID. */
+void node_read_sys(struct node_facts *f, const struct section *s)
+{
+	if (!s)
+		return;
+	f->have_sys = true;
+	read_sys_lines(f, s, 0);
+
+	/* Combine the GID table: an entry holds a GID when its value was
+	 * non-zero; a type line alone (for an empty entry) does not count. */
 	for (size_t i = 0; i < f->n_devs; i++) {
 		for (size_t j = 0; j < f->devs[i].n_ports; j++) {
 			struct node_port *p = &f->devs[i].ports[j];
-			for (int g = 0; g < NODE_MAX_GIDS; g++) {
-				if (p->gid_set[g])
-					p->n_gids++;
-				if (p->roce_v2_index < 0 && p->gid_set[g] &&
-				    p->gid_type[g] == IB_GID_ROCE_V2)
-					p->roce_v2_index = g;
-			}
+			size_t k = 0;
+			for (size_t g = 0; g < p->n_gids; g++)
+				if (p->gids[g].gid[0])
+					p->gids[k++] = p->gids[g];
+			p->n_gids = k;
+			for (size_t g = 0; g < p->n_gids && p->roce_v2_index < 0; g++)
+				if (p->gids[g].type == IB_GID_ROCE_V2)
+					p->roce_v2_index = (int)p->gids[g].index;
 		}
 	}
+}
+
+void node_read_counters2(struct node_facts *f, const struct section *s)
+{
+	if (!s || s->missing)
+		return;
+	read_sys_lines(f, s, 1);
+	for (size_t i = 0; i < f->n_devs; i++)
+		for (size_t j = 0; j < f->devs[i].n_ports; j++)
+			f->have_ctr2 |= f->devs[i].ports[j].have_ctr[1];
 }
 
 void node_read_dev(struct node_facts *f, const struct section *s)
@@ -228,7 +430,10 @@ void node_read_dev(struct node_facts *f, const struct section *s)
 	while ((line = lines_next(&it))) {
 		line = str_trim(line);
 		if (!strncmp(line, DEV_UVERBS_PREFIX, strlen(DEV_UVERBS_PREFIX))) {
+			uint32_t u;
 			f->n_uverbs++;
+			if (str_to_u32(line + strlen(DEV_UVERBS_PREFIX), 10, &u) && u < 256)
+				f->uverbs_nodes[u / 8] |= (unsigned char)(1u << (u % 8));
 		} else if (!strcmp(line, DEV_GDRDRV)) {
 			f->dev_gdrdrv = true;
 		} else if (!strncmp(line, DEV_IMEX_PREFIX, strlen(DEV_IMEX_PREFIX))) {

@@ -26,6 +26,9 @@ void node_checks_run(struct ci_report *r, const struct node_facts *f)
 	node_check_rdma_ports(r, f);
 	node_check_rdma_uverbs(r, f);
 	node_check_roce_gid(r, f);
+	node_check_mtu(r, f);
+	node_check_link_speed(r, f);
+	node_check_errors(r, f);
 	node_check_efa(r, f);
 	node_check_gpudirect(r, f);
 	node_check_gdrcopy(r, f);
@@ -33,8 +36,10 @@ void node_checks_run(struct ci_report *r, const struct node_facts *f)
 	node_check_nvlink_fabric(r, f);
 	node_check_imex(r, f);
 	node_check_affinity(r, f);
+	node_check_pcie_width(r, f);
+	node_check_mig(r, f);
+	node_check_iommu(r, f);
 	node_check_memlock(r, f);
-	node_check_caps(r, f);
 	node_check_shm(r, f);
 	node_check_env(r, f);
 	live_checks_run(r, &f->live, "engine");

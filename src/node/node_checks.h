@@ -34,7 +34,6 @@ void node_check_imex(struct ci_report *r, const struct node_facts *f);
 void node_check_affinity(struct ci_report *r, const struct node_facts *f);
 /* checks_host.c */
 void node_check_memlock(struct ci_report *r, const struct node_facts *f);
-void node_check_caps(struct ci_report *r, const struct node_facts *f);
 void node_check_shm(struct ci_report *r, const struct node_facts *f);
 /* checks_env.c */
 void node_check_env(struct ci_report *r, const struct node_facts *f);
@@ -44,6 +43,37 @@ void node_report_env_facts(struct ci_report *r, const struct node_facts *f, cons
 /* NCCL_IB_HCA semantics: "^" excludes, "=" exact names, else prefixes;
  * entries "dev[:port]".  True when `dev` is selected.  Exposed for tests. */
 bool node_nccl_hca_selects(const char *value, const char *dev);
+
+/* nic_role.c: the devices the data-rail checks judge.  Given: the pod has
+ * its uverbs node.  Management: given, but carries the default route, sits
+ * on a NUMA node without GPUs, or is 4x slower than the other NICs (then
+ * the reason; NULL otherwise).  Data: given and not management. */
+bool node_dev_given(const struct node_facts *f, const struct node_rdma_dev *d);
+const char *node_dev_mgmt_reason(const struct node_facts *f, const struct node_rdma_dev *d);
+bool node_data_dev(const struct node_facts *f, const struct node_rdma_dev *d);
+
+/* checks_link.c */
+void node_check_mtu(struct ci_report *r, const struct node_facts *f);
+void node_check_link_speed(struct ci_report *r, const struct node_facts *f);
+void node_check_pcie_width(struct ci_report *r, const struct node_facts *f);
+void node_check_errors(struct ci_report *r, const struct node_facts *f);
+
+/* checks_pci.c */
+void node_check_mig(struct ci_report *r, const struct node_facts *f);
+void node_check_iommu(struct ci_report *r, const struct node_facts *f);
+
+/* checks_gid.c */
+void node_check_gid_index(struct ci_report *r, const struct node_facts *f);
+bool node_gid_link_local(const char *gid);
+bool node_gid_ipv4(const char *gid);
+/* Every RoCE v2 GID of the port is link-local (fe80::): not routable on an
+ * L3 fabric. */
+bool node_port_v2_link_local_only(const struct node_port *p);
+/* UCX_NET_DEVICES as UCX parses it: entries matched exactly ("mlx5_0:1";
+ * a bare "mlx5_0" selects no RDMA port), `all`, `^` excludes. */
+bool node_ucx_netdev_selects(const char *value, const char *device);
+
+#define SUBJ_IB_PORTS "/sys/class/infiniband"
 
 /* "64 KiB", "512 MiB", "unlimited" */
 const char *node_bytes_str(uint64_t b, char *buf, size_t len);

@@ -54,6 +54,7 @@
 #define SEC_NIXL_PLUGINS    "nixl:plugins"     /* "<dir>/" then "<dir>/libplugin_X.so" */
 #define SEC_NIXL_PYTHON     "nixl:python"      /* "<METADATA>: Name: x" / ": Version: y" */
 
+
 /* Prefixes of SEC_SYS / SEC_DEV paths. */
 #define SYS_IB_PREFIX       "sys/class/infiniband/"
 #define SYS_NET_PREFIX      "sys/class/net/"
@@ -72,5 +73,7 @@
 	SEC_IBV_DEVINFO, SEC_SMI_Q, SEC_SMI_TOPO, SEC_SMI_NVLINK, \
 	SEC_SMI_QUERY, SEC_FI_INFO_EFA, SEC_UCX_INFO_VD, SEC_UCX_INFO_V, SEC_UCX_INFO_D, \
 	SEC_DF_SHM, SEC_NIXL_PLUGINS, SEC_NIXL_PYTHON
+
+#include "node/sections10.h"
 
 #endif
