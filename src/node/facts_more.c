@@ -151,5 +151,8 @@ void node_read_more(struct node_facts *f, const struct transcript *t)
 	read_route(f, transcript_get(t, SEC_ROUTE));
 	read_inet6(f, transcript_get(t, SEC_INET6));
 	read_p2p(f, transcript_get(t, SEC_SMI_P2P));
-	read_ucx_version(f, transcript_get(t, SEC_UCX_INFO_V));
+	/* The probe runs `ucx_info -v -d` once (SEC_UCX_INFO_VD); older ones
+	 * ran -v alone. */
+	const struct section *vd = transcript_get(t, SEC_UCX_INFO_VD);
+	read_ucx_version(f, vd && !vd->missing ? vd : transcript_get(t, SEC_UCX_INFO_V));
 }

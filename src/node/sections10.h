@@ -10,8 +10,9 @@
 #ifndef CI_NODE_SECTIONS10_H
 #define CI_NODE_SECTIONS10_H
 
-#define SEC_LIMITS_PID1     "proc:pid1-limits" /* the worker's "Max locked memory" line */
-#define SEC_STATUS_PID1     "proc:pid1-status" /* the worker's Cap* lines */
+/* pid 1's limits and status: SEC_PID1_LIMITS, SEC_PID1_STATUS (sections.h) */
+#define SEC_LIMITS_PID1     SEC_PID1_LIMITS
+#define SEC_STATUS_PID1     SEC_PID1_STATUS
 #define SEC_COUNTERS2       "sys:counters"     /* port counters again, ~1 s after SEC_SYS */
 #define SEC_LIBS            "files:libs"       /* paths of libibverbs.so.1.*, libgdrapi.so.2.*, libucp.so.* */
 #define SEC_ROUTE           "proc:net-route"   /* /proc/net/route */
