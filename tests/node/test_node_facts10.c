@@ -18,7 +18,7 @@
 #include "node/gpudirect.h"
 #include "node/node_checks.h"
 #include "node/node_facts.h"
-#include "probe/transcript.h"
+#include "parse/transcript.h"
 
 static void facts(struct node_facts *f, const char *text)
 {
