@@ -157,9 +157,9 @@ static void check_loaded(struct ci_report *r, const struct live_facts *f, const 
 	who(f, w, sizeof(w));
 	struct ci_check *c;
 	if (!l.n_plugins) {
-		c = report_na(r, &live_check_table[LIVE_CK_LOADED], subject,
-			       "%s has loaded no NIXL backend plugin: no NIXL agent runs in it "
-			       "(yet), so what KV would use cannot be read from it", w);
+		report_na(r, &live_check_table[LIVE_CK_LOADED], subject,
+			  "%s has loaded no NIXL backend plugin: no NIXL agent runs in it "
+			  "(yet), so what KV would use cannot be read from it", w);
 		return;
 	}
 	bool ucx = l.ucx_plugin != NULL, fabric = l.fabric_plugin != NULL;
@@ -236,7 +236,7 @@ static void say_nothing_moved(struct ci_report *r, const char *subject, const st
 static void check_traffic(struct ci_report *r, const struct live_facts *f, const char *subject,
 			  const struct live_summary *s)
 {
-	char a[32], b[32], g[32], d[32];
+	char a[32], b[32], g[32];
 	double rdma = (double)(s->rdma_tx + s->rdma_rx), tcp = (double)(s->tcp_tx + s->tcp_rx);
 	double secs = s->seconds > 0 ? s->seconds : 1;
 	struct ci_check *c;
@@ -263,6 +263,7 @@ static void check_traffic(struct ci_report *r, const struct live_facts *f, const
 		return;
 	}
 	if (rdma >= LIVE_SHARE * kv) {
+		char d[32];
 		c = report_check(r, &live_check_table[LIVE_CK_TRAFFIC], CI_OK, subject,
 			"KV moved %s over %s at %s/s during %.0f s (RDMA ports %s, TCP %s)",
 			bytes_str(kv, a, 32), *s->rdma_devs ? s->rdma_devs : "RDMA",

@@ -4,6 +4,7 @@
 # others' findings; --save-probe never writes through a symlink or over a
 # file (unless --force), is checked before probing, and a failed write is
 # an error and exit 74 with the analysis printed unchanged.
+# shellcheck disable=SC2154 # tmp, root, bin and failed are set by lib.sh
 . "$(dirname "$0")/lib.sh"
 flat() { tr '\n' ' ' <"$1" | tr -s ' '; }  # the report with its wrapping undone
 T=10  # seconds: anything that blocks is killed by timeout(1) and fails

@@ -4,6 +4,7 @@
 #  - a realistic 300-pod answer (over 4 MiB) is read, not refused;
 #  - one "\u0000" in an unrelated field does not make the list unreadable;
 #  - above the 65536-pod cap the run says how many pods it left out (warn).
+# shellcheck disable=SC2154 # tmp, root, bin and failed are set by lib.sh
 . "$(dirname "$0")/lib.sh"
 
 k=$tmp/kubectl
@@ -46,7 +47,7 @@ json.dump({"apiVersion": "v1", "kind": "List", "items": items}, open(path, "w"))
 PY
 }
 
-export PODS_JSON=$tmp/pods.json
+export PODS_JSON="$tmp/pods.json"
 mkpods "$PODS_JSON" 300 1
 size=$(wc -c <"$PODS_JSON")
 [ "$size" -gt $((4 << 20)) ] || fail "test setup: the 300-pod list is only $size bytes"

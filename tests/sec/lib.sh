@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
+# shellcheck shell=sh
 # Shared by the tests/sec scripts: each builds its hostile input itself in a
 # scratch folder, runs the binary ($CI_BIN, else build/check_interconnect)
 # and fails with one line per broken guarantee.  POSIX sh.

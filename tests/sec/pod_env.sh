@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: Apache-2.0
 # Issue 11, findings 5 and 11: one pod variable can never forge another,
 # and a hand-edited transcript (--replay) shows no more than a pod would.
+# shellcheck disable=SC2154 # tmp, root, bin and failed are set by lib.sh
 . "$(dirname "$0")/lib.sh"
 
 settings() { # json-file: NAME=VALUE per line, from the JSON "settings"

@@ -5,6 +5,7 @@
 # kubectl here answers `get pods` with 4 worker pods, and on `exec` writes
 # its pid and the pid of a child it starts, then sleeps; both ignore SIGTERM
 # so that only the KILL after the grace ends them.
+# shellcheck disable=SC2154 # tmp, root, bin and failed are set by lib.sh
 . "$(dirname "$0")/lib.sh"
 
 k=$tmp/kubectl

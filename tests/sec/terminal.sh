@@ -6,6 +6,7 @@
 #  - file names, error lines (stderr) and probe output are escaped;
 #  - a backspace in NIXL_ETCD_ENDPOINTS cannot erase the quote of a printed
 #    etcdctl/nixlbench command: what shows is what a paste runs.
+# shellcheck disable=SC2154 # tmp, root, bin and failed are set by lib.sh
 . "$(dirname "$0")/lib.sh"
 
 # 1. The example recipe (blocked: UCX_TLS=tcp on decode), renamed with
