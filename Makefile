@@ -13,6 +13,9 @@
 #                       the include rules (tools/check-includes.py), cppcheck
 #   make format-check   clang-format --dry-run over the C sources (.clang-format)
 #   make format         reformat them in place
+#   make install        the binary, kubectl-interconnect, the man page and the
+#                       bash/zsh completions under PREFIX (default /usr/local),
+#                       staged under DESTDIR when set
 #   make clean          remove build/, build-asan/, build-fuzz/
 
 BUILD ?= build
@@ -30,7 +33,7 @@ VALGRIND = valgrind --error-exitcode=1 --leak-check=full --errors-for-leak-kinds
 	--track-origins=yes --quiet
 
 .PHONY: all build deps deps-test run test test-build test-asan valgrind fuzz bench lint \
-	format-check format clean check
+	format-check format clean check install
 
 all: build
 
@@ -42,6 +45,15 @@ deps-test:
 
 $(BUILD)/build.ninja:
 	meson setup $(BUILD) --werror
+
+# PREFIX given: the build is reconfigured for it; DESTDIR stages the files
+# (packaging), as every autotools and meson project does.
+PREFIX ?=
+DESTDIR ?=
+install: $(BUILD)/build.ninja
+	@if [ -n "$(PREFIX)" ]; then meson configure $(BUILD) -Dprefix="$(PREFIX)"; fi
+	ninja -C $(BUILD)
+	meson install -C $(BUILD) --no-rebuild --quiet $(if $(DESTDIR),--destdir "$(abspath $(DESTDIR))")
 
 build: deps $(BUILD)/build.ninja
 	ninja -C $(BUILD)

@@ -14,6 +14,11 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
+#include "cmd/help.h"
+#include "core/duration.h"
+#include "core/suggest.h"
+#include "core/term.h"
+#include "probe/kube_context.h"
 #include "core/cli.h"
 #include "core/render.h"
 #include "core/report.h"
@@ -22,54 +27,6 @@
 #ifndef CI_VERSION
 #define CI_VERSION "0.0.0"
 #endif
-
-#define STR_(x) #x
-#define STR(x) STR_(x)
-
-static const char usage_head[] =
-	"usage: check_interconnect [options] <verb> [args]\n"
-	"\n"
-	"Tells whether the transport under NVIDIA Dynamo's disaggregated serving\n"
-	"(NIXL -> UCX/libfabric -> InfiniBand, RoCE, EFA, NVLink) can be trusted.\n"
-	"Read-only: it never changes the cluster and never prints a secret.\n"
-	"\n"
-	"verbs:\n";
-
-static const char usage_options[] =
-	"\n"
-	"recipes (env, all):\n"
-	"  --max-files N                  YAML files read per folder (default 20000)\n"
-	"\n"
-	"output:\n"
-	"  --format FMT, --json           text (default), json, sarif, prometheus,\n"
-	"                                 junit, nagios or npd\n"
-	"  --output FILE                  write the report to FILE atomically\n"
-	"  --color auto|always|never      colour (auto: only on a terminal; NO_COLOR honoured)\n"
-	"  -q, --quiet                    print the verdict only\n"
-	"  -v, --verbose                  print the evidence under each check\n"
-	"\n"
-	"targets (node, nixl, all):\n"
-	"  -n, --namespace NS --pod POD   probe a pod through one `kubectl exec`\n"
-	"  -c, --container C              container in the pod (default: the pod's default)\n"
-	"  --context CTX, --kubeconfig F  passed to kubectl\n"
-	"  --kubectl PATH                 kubectl to run (default $KUBECTL, else PATH)\n"
-	"  --deployment NAME, -l LABELS   every worker pod of a deployment or selector\n"
-	"  --jobs N                       pods probed in parallel (default " STR(CLI_DEFAULT_JOBS) ")\n"
-	"  --deadline SEC                 deadline for a whole fleet run (default none)\n"
-	"  --peer POD                     the other side of the pair test (nixl)\n"
-	"  --sysroot DIR                  read /sys, /proc and /dev under DIR (local probe)\n"
-	"  --save-probe FILE              write the raw probe transcript (secret-free)\n"
-	"  --force                        let --save-probe overwrite a file (never a symlink)\n"
-	"  --replay FILE                  analyse a saved transcript offline\n"
-	"  --timeout SEC                  deadline for one pod's probe (default "
-	STR(PROBE_DEFAULT_TIMEOUT_S) ")\n"
-	"\n"
-	"evidence of the path KV takes (node, all):\n"
-	"  --observe SEC                  what moved in a window: RDMA, TCP, NIXL bytes\n"
-	"  --logs[=N]                     scan the worker's log, last N lines (" STR(PROBE_DEFAULT_LOGS_TAIL) ")\n"
-	"\n"
-	"exit codes: 0 ready, 1 degraded, 2 blocked, 3 unknown, 64 usage error\n"
-	"  -h, --help, --version\n";
 
 enum {
 	LONG_FORMAT = 256, LONG_JSON, LONG_COLOR, LONG_POD, LONG_CONTEXT, LONG_KUBECONFIG,
@@ -110,23 +67,38 @@ static const struct option long_opts[] = {
 	{NULL, 0, NULL, 0},
 };
 
-static bool parse_double(const char *s, double *out)
+/* --help, help VERB, VERB --help: from the tables (cmd/help.c), at the
+ * terminal's width. */
+static int print_help(const struct verb *v)
 {
-	char *end;
-	errno = 0;
-	double d = strtod(s, &end);
-	if (errno || end == s || *end || !(d > 0) || d > 86400)
-		return false;
-	*out = d;
-	return true;
+	help_print(stdout, v, term_width(fileno(stdout)));
+	return 0;
 }
 
-static void print_usage(void)
+/* "unknown verb 'evn' (did you mean 'env'?)" */
+static int unknown_verb(const char *verb)
 {
-	fputs(usage_head, stdout);
-	for (size_t i = 0; i < n_verbs; i++)
-		printf("  %-30s %s\n", verbs[i].synopsis, verbs[i].summary);
-	fputs(usage_options, stdout);
+	size_t n;
+	const char *const *names = help_verb_names(&n);
+	const char *near = suggest_closest(verb, names, n);
+	if (near)
+		return cli_usage_error(NULL, "unknown verb '%s' (did you mean '%s'?)", verb, near);
+	return cli_usage_error(NULL, "unknown verb '%s'", verb);
+}
+
+/* "unknown option '--namspace' (did you mean '--namespace'?)" */
+static int unknown_option(const char *arg)
+{
+	char name[64];
+	snprintf(name, sizeof(name), "%.*s", (int)strcspn(arg, "="), arg);
+	const char *words[64];
+	size_t n = 0;
+	for (size_t i = 0; i < n_option_docs && n < 64; i++)
+		words[n++] = option_docs[i].name;
+	const char *near = !strncmp(name, "--", 2) ? suggest_closest(name, words, n) : NULL;
+	if (near)
+		return cli_usage_error(NULL, "unknown option '%s' (did you mean '%s'?)", name, near);
+	return cli_usage_error(NULL, "unknown option '%s'", arg);
 }
 
 /* "env, node, nixl, all or vars" */
@@ -153,6 +125,7 @@ int main(int argc, char **argv)
 	const char *env_kubectl = getenv("KUBECTL");
 	o.kubectl = env_kubectl && *env_kubectl ? env_kubectl : "kubectl";
 	int c;
+	bool want_help = false;
 
 	opterr = 0; /* we word our own errors */
 	while ((c = getopt_long(argc, argv, ":qvn:c:l:h", long_opts, NULL)) != -1) {
@@ -193,13 +166,16 @@ int main(int argc, char **argv)
 		case LONG_DEPLOYMENT: o.deployment = optarg; o.given |= OPT_DEPLOYMENT; break;
 		case 'l': o.selector = optarg; o.given |= OPT_SELECTOR; break;
 		case LONG_TIMEOUT:
-			if (!parse_double(optarg, &o.timeout_s))
-				return cli_usage_error(NULL, "invalid --timeout '%s' (seconds, > 0)", optarg);
+			if (!duration_parse(optarg, &o.timeout_s))
+				return cli_usage_error(NULL, "invalid --timeout '%s' (a duration as "
+						       "kubectl takes it: 30s, 2m, 1m30s, or seconds; "
+						       "at most 24h)", optarg);
 			o.given |= OPT_TIMEOUT;
 			break;
 		case LONG_DEADLINE:
-			if (!parse_double(optarg, &o.deadline_s))
-				return cli_usage_error(NULL, "invalid --deadline '%s' (seconds, > 0)", optarg);
+			if (!duration_parse(optarg, &o.deadline_s))
+				return cli_usage_error(NULL, "invalid --deadline '%s' (a duration: 10m, "
+						       "90s, or seconds; at most 24h)", optarg);
 			o.given |= OPT_DEADLINE;
 			break;
 		case LONG_JOBS: {
@@ -248,24 +224,56 @@ int main(int argc, char **argv)
 			o.given |= OPT_LOGS;
 			break;
 		}
-		case 'h': print_usage(); return 0;
+		case 'h': want_help = true; break;
 		case LONG_VERSION: printf("check_interconnect %s\n", CI_VERSION); return 0;
 		case ':':
 			return cli_usage_error(NULL, "option '%s' needs a value", argv[optind - 1]);
 		default:
 			if (optopt && optopt < 256)
 				return cli_usage_error(NULL, "unknown option '-%c'", optopt);
-			return cli_usage_error(NULL, "unknown option '%s'", argv[optind - 1]);
+			return unknown_option(argv[optind - 1]);
 		}
 	}
 	if (optind >= argc)
-		return no_verb();
+		return want_help ? print_help(NULL) : no_verb();
 
 	const char *verb = argv[optind];
 	o.args = argv + optind + 1;
 	o.n_args = argc - optind - 1;
+	if (!strcmp(verb, "help")) {
+		/* help [VERB]: as git help */
+		if (o.n_args == 0)
+			return print_help(NULL);
+		const struct verb *hv = verb_find(o.args[0]);
+		return hv ? print_help(hv) : unknown_verb(o.args[0]);
+	}
 	const struct verb *v = verb_find(verb);
 	if (!v)
-		return cli_usage_error(NULL, "unknown verb '%s'", verb);
-	return verb_run(v, &o);
+		return unknown_verb(verb);
+	if (want_help)
+		return print_help(v);
+	/* kubectl's habit: the pod after the verb (`node POD`), as well as
+	 * --pod POD; never both. */
+	if ((v->targets & VT_PROBE) && !(v->targets & VT_PATHS) && o.n_args == 1 &&
+	    !(o.given & (OPT_DEPLOYMENT | OPT_SELECTOR | OPT_REPLAY | OPT_SYSROOT))) {
+		if (o.given & OPT_POD)
+			return cli_usage_error(verb, "the pod is named twice ('%s' and --pod %s)",
+					       o.args[0], o.pod);
+		o.pod = o.args[0];
+		o.given |= OPT_POD;
+		o.n_args = 0;
+	}
+	/* kubectl's habit: no -n means the current context's namespace, read
+	 * from the kubeconfig (no network call). */
+	char *ns = NULL;
+	bool wants_ns = ((v->targets & VT_PROBE) && (o.given & OPT_POD)) ||
+			((v->targets & VT_FLEET) && (o.given & (OPT_DEPLOYMENT | OPT_SELECTOR)));
+	if (wants_ns && !(o.given & (OPT_NAMESPACE | OPT_REPLAY))) {
+		ns = kube_context_namespace(o.kubeconfig, o.context);
+		o.namespace_ = ns;
+		o.given |= OPT_NAMESPACE;
+	}
+	int rc = verb_run(v, &o);
+	free(ns);
+	return rc;
 }

@@ -37,6 +37,8 @@ if [ "$what" = test ] || [ "$what" = ci ]; then
 	fi
 	# the nixl verb's tests read the real UCX of the machine when it has one
 	command -v ucx_info >/dev/null 2>&1 || optional="$optional ucx-utils"
+	# the install test renders the man page with man -l
+	command -v man >/dev/null 2>&1 || optional="$optional man-db"
 fi
 if [ "$what" = ci ]; then
 	need_cmd clang clang

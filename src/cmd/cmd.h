@@ -62,6 +62,8 @@ struct verb {
 	const char *name;
 	const char *synopsis;       /* "env <recipe dir|manifest>...", for help */
 	const char *summary;        /* one line, for help */
+	const char *description;    /* a paragraph, for `help VERB` and the man page */
+	const char *const *examples; /* NULL-terminated command lines, same */
 	unsigned options;           /* OPT_* of its own, beyond its targets' */
 	unsigned targets;           /* VT_* */
 	bool fleet_optional;        /* VT_PATHS | VT_FLEET: a deployment only when

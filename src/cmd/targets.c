@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "cmd/cmd.h"
+#include "core/term.h"
 #include "parse/kube_pods.h"
 
 /* What a probe target may be given: the kubectl side, the local side, the
@@ -64,10 +65,14 @@ int verb_check_fleet_target(const struct verb *v, const struct cli_opts *o)
 	int rc = cli_allow_only(verb, o, FLEET_OPTS | v->options);
 	if (rc)
 		return rc;
+	/* What is missing first: `all RECIPE` alone lacks the deployment, not
+	 * a namespace (which the kubeconfig context gives anyway). */
+	if (!(o->given & (OPT_DEPLOYMENT | OPT_SELECTOR)))
+		return cli_usage_error(verb, "needs the pods to look at: --deployment NAME or "
+				       "--selector LABELS (and -n NAMESPACE, else the kubeconfig "
+				       "context's)");
 	if (!(o->given & OPT_NAMESPACE) || !o->namespace_)
 		return cli_usage_error(verb, "--deployment and --selector need -n NAMESPACE");
-	if (!(o->given & (OPT_DEPLOYMENT | OPT_SELECTOR)))
-		return cli_usage_error(verb, "needs --deployment NAME or --selector LABELS");
 	if (o->deployment && !kube_name_valid(o->deployment))
 		return cli_usage_error(verb, "invalid --deployment name (a Kubernetes name: lowercase "
 				       "letters, digits, '-' and '.')");
@@ -105,15 +110,15 @@ void verb_ctx_init(struct verb_ctx *c, const struct verb *v, const struct cli_op
 		.deadline_s = o->deadline_s,
 		.progress = !o->quiet && isatty(STDERR_FILENO),
 	};
-	/* --color auto: colour only on a terminal, and never with NO_COLOR set
-	 * (https://no-color.org); --color always wins over NO_COLOR. */
-	const char *no_color = getenv("NO_COLOR");
-	bool no_color_set = no_color && *no_color;
+	/* --color auto: colour only on a terminal that is not TERM=dumb, and
+	 * never with NO_COLOR set (https://no-color.org); --color always wins. */
 	c->render = (struct render_opts){
 		.format = o->format,
 		.color = o->color == CI_COLOR_ALWAYS ||
-			 (o->color == CI_COLOR_AUTO && isatty(STDOUT_FILENO) && !no_color_set),
+			 (o->color == CI_COLOR_AUTO && term_auto_color(STDOUT_FILENO)),
 		.quiet = o->quiet, .verbose = o->verbose, .output = o->output,
+		/* a file is no terminal: COLUMNS, else 80 */
+		.width = term_width(o->output ? -1 : STDOUT_FILENO),
 	};
 	c->peer = o->peer;
 	c->max_files = o->max_files;

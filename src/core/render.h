@@ -23,6 +23,7 @@ struct render_opts {
 	bool quiet;            /* the verdict only */
 	bool verbose;          /* evidence under each check */
 	const char *output;    /* --output FILE, written atomically; NULL: stdout */
+	int width;             /* columns text wraps at (core/term.h); 0: 80 */
 };
 
 void render_text(FILE *out, const struct ci_report *r, const struct ci_verdict *v,

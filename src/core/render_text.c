@@ -11,12 +11,22 @@
 #include "core/xalloc.h"
 #include "render.h"
 
-#define WIDTH 80
+/* The width text wraps at: render_opts.width of the run being rendered (a
+ * run renders to one terminal; render_text_wrap() is also called by verbs'
+ * own layouts, which pass no options). */
+static int wrap_width = 80;
+#define WIDTH wrap_width
+
+static void set_width(const struct render_opts *o)
+{
+	wrap_width = o->width >= 40 ? o->width : 80;
+}
 #define STATUS_COL 9  /* "  skipped" */
 #define MAX_ID_COL 30
 
 struct style {
 	bool color;
+	bool quiet;   /* -q: the verdict line alone */
 	int id_col;
 };
 
@@ -233,6 +243,8 @@ static void print_verdict(FILE *out, const struct ci_report *r, const struct ci_
 	else
 		fprintf(out, "verdict: %s (%s, exit %d)\n", verdict_name(v->kind), trusted,
 			verdict_exit_code(v));
+	if (s->quiet)
+		return;
 	fputs("  ", out);
 	render_text_wrap(out, v->summary, 2, 2);
 	if (!v->n_fix_first)
@@ -258,7 +270,8 @@ static void print_verdict(FILE *out, const struct ci_report *r, const struct ci_
 void render_text(FILE *out, const struct ci_report *r, const struct ci_verdict *v,
 		 const struct render_opts *o)
 {
-	struct style s = {.color = o->color, .id_col = id_width(r)};
+	set_width(o);
+	struct style s = {.color = o->color, .quiet = o->quiet, .id_col = id_width(r)};
 	if (!o->quiet) {
 		fprintf(out, "check_interconnect %s: ", r->command);
 		sanitize_fputs(out, r->target);
@@ -284,6 +297,7 @@ void render_text(FILE *out, const struct ci_report *r, const struct ci_verdict *
 void render_text_check(FILE *out, const struct ci_check *c, const struct render_opts *o, int base,
 		       int id_col)
 {
+	set_width(o);
 	struct style s = {.color = o->color, .id_col = id_col > MAX_ID_COL ? MAX_ID_COL : id_col};
 	print_check(out, c, &s, o, base);
 }
@@ -296,6 +310,7 @@ void render_text_steps(FILE *out, const struct ci_report *r)
 void render_text_verdict(FILE *out, const struct ci_report *r, const struct ci_verdict *v,
 			 const struct render_opts *o)
 {
-	struct style s = {.color = o->color, .id_col = id_width(r)};
+	set_width(o);
+	struct style s = {.color = o->color, .quiet = o->quiet, .id_col = id_width(r)};
 	print_verdict(out, r, v, &s);
 }
