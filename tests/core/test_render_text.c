@@ -148,7 +148,8 @@ static void test_quiet_only_verdict(void **state)
 	assert_null(strstr(s, "  ok "));
 	assert_null(strstr(s, "Transport settings"));
 	assert_null(strstr(s, "Next commands"));
-	assert_non_null(strstr(s, "fix first:\n  1. env.ucx.tls"));
+	/* -q is the verdict line and nothing else (issue 13) */
+	assert_string_equal(s, "verdict: blocked (not trusted, exit 2)\n");
 	free(s);
 	report_release(&r);
 }
@@ -202,8 +203,7 @@ static void test_ready_and_empty(void **state)
 	free(s);
 	report_add(&r, "node.x", CI_OK, true, CI_LAYER_FABRIC, NULL, "fine");
 	s = render_to_string(&r, R_TEXT, true, false, false);
-	assert_string_equal(s, "verdict: ready (trusted, exit 0)\n"
-			       "  The disaggregated transport can be trusted: all 1 checks passed.\n");
+	assert_string_equal(s, "verdict: ready (trusted, exit 0)\n");
 	free(s);
 	report_release(&r);
 }
@@ -240,9 +240,11 @@ static void test_fix_first_quotes_the_ranked_check(void **state)
 	struct ci_check *w = report_add(&r, "env.input", CI_WARN, false, CI_LAYER_ENV, NULL,
 					"cannot read b.yaml");
 	check_set_fix(w, "fix or remove b.yaml");
-	char *s = render_to_string(&r, R_TEXT, true, false, false);
-	assert_non_null(strstr(s, "1. env.input: fix or remove b.yaml"));
-	assert_null(strstr(s, "a note"));
+	char *s = render_to_string(&r, R_TEXT, false, false, false);
+	const char *ff = strstr(s, "fix first:");
+	assert_non_null(ff);
+	assert_non_null(strstr(ff, "1. env.input: fix or remove b.yaml"));
+	assert_null(strstr(ff, "a note"));
 	free(s);
 	report_release(&r);
 }

@@ -98,7 +98,8 @@ if command -v script >/dev/null 2>&1; then
 fi
 
 # 5. Usage: the fleet options and what they exclude.
-"$bin" node --deployment x >/dev/null 2>&1; [ $? -eq 64 ] || fail "--deployment without -n is not a usage error"
+# without -n, the kubeconfig context's namespace (as kubectl): the run goes on
+HOME=$root/tests/fixtures/kube/home FAKE_KUBECTL_PODS_DIR=$clusters/healthy "$bin" node --deployment llm-disagg --kubectl "$kubectl" 2>/dev/null | grep -q 'in namespace dynamo' || fail "--deployment without -n does not take the kubeconfig's namespace"
 "$bin" node --deployment x -n ns --pod p >/dev/null 2>&1; [ $? -eq 64 ] || fail "--deployment with --pod accepted"
 "$bin" node --deployment 'Bad_Name' -n ns >/dev/null 2>&1; [ $? -eq 64 ] || fail "invalid --deployment accepted"
 "$bin" all -n ns --deployment x >/dev/null 2>&1; [ $? -eq 64 ] || fail "all without a recipe accepted"
