@@ -503,9 +503,8 @@ static void check_ucx_gpudirect(struct ci_report *r, const struct nixl_facts *f)
 			strbuf_joinf_capped(&host, LIST_CAP, ", ", "%s", md->name);
 		}
 	}
-	struct ci_check *c;
 	if (n_cuda) {
-		c = report_check(r, NIXL_CHECK(UCX_GPUDIRECT), CI_OK, "ucx_info -d",
+		struct ci_check *c = report_check(r, NIXL_CHECK(UCX_GPUDIRECT), CI_OK, "ucx_info -d",
 				 "GPUDirect RDMA inside UCX: the memory domain%s %s list%s cuda memory",
 				 n_cuda == 1 ? "" : "s", cuda.buf, n_cuda == 1 ? "s" : "");
 		if (n_host)

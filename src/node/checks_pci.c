@@ -134,7 +134,7 @@ void node_check_iommu(struct ci_report *r, const struct node_facts *f)
 				 "(nvidia-smi topo -p2p r must read OK)");
 		strbuf_release(&d);
 	} else {
-		c = report_check(r, ck, CI_OK, subj, "%s%s%s",
+		report_check(r, ck, CI_OK, subj, "%s%s%s",
 			       n ? (ndma ? "IOMMU DMA translation in a virtual machine (expected there)"
 					 : "the IOMMU passes GPU and NIC DMA through")
 				 : "",
