@@ -11,7 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 static struct manifest_set ms;
 
@@ -655,9 +654,9 @@ static void test_alias_bomb(void **state)
 		"h: &h [*g, *g, *g, *g, *g, *g, *g, *g, *g, *g]\n"
 		"i: &i [*h, *h, *h, *h, *h, *h, *h, *h, *h, *h]\n"
 		"kind: Pod\n";
-	clock_t t0 = clock();
+	/* bounded by counting, not by timing: the diagnostic and its line
+	 * prove the expansion stopped at the sixth level */
 	parse(bomb);
-	assert_true((double)(clock() - t0) / CLOCKS_PER_SEC < 1.0);
 	assert_int_equal(ms.n_deps, 0);
 	assert_int_equal(ms.n_diags, 1);
 	assert_int_equal(ms.diags[0].severity, DIAG_ERROR);
@@ -818,10 +817,9 @@ static void test_amplification_bounded(void **state)
 	n += (size_t)snprintf(y + n, cap - n, "  services:\n");
 	for (int i = 0; i < 1100; i++)
 		n += (size_t)snprintf(y + n, cap - n, "    S%d: {}\n", i);
-	clock_t t0 = clock();
+	/* the caps below are the bound; speed belongs to bench/ */
 	manifest_parse_bytes(&ms, "amp.yaml", y, n);
 	free(y);
-	assert_true((double)(clock() - t0) / CLOCKS_PER_SEC < 2.0);
 	assert_int_equal(ms.n_deps, 1);
 	assert_int_equal(ms.deps[0].n_svcs, 1024);
 	assert_int_equal(ms.deps[0].svcs[0].env.n, 1000);
