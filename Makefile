@@ -10,8 +10,9 @@
 #   make fuzz           libFuzzer targets, FUZZ_SECONDS (10) each, build-fuzz/
 #   make bench          bench/run.sh
 #   make lint           shellcheck over every shell script (tools/shell-scripts.sh),
-#                       the include rules (tools/check-includes.py), cppcheck
-#   make format-check   clang-format --dry-run over the C sources (.clang-format)
+#                       the include rules (tools/check-includes.py), cppcheck,
+#                       clang-format (format-check)
+#   make format-check   clang-format --dry-run over the C sources (.clang-format; in lint)
 #   make format         reformat them in place
 #   make install        the binary, kubectl-interconnect, the man page and the
 #                       bash/zsh completions under PREFIX (default /usr/local),
@@ -123,9 +124,10 @@ lint:
 	sh tools/shell-scripts.sh | xargs shellcheck --exclude=SC1091
 	python3 tools/check-includes.py
 	$(CPPCHECK) src
+	clang-format --dry-run -Werror $(FORMAT_FILES)
 
-# C sources under the house style (.clang-format).  Not in `lint` until the
-# tree has been reformatted once (docs/HACKING.md, "Style").
+# C sources under the house style (.clang-format): `make lint` fails on any
+# file `make format` would change.
 FORMAT_FILES = $(shell git ls-files 'src/*.c' 'src/*.h' 'tests/*.c' 'tests/*.h' 'fuzz/*.c' 'fuzz/*.h')
 format-check:
 	clang-format --dry-run -Werror $(FORMAT_FILES)

@@ -15,10 +15,11 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-#define FUZZ_PARSE(type, fn, rel) do { \
-		struct type x_; \
+#define FUZZ_PARSE(type, fn, rel)                        \
+	do {                                             \
+		struct type x_;                          \
 		(void)fn((const char *)data, size, &x_); \
-		rel(&x_); \
+		rel(&x_);                                \
 	} while (0)
 
 #endif

@@ -40,10 +40,10 @@ static void add_line(struct ci_report *r, unsigned char ctl, char *rest)
 	size_t n = split(rest, f);
 	switch (ctl & 3) {
 	case 0: {
-		struct ci_check *c = report_add(r, f[0], (enum ci_status)((ctl >> 2) & 3),
-						(ctl >> 4) & 1, (enum ci_layer)((ctl >> 5) & 3),
-						n > 1 && (ctl & 0x80) ? f[1] : NULL, "%s",
-						n > 2 ? f[2] : "");
+		struct ci_check *c =
+			report_add(r, f[0], (enum ci_status)((ctl >> 2) & 3), (ctl >> 4) & 1,
+				   (enum ci_layer)((ctl >> 5) & 3),
+				   n > 1 && (ctl & 0x80) ? f[1] : NULL, "%s", n > 2 ? f[2] : "");
 		if (n > 3)
 			check_set_fix(c, "%s", f[3]);
 		for (size_t i = 4; i < n; i++)
@@ -53,9 +53,7 @@ static void add_line(struct ci_report *r, unsigned char ctl, char *rest)
 	case 1:
 		report_add_fact(r, f[0], n > 1 ? f[1] : "", n > 2 ? f[2] : "", n > 3 ? f[3] : "");
 		break;
-	case 2:
-		report_add_step(r, f[0], n > 1 ? f[1] : "");
-		break;
+	case 2: report_add_step(r, f[0], n > 1 ? f[1] : ""); break;
 	default: {
 		struct ci_report child;
 		report_init(&child, "node", f[0]);

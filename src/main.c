@@ -29,10 +29,27 @@
 #endif
 
 enum {
-	LONG_FORMAT = 256, LONG_JSON, LONG_COLOR, LONG_POD, LONG_CONTEXT, LONG_KUBECONFIG,
-	LONG_KUBECTL, LONG_SYSROOT, LONG_SAVE_PROBE, LONG_REPLAY, LONG_TIMEOUT,
-	LONG_PEER, LONG_DEPLOYMENT, LONG_JOBS, LONG_MAX_FILES, LONG_DEADLINE, LONG_VERSION, LONG_OUTPUT,
-	LONG_OBSERVE, LONG_LOGS, LONG_FORCE,
+	LONG_FORMAT = 256,
+	LONG_JSON,
+	LONG_COLOR,
+	LONG_POD,
+	LONG_CONTEXT,
+	LONG_KUBECONFIG,
+	LONG_KUBECTL,
+	LONG_SYSROOT,
+	LONG_SAVE_PROBE,
+	LONG_REPLAY,
+	LONG_TIMEOUT,
+	LONG_PEER,
+	LONG_DEPLOYMENT,
+	LONG_JOBS,
+	LONG_MAX_FILES,
+	LONG_DEADLINE,
+	LONG_VERSION,
+	LONG_OUTPUT,
+	LONG_OBSERVE,
+	LONG_LOGS,
+	LONG_FORCE,
 };
 
 static const struct option long_opts[] = {
@@ -97,7 +114,8 @@ static int unknown_option(const char *arg)
 		words[n++] = option_docs[i].name;
 	const char *near = !strncmp(name, "--", 2) ? suggest_closest(name, words, n) : NULL;
 	if (near)
-		return cli_usage_error(NULL, "unknown option '%s' (did you mean '%s'?)", name, near);
+		return cli_usage_error(NULL, "unknown option '%s' (did you mean '%s'?)", name,
+				       near);
 	return cli_usage_error(NULL, "unknown option '%s'", arg);
 }
 
@@ -148,41 +166,85 @@ int main(int argc, char **argv)
 			else if (!strcmp(optarg, "never"))
 				o.color = CI_COLOR_NEVER;
 			else
-				return cli_usage_error(NULL, "unknown color mode '%s' (auto, always or never)", optarg);
+				return cli_usage_error(
+					NULL, "unknown color mode '%s' (auto, always or never)",
+					optarg);
 			break;
 		case 'q': o.quiet = true; break;
 		case 'v': o.verbose = true; break;
-		case 'n': o.namespace_ = optarg; o.given |= OPT_NAMESPACE; break;
-		case LONG_POD: o.pod = optarg; o.given |= OPT_POD; break;
-		case 'c': o.container = optarg; o.given |= OPT_CONTAINER; break;
-		case LONG_CONTEXT: o.context = optarg; o.given |= OPT_CONTEXT; break;
-		case LONG_KUBECONFIG: o.kubeconfig = optarg; o.given |= OPT_KUBECONFIG; break;
-		case LONG_KUBECTL: o.kubectl = optarg; o.given |= OPT_KUBECTL; break;
-		case LONG_SYSROOT: o.sysroot = optarg; o.given |= OPT_SYSROOT; break;
-		case LONG_SAVE_PROBE: o.save_probe = optarg; o.given |= OPT_SAVE_PROBE; break;
+		case 'n':
+			o.namespace_ = optarg;
+			o.given |= OPT_NAMESPACE;
+			break;
+		case LONG_POD:
+			o.pod = optarg;
+			o.given |= OPT_POD;
+			break;
+		case 'c':
+			o.container = optarg;
+			o.given |= OPT_CONTAINER;
+			break;
+		case LONG_CONTEXT:
+			o.context = optarg;
+			o.given |= OPT_CONTEXT;
+			break;
+		case LONG_KUBECONFIG:
+			o.kubeconfig = optarg;
+			o.given |= OPT_KUBECONFIG;
+			break;
+		case LONG_KUBECTL:
+			o.kubectl = optarg;
+			o.given |= OPT_KUBECTL;
+			break;
+		case LONG_SYSROOT:
+			o.sysroot = optarg;
+			o.given |= OPT_SYSROOT;
+			break;
+		case LONG_SAVE_PROBE:
+			o.save_probe = optarg;
+			o.given |= OPT_SAVE_PROBE;
+			break;
 		case LONG_FORCE: o.force = true; break;
-		case LONG_REPLAY: o.replay = optarg; o.given |= OPT_REPLAY; break;
-		case LONG_PEER: o.peer = optarg; o.given |= OPT_PEER; break;
-		case LONG_DEPLOYMENT: o.deployment = optarg; o.given |= OPT_DEPLOYMENT; break;
-		case 'l': o.selector = optarg; o.given |= OPT_SELECTOR; break;
+		case LONG_REPLAY:
+			o.replay = optarg;
+			o.given |= OPT_REPLAY;
+			break;
+		case LONG_PEER:
+			o.peer = optarg;
+			o.given |= OPT_PEER;
+			break;
+		case LONG_DEPLOYMENT:
+			o.deployment = optarg;
+			o.given |= OPT_DEPLOYMENT;
+			break;
+		case 'l':
+			o.selector = optarg;
+			o.given |= OPT_SELECTOR;
+			break;
 		case LONG_TIMEOUT:
 			if (!duration_parse(optarg, &o.timeout_s))
-				return cli_usage_error(NULL, "invalid --timeout '%s' (a duration as "
-						       "kubectl takes it: 30s, 2m, 1m30s, or seconds; "
-						       "at most 24h)", optarg);
+				return cli_usage_error(
+					NULL,
+					"invalid --timeout '%s' (a duration as "
+					"kubectl takes it: 30s, 2m, 1m30s, or seconds; "
+					"at most 24h)",
+					optarg);
 			o.given |= OPT_TIMEOUT;
 			break;
 		case LONG_DEADLINE:
 			if (!duration_parse(optarg, &o.deadline_s))
-				return cli_usage_error(NULL, "invalid --deadline '%s' (a duration: 10m, "
-						       "90s, or seconds; at most 24h)", optarg);
+				return cli_usage_error(NULL,
+						       "invalid --deadline '%s' (a duration: 10m, "
+						       "90s, or seconds; at most 24h)",
+						       optarg);
 			o.given |= OPT_DEADLINE;
 			break;
 		case LONG_JOBS: {
 			char *end;
 			long j = strtol(optarg, &end, 10);
 			if (*end || end == optarg || j < 1 || j > 256)
-				return cli_usage_error(NULL, "invalid --jobs '%s' (1 to 256)", optarg);
+				return cli_usage_error(NULL, "invalid --jobs '%s' (1 to 256)",
+						       optarg);
 			o.jobs = (int)j;
 			o.given |= OPT_JOBS;
 			break;
@@ -192,8 +254,10 @@ int main(int argc, char **argv)
 			errno = 0;
 			unsigned long long m = strtoull(optarg, &end, 10);
 			/* The cap bounds memory: each file read stays in the model. */
-			if (errno || *end || end == optarg || *optarg == '-' || m < 1 || m > 10000000)
-				return cli_usage_error(NULL, "invalid --max-files '%s' (1 to 10000000)", optarg);
+			if (errno || *end || end == optarg || *optarg == '-' || m < 1 ||
+			    m > 10000000)
+				return cli_usage_error(
+					NULL, "invalid --max-files '%s' (1 to 10000000)", optarg);
 			o.max_files = (unsigned long)m;
 			o.given |= OPT_MAX_FILES;
 			break;
@@ -204,7 +268,8 @@ int main(int argc, char **argv)
 			unsigned long s = strtoul(optarg, &end, 10);
 			if (errno || *end || end == optarg || *optarg == '-' || s < 1 ||
 			    s > PROBE_MAX_OBSERVE_S)
-				return cli_usage_error(NULL, "invalid --observe '%s' (seconds, 1 to %d)",
+				return cli_usage_error(NULL,
+						       "invalid --observe '%s' (seconds, 1 to %d)",
 						       optarg, PROBE_MAX_OBSERVE_S);
 			o.observe_s = (unsigned)s;
 			o.given |= OPT_OBSERVE;
@@ -216,9 +281,11 @@ int main(int argc, char **argv)
 				char *end;
 				errno = 0;
 				n = strtoul(optarg, &end, 10);
-				if (errno || *end || end == optarg || *optarg == '-' || n < 1 || n > 100000)
-					return cli_usage_error(NULL, "invalid --logs=%s (log lines, 1 to 100000)",
-							       optarg);
+				if (errno || *end || end == optarg || *optarg == '-' || n < 1 ||
+				    n > 100000)
+					return cli_usage_error(
+						NULL, "invalid --logs=%s (log lines, 1 to 100000)",
+						optarg);
 			}
 			o.logs_tail = (unsigned)n;
 			o.given |= OPT_LOGS;

@@ -21,7 +21,8 @@ int cmd_all(struct verb_ctx *c, struct ci_report *r)
 	ms.max_files = c->max_files;
 	if (!manifest_load_path(&ms, path)) {
 		const char *why = ms.n_diags && ms.diags[ms.n_diags - 1].message
-					  ? ms.diags[ms.n_diags - 1].message : "unreadable";
+					  ? ms.diags[ms.n_diags - 1].message
+					  : "unreadable";
 		cli_error("all: cannot read '%s': %s", path, why);
 		manifest_set_release(&ms);
 		return CI_EXIT_USAGE;

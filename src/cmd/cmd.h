@@ -32,9 +32,9 @@
 /* Which targets a verb takes (struct verb.targets, a mask). */
 enum verb_target {
 	VT_NONE = 0,
-	VT_PATHS = 1u << 0,  /* positional paths (recipes, manifests) */
-	VT_PROBE = 1u << 1,  /* one probe target: local, --sysroot, --pod, --replay */
-	VT_FLEET = 1u << 2,  /* every worker pod: --deployment / --selector */
+	VT_PATHS = 1u << 0, /* positional paths (recipes, manifests) */
+	VT_PROBE = 1u << 1, /* one probe target: local, --sysroot, --pod, --replay */
+	VT_FLEET = 1u << 2, /* every worker pod: --deployment / --selector */
 };
 
 /* A verb's run() returns this to have the runner render the report; any
@@ -46,30 +46,30 @@ struct verb;
 /* What a verb is given: everything resolved, nothing left to parse. */
 struct verb_ctx {
 	const struct verb *verb;
-	enum verb_target target;    /* the one resolved (a single bit) */
-	struct probe_target probe;  /* VT_PROBE: the target; VT_FLEET: its kubectl side */
-	struct fleet_target fleet;  /* VT_FLEET */
+	enum verb_target target;   /* the one resolved (a single bit) */
+	struct probe_target probe; /* VT_PROBE: the target; VT_FLEET: its kubectl side */
+	struct fleet_target fleet; /* VT_FLEET */
 	struct render_opts render;
-	const char *peer;           /* nixl --peer, or NULL */
-	unsigned long max_files;    /* env, all --max-files (0: the loader's default) */
-	char **args;                /* positional arguments (VT_PATHS) */
+	const char *peer;        /* nixl --peer, or NULL */
+	unsigned long max_files; /* env, all --max-files (0: the loader's default) */
+	char **args;             /* positional arguments (VT_PATHS) */
 	int n_args;
-	void *state;                /* the verb's own, between start() and stop() */
-	bool save_failed;           /* --save-probe failed: exit CI_EXIT_IO after the report */
+	void *state;      /* the verb's own, between start() and stop() */
+	bool save_failed; /* --save-probe failed: exit CI_EXIT_IO after the report */
 };
 
 struct verb {
 	const char *name;
-	const char *synopsis;       /* "env <recipe dir|manifest>...", for help */
-	const char *summary;        /* one line, for help */
-	const char *description;    /* a paragraph, for `help VERB` and the man page */
+	const char *synopsis;        /* "env <recipe dir|manifest>...", for help */
+	const char *summary;         /* one line, for help */
+	const char *description;     /* a paragraph, for `help VERB` and the man page */
 	const char *const *examples; /* NULL-terminated command lines, same */
-	unsigned options;           /* OPT_* of its own, beyond its targets' */
-	unsigned targets;           /* VT_* */
-	bool fleet_optional;        /* VT_PATHS | VT_FLEET: a deployment only when
+	unsigned options;            /* OPT_* of its own, beyond its targets' */
+	unsigned targets;            /* VT_* */
+	bool fleet_optional;         /* VT_PATHS | VT_FLEET: a deployment only when
 				     * --deployment names one (env), else paths */
-	int min_args, max_args;     /* positional arguments; max_args -1: any number */
-	const char *args_error;     /* the usage line when their count is wrong;
+	int min_args, max_args;      /* positional arguments; max_args -1: any number */
+	const char *args_error;      /* the usage line when their count is wrong;
 				     * NULL: "unexpected argument 'X'" */
 
 	/* Its own usage rules beyond the table (nixl --peer): 0 or 64. */
@@ -85,7 +85,7 @@ struct verb {
 	void (*start)(struct verb_ctx *c);
 	void (*stop)(struct verb_ctx *c);
 	const struct check_desc *probe_check; /* VT_PROBE: the check that says the probe failed */
-	enum fleet_kind fleet;      /* VT_FLEET without run(): the fan-out's kind */
+	enum fleet_kind fleet;                /* VT_FLEET without run(): the fan-out's kind */
 };
 
 extern const struct verb verbs[];

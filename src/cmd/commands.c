@@ -16,22 +16,25 @@ const struct verb verbs[] = {
 		.name = "env",
 		.synopsis = "env <recipe dir|manifest|->...",
 		.summary = "lint recipes, or a live DGD (--deployment)",
-		.description = "Reads recipe folders (searched for *.yaml and *.yml) and manifest files, "
-			       "builds every DynamoGraphDeployment and GPU workload in them, and checks "
-			       "what the YAML says about the KV transport: UCX, NIXL, NCCL and "
-			       "libfabric variables, prefill/decode agreement, RDMA resources, IPC_LOCK "
-			       "and memlock. '-' reads one YAML stream from stdin; --deployment NAME "
-			       "reads the live DynamoGraphDeployment (one kubectl get) instead.",
-		.examples = (const char *const[]){
-			"check_interconnect env recipes/llama-3-70b/vllm/disagg-multi-node",
-			"check_interconnect env --format sarif --output results.sarif recipes/",
-			NULL,
-		},
+		.description =
+			"Reads recipe folders (searched for *.yaml and *.yml) and manifest files, "
+			"builds every DynamoGraphDeployment and GPU workload in them, and checks "
+			"what the YAML says about the KV transport: UCX, NIXL, NCCL and "
+			"libfabric variables, prefill/decode agreement, RDMA resources, IPC_LOCK "
+			"and memlock. '-' reads one YAML stream from stdin; --deployment NAME "
+			"reads the live DynamoGraphDeployment (one kubectl get) instead.",
+		.examples =
+			(const char *const[]){
+				"check_interconnect env recipes/llama-3-70b/vllm/disagg-multi-node",
+				"check_interconnect env --format sarif --output results.sarif recipes/",
+				NULL,
+			},
 		.options = OPT_MAX_FILES,
 		/* paths, or with --deployment the live object (one kubectl get) */
 		.targets = VT_PATHS | VT_FLEET,
 		.fleet_optional = true,
-		.min_args = 0, .max_args = -1,
+		.min_args = 0,
+		.max_args = -1,
 		.run = cmd_env,
 	},
 	{
@@ -39,19 +42,21 @@ const struct verb verbs[] = {
 		.synopsis = "node [POD]",
 		.summary = "RDMA, GPUDirect, GDRCopy, NVLink, memlock, env",
 		.options = OPT_OBSERVE | OPT_LOGS,
-		.description = "Probes one pod (one kubectl exec), the local host, a --sysroot tree or a "
-			       "saved transcript: RDMA devices and ports, /dev/infiniband, GPUDirect "
-			       "(peermem or DMA-BUF), GDRCopy, NVLink and MNNVL, memlock, and the "
-			       "pod's real transport variables against its hardware. With "
-			       "--deployment or -l, every worker pod in parallel, with fleet checks. "
-			       "Without -n, the namespace of the current kubeconfig context.",
-		.examples = (const char *const[]){
-			"check_interconnect node -n dynamo --pod vllm-decode-0",
-			"kubectl interconnect node -n dynamo vllm-decode-0",
-			"check_interconnect node --deployment llm-disagg -n dynamo",
-			"check_interconnect node --format npd",
-			NULL,
-		},
+		.description =
+			"Probes one pod (one kubectl exec), the local host, a --sysroot tree or a "
+			"saved transcript: RDMA devices and ports, /dev/infiniband, GPUDirect "
+			"(peermem or DMA-BUF), GDRCopy, NVLink and MNNVL, memlock, and the "
+			"pod's real transport variables against its hardware. With "
+			"--deployment or -l, every worker pod in parallel, with fleet checks. "
+			"Without -n, the namespace of the current kubeconfig context.",
+		.examples =
+			(const char *const[]){
+				"check_interconnect node -n dynamo --pod vllm-decode-0",
+				"kubectl interconnect node -n dynamo vllm-decode-0",
+				"check_interconnect node --deployment llm-disagg -n dynamo",
+				"check_interconnect node --format npd",
+				NULL,
+			},
 		.targets = VT_PROBE | VT_FLEET,
 		.judge = cmd_node,
 		.probe_check = NODE_CHECK(PROBE),
@@ -61,15 +66,17 @@ const struct verb verbs[] = {
 		.name = "nixl",
 		.synopsis = "nixl [POD]",
 		.summary = "NIXL/UCX readiness and the pair-test commands",
-		.description = "Checks NIXL/UCX readiness in a pod: plugins, the backend, the UCX build, "
-			       "its transports and memory domains; then prints the pair-test commands "
-			       "(nixlbench, ucx_perftest) that prove reachability. It never runs "
-			       "them.",
-		.examples = (const char *const[]){
-			"check_interconnect nixl -n dynamo --pod vllm-prefill-0 --peer vllm-decode-0",
-			"check_interconnect nixl --deployment llm-disagg -n dynamo",
-			NULL,
-		},
+		.description =
+			"Checks NIXL/UCX readiness in a pod: plugins, the backend, the UCX build, "
+			"its transports and memory domains; then prints the pair-test commands "
+			"(nixlbench, ucx_perftest) that prove reachability. It never runs "
+			"them.",
+		.examples =
+			(const char *const[]){
+				"check_interconnect nixl -n dynamo --pod vllm-prefill-0 --peer vllm-decode-0",
+				"check_interconnect nixl --deployment llm-disagg -n dynamo",
+				NULL,
+			},
 		.options = OPT_PEER,
 		.targets = VT_PROBE | VT_FLEET,
 		.check = cmd_nixl_check,
@@ -84,15 +91,18 @@ const struct verb verbs[] = {
 		.synopsis = "all <recipe dir>",
 		.summary = "env + node + nixl over a deployment, with drift",
 		.options = OPT_MAX_FILES | OPT_OBSERVE | OPT_LOGS,
-		.description = "Runs env on the recipe and node and nixl on every worker pod of the "
-			       "deployment, and compares the recipe with what the pods really have "
-			       "(drift). Needs --deployment NAME (or -l LABELS).",
-		.examples = (const char *const[]){
-			"check_interconnect all recipes/llm-disagg --deployment llm-disagg -n dynamo",
-			NULL,
-		},
+		.description =
+			"Runs env on the recipe and node and nixl on every worker pod of the "
+			"deployment, and compares the recipe with what the pods really have "
+			"(drift). Needs --deployment NAME (or -l LABELS).",
+		.examples =
+			(const char *const[]){
+				"check_interconnect all recipes/llm-disagg --deployment llm-disagg -n dynamo",
+				NULL,
+			},
 		.targets = VT_PATHS | VT_FLEET,
-		.min_args = 1, .max_args = 1,
+		.min_args = 1,
+		.max_args = 1,
 		.args_error = "needs one recipe folder or manifest: all RECIPE_DIR "
 			      "--deployment NAME -n NAMESPACE",
 		.run = cmd_all,
@@ -102,13 +112,15 @@ const struct verb verbs[] = {
 		.name = "vars",
 		.synopsis = "vars",
 		.summary = "print the transport variable catalogue",
-		.description = "Prints every transport variable the checks know, its family, when it is "
-			       "critical and the rule applied to it.",
-		.examples = (const char *const[]){
-			"check_interconnect vars",
-			"check_interconnect vars --json",
-			NULL,
-		},
+		.description =
+			"Prints every transport variable the checks know, its family, when it is "
+			"critical and the rule applied to it.",
+		.examples =
+			(const char *const[]){
+				"check_interconnect vars",
+				"check_interconnect vars --json",
+				NULL,
+			},
 		.targets = VT_NONE,
 		.args_error = "takes no arguments",
 		.run = cmd_vars,

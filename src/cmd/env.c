@@ -59,9 +59,11 @@ static void drop_diags(struct manifest_set *ms, size_t from)
 static int env_live(struct verb_ctx *c, struct ci_report *r)
 {
 	if (c->n_args)
-		return cli_usage_error("env", "--deployment reads the live object: give no recipe path");
+		return cli_usage_error("env",
+				       "--deployment reads the live object: give no recipe path");
 	if (c->fleet.selector)
-		return cli_usage_error("env", "--selector does not apply to env: --deployment names "
+		return cli_usage_error("env",
+				       "--selector does not apply to env: --deployment names "
 				       "the DynamoGraphDeployment to read");
 	const struct probe_target *t = &c->fleet.probe;
 	char *out = NULL, *err = NULL;
@@ -73,20 +75,23 @@ static int env_live(struct verb_ctx *c, struct ci_report *r)
 		free(err);
 		return rc;
 	}
-	char *where = xasprintf("dynamographdeployment/%s -n %s", c->fleet.deployment, t->namespace_);
+	char *where =
+		xasprintf("dynamographdeployment/%s -n %s", c->fleet.deployment, t->namespace_);
 	free(r->target);
 	r->target = xstrdup(where);
 	struct manifest_set ms;
 	manifest_set_init(&ms);
 	if (e != PROBE_OK) {
 		cli_error("env: %s", err ? err : "kubectl get failed");
-		struct ci_check *k = report_check_as(r, ENV_CHECK(INPUT), CI_SKIPPED, true,
-						     CI_LAYER_ENV, where,
-						     "cannot read the live DynamoGraphDeployment: %s",
-						     err ? err : "kubectl get failed");
-		check_set_fix(k, "check the name, the namespace and kubectl's access (the call is "
-				 "`kubectl get " KUBE_DGD_RESOURCE " %s -n %s -o json`), or lint the "
-				 "recipe file instead", c->fleet.deployment, t->namespace_);
+		struct ci_check *k =
+			report_check_as(r, ENV_CHECK(INPUT), CI_SKIPPED, true, CI_LAYER_ENV, where,
+					"cannot read the live DynamoGraphDeployment: %s",
+					err ? err : "kubectl get failed");
+		check_set_fix(k,
+			      "check the name, the namespace and kubectl's access (the call is "
+			      "`kubectl get " KUBE_DGD_RESOURCE " %s -n %s -o json`), or lint the "
+			      "recipe file instead",
+			      c->fleet.deployment, t->namespace_);
 	} else {
 		manifest_parse_bytes(&ms, where, out, len);
 		manifest_finish(&ms, 0);
@@ -105,7 +110,8 @@ int cmd_env(struct verb_ctx *c, struct ci_report *r)
 	if (c->target == VT_FLEET)
 		return env_live(c, r);
 	if (c->n_args < 1)
-		return cli_usage_error("env", "needs at least one recipe folder or manifest "
+		return cli_usage_error("env",
+				       "needs at least one recipe folder or manifest "
 				       "(or - for standard input, or --deployment NAME -n NS)");
 	struct manifest_set ms;
 	manifest_set_init(&ms);
@@ -123,11 +129,13 @@ int cmd_env(struct verb_ctx *c, struct ci_report *r)
 		const char *why = strcmp(path, "-") ? path_error(path) : NULL;
 		char *msg = why ? xstrdup(why)
 				: xstrdup(ms.n_diags > before && ms.diags[before].message
-						  ? ms.diags[before].message : "unreadable");
+						  ? ms.diags[before].message
+						  : "unreadable");
 		drop_diags(&ms, before);
 		cli_error("env: cannot read '%s': %s", path, msg);
-		struct ci_check *k = report_check_as(r, ENV_CHECK(INPUT), CI_FAIL, true, CI_LAYER_ENV,
-						     path, "cannot read '%s': %s", path, msg);
+		struct ci_check *k =
+			report_check_as(r, ENV_CHECK(INPUT), CI_FAIL, true, CI_LAYER_ENV, path,
+					"cannot read '%s': %s", path, msg);
 		check_set_fix(k, "check the path: env takes recipe folders and manifest files");
 		free(msg);
 	}

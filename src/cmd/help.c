@@ -12,25 +12,28 @@
 #include "probe/probe.h"
 
 #define STR_(x) #x
-#define STR(x) STR_(x)
+#define STR(x)  STR_(x)
 
-const char *const help_group_names[] = {"output", "recipes (env, all)",
-					"targets (node, nixl, all)", "general"};
+const char *const help_group_names[] = {"output", "recipes (env, all)", "targets (node, nixl, all)",
+					"general"};
 
 const struct option_doc option_docs[] = {
 	{"--format", 0, "FMT", 0, HG_OUTPUT,
-	 "text (default), json, sarif, prometheus, junit, nagios or npd", "text json sarif "
+	 "text (default), json, sarif, prometheus, junit, nagios or npd",
+	 "text json sarif "
 	 "prometheus junit nagios npd"},
 	{"--json", 0, NULL, 0, HG_OUTPUT, "the same as --format json", NULL},
 	{"--output", 0, "FILE", 0, HG_OUTPUT,
 	 "write the report to FILE atomically (a temporary file, then rename)", "file"},
 	{"--color", 0, "WHEN", 0, HG_OUTPUT,
 	 "auto, always or never; auto: colour only on a terminal, not with TERM=dumb or "
-	 "NO_COLOR", "auto always never"},
+	 "NO_COLOR",
+	 "auto always never"},
 	{"--quiet", 'q', NULL, 0, HG_OUTPUT, "print the verdict line only", NULL},
 	{"--verbose", 'v', NULL, 0, HG_OUTPUT,
 	 "every check with its evidence, also the ok ones of a run over many deployments or "
-	 "pods", NULL},
+	 "pods",
+	 NULL},
 	{"--max-files", 0, "N", OPT_MAX_FILES, HG_RECIPES,
 	 "YAML files read per folder (default 20000)", NULL},
 	{"--namespace", 'n', "NS", OPT_NAMESPACE, HG_TARGETS,
@@ -61,8 +64,9 @@ const struct option_doc option_docs[] = {
 	{"--replay", 0, "FILE", OPT_REPLAY, HG_TARGETS, "analyse a saved transcript offline",
 	 "file"},
 	{"--timeout", 0, "DURATION", OPT_TIMEOUT, HG_TARGETS,
-	 "deadline for one pod's probe: 30s, 2m, 1m30s or seconds (default "
-	 STR(PROBE_DEFAULT_TIMEOUT_S) "s)", NULL},
+	 "deadline for one pod's probe: 30s, 2m, 1m30s or seconds (default " STR(
+		 PROBE_DEFAULT_TIMEOUT_S) "s)",
+	 NULL},
 	{"--observe", 0, "SEC", OPT_OBSERVE, HG_TARGETS,
 	 "what moved in a window: RDMA, TCP, NIXL bytes", NULL},
 	{"--logs", 0, "[=N]", OPT_LOGS, HG_TARGETS,
@@ -166,18 +170,21 @@ static void print_verbs(FILE *out, int width)
 static void print_exit_codes(FILE *out, int width)
 {
 	fputs("\nexit codes:\n  ", out);
-	wrap(out, "0 ready, 1 degraded, 2 blocked, 3 unknown, 64 usage error, 74 the report "
-	     "could not be written (npd: 0 OK, 1 NonOK, 2 Unknown)", 2, 2, width);
+	wrap(out,
+	     "0 ready, 1 degraded, 2 blocked, 3 unknown, 64 usage error, 74 the report "
+	     "could not be written (npd: 0 OK, 1 NonOK, 2 Unknown)",
+	     2, 2, width);
 }
 
 void help_print(FILE *out, const struct verb *v, int width)
 {
 	if (!v) {
 		fputs("usage: check_interconnect [options] <verb> [args]\n\n", out);
-		wrap(out, "Tells whether the transport under NVIDIA Dynamo's disaggregated serving "
+		wrap(out,
+		     "Tells whether the transport under NVIDIA Dynamo's disaggregated serving "
 		     "(NIXL -> UCX/libfabric -> InfiniBand, RoCE, EFA, NVLink) can be trusted. "
-		     "Read-only: it never changes the cluster and never prints a secret.", 0, 0,
-		     width);
+		     "Read-only: it never changes the cluster and never prints a secret.",
+		     0, 0, width);
 		fputc('\n', out);
 		print_verbs(out, width);
 		for (int g = HG_OUTPUT; g <= HG_GENERAL; g++) {
@@ -204,8 +211,10 @@ void help_print(FILE *out, const struct verb *v, int width)
 			if (d->group != (enum help_group)g || !help_verb_takes(v, d))
 				continue;
 			if (!any)
-				fprintf(out, "\n%s:\n", g == HG_RECIPES ? "recipes" :
-					g == HG_TARGETS ? "targets" : help_group_names[g]);
+				fprintf(out, "\n%s:\n",
+					g == HG_RECIPES   ? "recipes"
+					: g == HG_TARGETS ? "targets"
+							  : help_group_names[g]);
 			any = true;
 			print_option(out, d, width);
 		}

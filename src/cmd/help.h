@@ -13,13 +13,18 @@
 
 #include "cmd/cmd.h"
 
-enum help_group { HG_OUTPUT, HG_RECIPES, HG_TARGETS, HG_GENERAL };
+enum help_group {
+	HG_OUTPUT,
+	HG_RECIPES,
+	HG_TARGETS,
+	HG_GENERAL
+};
 
 struct option_doc {
-	const char *name;     /* "--namespace" */
-	char short_name;      /* 'n', or 0 */
-	const char *arg;      /* "NS", or NULL for a flag */
-	unsigned bit;         /* OPT_* it sets; 0: every verb takes it */
+	const char *name; /* "--namespace" */
+	char short_name;  /* 'n', or 0 */
+	const char *arg;  /* "NS", or NULL for a flag */
+	unsigned bit;     /* OPT_* it sets; 0: every verb takes it */
 	enum help_group group;
 	const char *text;     /* one sentence, wrapped to the terminal */
 	const char *complete; /* for completion: "file", "dir", "pod", "namespace",

@@ -48,12 +48,14 @@ static void roff_option(FILE *out, const struct option_doc *d)
 
 void help_roff(FILE *out)
 {
-	fprintf(out, ".\\\" Generated from src/cmd/help.c and src/cmd/commands.c by "
+	fprintf(out,
+		".\\\" Generated from src/cmd/help.c and src/cmd/commands.c by "
 		"tools/gen_docs: do not edit.\n"
 		".TH CHECK_INTERCONNECT 1 \"\" \"check_interconnect %s\" \"User Commands\"\n",
 		CI_VERSION);
 	fputs(".SH NAME\ncheck_interconnect \\- can the KV transport under NVIDIA Dynamo's "
-	      "disaggregated serving be trusted?\n.SH SYNOPSIS\n", out);
+	      "disaggregated serving be trusted?\n.SH SYNOPSIS\n",
+	      out);
 	for (size_t i = 0; i < n_verbs; i++) {
 		fputs(".B check_interconnect\n", out);
 		fputs("[\\fIoptions\\fR] ", out);
@@ -62,7 +64,8 @@ void help_roff(FILE *out)
 	}
 	fputs(".B kubectl interconnect\n\\fIverb\\fR [\\fIoptions\\fR]\n", out);
 	fputs(".SH DESCRIPTION\n", out);
-	roff(out, "check_interconnect tells whether the transport under NVIDIA Dynamo's "
+	roff(out,
+	     "check_interconnect tells whether the transport under NVIDIA Dynamo's "
 	     "disaggregated serving (NIXL over UCX or libfabric, over InfiniBand, RoCE, EFA or "
 	     "NVLink) can be trusted. Every check prints ok, warn, fail or skipped with one line "
 	     "of detail; each run ends with one verdict and a fix-first list. It is read-only: "
@@ -119,7 +122,8 @@ void help_roff(FILE *out)
 	      ".TP\n.B 64\nusage error.\n"
 	      ".TP\n.B 74\nthe report could not be written (stdout, or \\fB\\-\\-output\\fR).\n"
 	      ".PP\nWith \\fB\\-\\-format npd\\fR: 0 OK, 1 NonOK (degraded or blocked), "
-	      "2 Unknown.\n", out);
+	      "2 Unknown.\n",
+	      out);
 	fputs(".SH ENVIRONMENT\n"
 	      ".TP\n.B KUBECTL\nkubectl to run when \\fB\\-\\-kubectl\\fR is not given.\n"
 	      ".TP\n.B KUBECONFIG\nkubeconfig files (colon-separated); the current context's "
@@ -127,9 +131,11 @@ void help_roff(FILE *out)
 	      ".TP\n.B COLUMNS\nwidth to wrap text at (else the terminal's, else 80).\n"
 	      ".TP\n.BR NO_COLOR \", \" TERM=dumb\nno colour with \\fB\\-\\-color auto\\fR.\n"
 	      ".TP\n.B SOURCE_DATE_EPOCH\nthe time reports are stamped with, instead of the "
-	      "clock.\n", out);
+	      "clock.\n",
+	      out);
 	fputs(".SH FILES\n.TP\n.I ~/.kube/config\nthe kubeconfig when neither "
-	      "\\fB\\-\\-kubeconfig\\fR nor \\fBKUBECONFIG\\fR is set.\n", out);
+	      "\\fB\\-\\-kubeconfig\\fR nor \\fBKUBECONFIG\\fR is set.\n",
+	      out);
 	fputs(".SH SEE ALSO\n.BR kubectl (1)\n", out);
 }
 
@@ -153,12 +159,14 @@ void help_bash_completion(FILE *out)
 	      "\tprev=${COMP_WORDS[COMP_CWORD-1]}\n"
 	      "\tverb=\n"
 	      "\tfor ((i = 1; i < COMP_CWORD; i++)); do\n"
-	      "\t\tcase ${COMP_WORDS[i]} in\n", out);
+	      "\t\tcase ${COMP_WORDS[i]} in\n",
+	      out);
 	fputs("\t\t", out);
 	for (size_t i = 0; i < n_verbs; i++)
 		fprintf(out, "%s%s", i ? " | " : "", verbs[i].name);
 	fputs(" | help) verb=${COMP_WORDS[i]}; break ;;\n\t\tesac\n\tdone\n"
-	      "\tcase $prev in\n", out);
+	      "\tcase $prev in\n",
+	      out);
 	for (size_t i = 0; i < n_option_docs; i++) {
 		const struct option_doc *d = &option_docs[i];
 		if (!d->arg)
@@ -174,28 +182,34 @@ void help_bash_completion(FILE *out)
 			fputs("\t\tCOMPREPLY=($(compgen -d -- \"$cur\"))\n", out);
 		else if (!strcmp(c, "pod"))
 			fputs("\t\tCOMPREPLY=($(compgen -W \"$(_check_interconnect_pods)\" -- "
-			      "\"$cur\"))\n", out);
+			      "\"$cur\"))\n",
+			      out);
 		else if (!strcmp(c, "namespace"))
 			fputs("\t\tCOMPREPLY=($(compgen -W \"$(kubectl get namespaces -o name "
-			      "2>/dev/null | sed 's|^namespace/||')\" -- \"$cur\"))\n", out);
+			      "2>/dev/null | sed 's|^namespace/||')\" -- \"$cur\"))\n",
+			      out);
 		else if (!strcmp(c, "context"))
 			fputs("\t\tCOMPREPLY=($(compgen -W \"$(kubectl config get-contexts -o name "
-			      "2>/dev/null)\" -- \"$cur\"))\n", out);
+			      "2>/dev/null)\" -- \"$cur\"))\n",
+			      out);
 		else
 			fprintf(out, "\t\tCOMPREPLY=($(compgen -W \"%s\" -- \"$cur\"))\n", c);
 		fputs("\t\treturn\n\t\t;;\n", out);
 	}
 	fputs("\tesac\n"
 	      "\tif [[ $cur == -* ]]; then\n"
-	      "\t\tCOMPREPLY=($(compgen -W \"", out);
+	      "\t\tCOMPREPLY=($(compgen -W \"",
+	      out);
 	all_options(out);
 	fputs("\" -- \"$cur\"))\n\t\treturn\n\tfi\n"
 	      "\tcase $verb in\n"
-	      "\t'') COMPREPLY=($(compgen -W \"", out);
+	      "\t'') COMPREPLY=($(compgen -W \"",
+	      out);
 	for (size_t i = 0; i < n_verbs; i++)
 		fprintf(out, "%s ", verbs[i].name);
 	fputs("help\" -- \"$cur\")) ;;\n"
-	      "\thelp) COMPREPLY=($(compgen -W \"", out);
+	      "\thelp) COMPREPLY=($(compgen -W \"",
+	      out);
 	for (size_t i = 0; i < n_verbs; i++)
 		fprintf(out, "%s%s", i ? " " : "", verbs[i].name);
 	fputs("\" -- \"$cur\")) ;;\n"
@@ -213,7 +227,8 @@ void help_bash_completion(FILE *out)
 	      "\t\t-n | --namespace) ns=(-n \"${COMP_WORDS[i+1]}\") ;;\n"
 	      "\t\tesac\n\tdone\n"
 	      "\tkubectl get pods \"${ns[@]}\" -o name 2>/dev/null | sed 's|^pod/||'\n}\n\n"
-	      "complete -F _check_interconnect check_interconnect kubectl-interconnect\n", out);
+	      "complete -F _check_interconnect check_interconnect kubectl-interconnect\n",
+	      out);
 }
 
 void help_zsh_completion(FILE *out)
@@ -227,11 +242,13 @@ void help_zsh_completion(FILE *out)
 	      "ns=(-n ${opt_args[-n]:-${opt_args[--namespace]}})\n"
 	      "  pods=(${(f)\"$(kubectl get pods $ns -o name 2>/dev/null)\"})\n"
 	      "  compadd -- ${pods#pod/}\n}\n\n"
-	      "_check_interconnect() {\n  local -a verbs\n  verbs=(\n", out);
+	      "_check_interconnect() {\n  local -a verbs\n  verbs=(\n",
+	      out);
 	for (size_t i = 0; i < n_verbs; i++)
 		fprintf(out, "    '%s:%s'\n", verbs[i].name, verbs[i].summary);
 	fputs("    'help:a verb'\"'\"'s usage, options and examples'\n  )\n"
-	      "  _arguments -s \\\n", out);
+	      "  _arguments -s \\\n",
+	      out);
 	for (size_t i = 0; i < n_option_docs; i++) {
 		const struct option_doc *d = &option_docs[i];
 		const char *act = "";
@@ -275,5 +292,6 @@ void help_zsh_completion(FILE *out)
 	      "        *) _files ;;\n"
 	      "      esac ;;\n"
 	      "  esac\n}\n\n"
-	      "_check_interconnect \"$@\"\n", out);
+	      "_check_interconnect \"$@\"\n",
+	      out);
 }

@@ -38,10 +38,12 @@ int cmd_nixl_check(const struct verb_ctx *c)
 	bool pod = c->probe.pod != NULL;
 	if (c->peer) {
 		if (pod && !kube_name_valid(c->peer))
-			return cli_usage_error("nixl", "invalid --peer pod name (a Kubernetes name: "
+			return cli_usage_error("nixl",
+					       "invalid --peer pod name (a Kubernetes name: "
 					       "lowercase letters, digits, '-' and '.')");
 		if (!pod && !host_valid(c->peer))
-			return cli_usage_error("nixl", "invalid --peer host (a host name or address)");
+			return cli_usage_error("nixl",
+					       "invalid --peer host (a host name or address)");
 		if (pod && !strcmp(c->peer, c->probe.pod))
 			return cli_usage_error("nixl", "--peer names the probed pod itself");
 	}
@@ -126,9 +128,13 @@ void cmd_nixl(struct verb_ctx *c, struct ci_report *r, const struct transcript *
 	nixl_facts_read(&f, tr);
 
 	struct nixl_target t = {
-		.kind = kind_of(p), .namespace_ = p->namespace_, .pod = p->pod,
-		.container = p->container, .context = p->context,
-		.kubeconfig = p->kubeconfig, .peer = c->peer,
+		.kind = kind_of(p),
+		.namespace_ = p->namespace_,
+		.pod = p->pod,
+		.container = p->container,
+		.context = p->context,
+		.kubeconfig = p->kubeconfig,
+		.peer = c->peer,
 		.peer_state = c->peer ? PEER_GIVEN : PEER_NONE,
 	};
 	struct nixl_peer_choice pc;

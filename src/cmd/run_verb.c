@@ -30,8 +30,8 @@ static int check_args(const struct verb *v, const struct cli_opts *o)
 	if (o->n_args >= v->min_args && (v->max_args < 0 || o->n_args <= v->max_args))
 		return 0;
 	if (v->args_error || o->n_args < v->min_args)
-		return cli_usage_error(v->name, "%s", v->args_error ? v->args_error
-								    : "missing argument");
+		return cli_usage_error(v->name, "%s",
+				       v->args_error ? v->args_error : "missing argument");
 	return cli_usage_error(v->name, "unexpected argument '%s'", o->args[v->max_args]);
 }
 
@@ -40,7 +40,8 @@ static int check_usage(const struct verb *v, const struct cli_opts *o, enum verb
 {
 	int rc;
 	if ((o->given & (OPT_JOBS | OPT_DEADLINE)) && !(o->given & (OPT_DEPLOYMENT | OPT_SELECTOR)))
-		return cli_usage_error(v->name, "%s applies to runs over many pods "
+		return cli_usage_error(v->name,
+				       "%s applies to runs over many pods "
 				       "(--deployment or --selector)",
 				       o->given & OPT_JOBS ? "--jobs" : "--deadline");
 	if (kind == VT_FLEET) {

@@ -16,12 +16,14 @@
 
 /* What a probe target may be given: the kubectl side, the local side, the
  * transcript's two ends and the deadline. */
-#define PROBE_OPTS (OPT_NAMESPACE | OPT_POD | OPT_CONTAINER | OPT_CONTEXT | OPT_KUBECONFIG | \
-		    OPT_KUBECTL | OPT_SYSROOT | OPT_SAVE_PROBE | OPT_REPLAY | OPT_TIMEOUT)
+#define PROBE_OPTS                                                                              \
+	(OPT_NAMESPACE | OPT_POD | OPT_CONTAINER | OPT_CONTEXT | OPT_KUBECONFIG | OPT_KUBECTL | \
+	 OPT_SYSROOT | OPT_SAVE_PROBE | OPT_REPLAY | OPT_TIMEOUT)
 /* What a whole deployment may be given: the kubectl side, the deadline and
  * the fan-out. */
-#define FLEET_OPTS (OPT_NAMESPACE | OPT_CONTAINER | OPT_CONTEXT | OPT_KUBECONFIG | OPT_KUBECTL | \
-		    OPT_TIMEOUT | OPT_DEPLOYMENT | OPT_SELECTOR | OPT_JOBS | OPT_DEADLINE)
+#define FLEET_OPTS                                                                    \
+	(OPT_NAMESPACE | OPT_CONTAINER | OPT_CONTEXT | OPT_KUBECONFIG | OPT_KUBECTL | \
+	 OPT_TIMEOUT | OPT_DEPLOYMENT | OPT_SELECTOR | OPT_JOBS | OPT_DEADLINE)
 
 /* --pod and --namespace together; kubectl options only with --pod;
  * --sysroot only for the local host; --replay alone. */
@@ -35,19 +37,20 @@ int verb_check_probe_target(const struct verb *v, const struct cli_opts *o)
 		return cli_usage_error(verb, "--namespace needs --pod");
 	if (!pod && (o->given & (OPT_CONTAINER | OPT_CONTEXT | OPT_KUBECONFIG | OPT_KUBECTL)))
 		return cli_usage_error(verb, "--container, --context, --kubeconfig and --kubectl "
-				       "need --pod");
+					     "need --pod");
 	if (pod && (o->given & OPT_SYSROOT))
 		return cli_usage_error(verb, "--sysroot probes the local host; it cannot be used "
-				       "with --pod");
+					     "with --pod");
 	if ((o->given & OPT_REPLAY) && (o->given & (OPT_POD | OPT_SYSROOT | OPT_SAVE_PROBE)))
 		return cli_usage_error(verb, "--replay analyses a saved transcript; it cannot be "
-				       "used with --pod, --sysroot or --save-probe");
+					     "used with --pod, --sysroot or --save-probe");
 	if ((o->given & OPT_REPLAY) && (o->given & (OPT_OBSERVE | OPT_LOGS)))
-		return cli_usage_error(verb, "--observe and --logs read a running worker; a saved "
+		return cli_usage_error(verb,
+				       "--observe and --logs read a running worker; a saved "
 				       "transcript (--replay) keeps the window it was taken with");
 	if ((o->given & OPT_LOGS) && !pod)
 		return cli_usage_error(verb, "--logs reads a pod's log through kubectl: it needs "
-				       "--pod or --deployment");
+					     "--pod or --deployment");
 	return 0;
 }
 
@@ -58,9 +61,10 @@ int verb_check_fleet_target(const struct verb *v, const struct cli_opts *o)
 	const char *verb = v->name;
 	if (o->given & (OPT_POD | OPT_PEER))
 		return cli_usage_error(verb, "--deployment and --selector probe every worker pod; "
-				       "they cannot be used with --pod or --peer");
+					     "they cannot be used with --pod or --peer");
 	if (o->given & (OPT_SYSROOT | OPT_REPLAY | OPT_SAVE_PROBE))
-		return cli_usage_error(verb, "--sysroot, --replay and --save-probe take one target; "
+		return cli_usage_error(verb,
+				       "--sysroot, --replay and --save-probe take one target; "
 				       "they cannot be used with --deployment or --selector");
 	int rc = cli_allow_only(verb, o, FLEET_OPTS | v->options);
 	if (rc)
@@ -68,17 +72,19 @@ int verb_check_fleet_target(const struct verb *v, const struct cli_opts *o)
 	/* What is missing first: `all RECIPE` alone lacks the deployment, not
 	 * a namespace (which the kubeconfig context gives anyway). */
 	if (!(o->given & (OPT_DEPLOYMENT | OPT_SELECTOR)))
-		return cli_usage_error(verb, "needs the pods to look at: --deployment NAME or "
+		return cli_usage_error(verb,
+				       "needs the pods to look at: --deployment NAME or "
 				       "--selector LABELS (and -n NAMESPACE, else the kubeconfig "
 				       "context's)");
 	if (!(o->given & OPT_NAMESPACE) || !o->namespace_)
 		return cli_usage_error(verb, "--deployment and --selector need -n NAMESPACE");
 	if (o->deployment && !kube_name_valid(o->deployment))
-		return cli_usage_error(verb, "invalid --deployment name (a Kubernetes name: lowercase "
+		return cli_usage_error(verb,
+				       "invalid --deployment name (a Kubernetes name: lowercase "
 				       "letters, digits, '-' and '.')");
 	if (o->selector && !kube_selector_valid(o->selector))
 		return cli_usage_error(verb, "invalid --selector (labels as kubectl -l takes them: "
-				       "key=value[,key!=value], key in (a,b))");
+					     "key=value[,key!=value], key in (a,b))");
 	return 0;
 }
 
@@ -97,15 +103,24 @@ void verb_ctx_init(struct verb_ctx *c, const struct verb *v, const struct cli_op
 	memset(c, 0, sizeof(*c));
 	c->verb = v;
 	c->probe = (struct probe_target){
-		.namespace_ = o->namespace_, .pod = o->pod, .container = o->container,
-		.context = o->context, .kubeconfig = o->kubeconfig, .kubectl = o->kubectl,
-		.sysroot = o->sysroot, .replay = o->replay, .save_probe = o->save_probe,
+		.namespace_ = o->namespace_,
+		.pod = o->pod,
+		.container = o->container,
+		.context = o->context,
+		.kubeconfig = o->kubeconfig,
+		.kubectl = o->kubectl,
+		.sysroot = o->sysroot,
+		.replay = o->replay,
+		.save_probe = o->save_probe,
 		.save_force = o->force,
 		.timeout_s = o->given & OPT_TIMEOUT ? o->timeout_s : PROBE_DEFAULT_TIMEOUT_S,
-		.observe_s = o->observe_s, .logs_tail = o->logs_tail,
+		.observe_s = o->observe_s,
+		.logs_tail = o->logs_tail,
 	};
 	c->fleet = (struct fleet_target){
-		.probe = c->probe, .deployment = o->deployment, .selector = o->selector,
+		.probe = c->probe,
+		.deployment = o->deployment,
+		.selector = o->selector,
 		.jobs = o->jobs > 0 ? o->jobs : CLI_DEFAULT_JOBS,
 		.deadline_s = o->deadline_s,
 		.progress = !o->quiet && isatty(STDERR_FILENO),
@@ -116,7 +131,9 @@ void verb_ctx_init(struct verb_ctx *c, const struct verb *v, const struct cli_op
 		.format = o->format,
 		.color = o->color == CI_COLOR_ALWAYS ||
 			 (o->color == CI_COLOR_AUTO && term_auto_color(STDOUT_FILENO)),
-		.quiet = o->quiet, .verbose = o->verbose, .output = o->output,
+		.quiet = o->quiet,
+		.verbose = o->verbose,
+		.output = o->output,
 		/* a file is no terminal: COLUMNS, else 80 */
 		.width = term_width(o->output ? -1 : STDOUT_FILENO),
 	};

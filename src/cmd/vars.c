@@ -20,8 +20,10 @@ int cmd_vars(struct verb_ctx *c, struct ci_report *r)
 {
 	const struct render_opts *o = &c->render;
 	if (o->format != CI_FORMAT_TEXT && o->format != CI_FORMAT_JSON)
-		return cli_usage_error("vars", "prints text or json, not %s (it is a catalogue, "
-				       "not a report)", render_format_of(o->format)->name);
+		return cli_usage_error("vars",
+				       "prints text or json, not %s (it is a catalogue, "
+				       "not a report)",
+				       render_format_of(o->format)->name);
 	struct render_output ro;
 	if (render_output_open(&ro, o->output) != 0)
 		return CI_EXIT_IO;
@@ -31,10 +33,11 @@ int cmd_vars(struct verb_ctx *c, struct ci_report *r)
 		json_t *arr = json_array();
 		for (size_t i = 0; i < varcat_len; i++) {
 			const struct var_info *v = &varcat[i];
-			json_array_append_new(arr, json_pack("{s:s,s:s,s:s,s:s,s:s}", "name", v->name,
-				"family", varcat_family_name(v->family), "critical_on",
-				fabric_mask_name(v->critical_on, fab, sizeof(fab)),
-				"meaning", v->meaning, "rule", v->rule));
+			json_array_append_new(
+				arr, json_pack("{s:s,s:s,s:s,s:s,s:s}", "name", v->name, "family",
+					       varcat_family_name(v->family), "critical_on",
+					       fabric_mask_name(v->critical_on, fab, sizeof(fab)),
+					       "meaning", v->meaning, "rule", v->rule));
 		}
 		json_t *doc = json_pack("{s:s,s:o}", "schema", "check_interconnect/vars/v1",
 					"variables", arr);
@@ -47,7 +50,7 @@ int cmd_vars(struct verb_ctx *c, struct ci_report *r)
 	for (size_t i = 0; i < varcat_len; i++) {
 		const struct var_info *v = &varcat[i];
 		fprintf(out, "%-32s %-9s %s\n", v->name, varcat_family_name(v->family),
-		       fabric_mask_name(v->critical_on, fab, sizeof(fab)));
+			fabric_mask_name(v->critical_on, fab, sizeof(fab)));
 		print_wrapped(out, "    ", v->meaning, 4);
 		print_wrapped(out, "    rule: ", v->rule, 10);
 	}

@@ -11,8 +11,8 @@
 
 struct check_doc {
 	const char *id;
-	const char *anchor;  /* GitHub anchor of its section in docs/checks.md */
-	const char *text;    /* the documentation, markdown stripped, one line */
+	const char *anchor; /* GitHub anchor of its section in docs/checks.md */
+	const char *text;   /* the documentation, markdown stripped, one line */
 };
 extern const struct check_doc check_docs[];
 extern const size_t check_docs_len;

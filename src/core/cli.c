@@ -38,15 +38,15 @@ static const struct {
 	unsigned bit;
 	const char *name;
 } opt_names[] = {
-	{OPT_NAMESPACE, "--namespace"}, {OPT_POD, "--pod"},
-	{OPT_CONTAINER, "--container"}, {OPT_CONTEXT, "--context"},
+	{OPT_NAMESPACE, "--namespace"},   {OPT_POD, "--pod"},
+	{OPT_CONTAINER, "--container"},   {OPT_CONTEXT, "--context"},
 	{OPT_KUBECONFIG, "--kubeconfig"}, {OPT_KUBECTL, "--kubectl"},
-	{OPT_SYSROOT, "--sysroot"}, {OPT_SAVE_PROBE, "--save-probe"},
-	{OPT_REPLAY, "--replay"}, {OPT_PEER, "--peer"},
+	{OPT_SYSROOT, "--sysroot"},       {OPT_SAVE_PROBE, "--save-probe"},
+	{OPT_REPLAY, "--replay"},         {OPT_PEER, "--peer"},
 	{OPT_DEPLOYMENT, "--deployment"}, {OPT_SELECTOR, "--selector"},
-	{OPT_TIMEOUT, "--timeout"}, {OPT_JOBS, "--jobs"},
-	{OPT_MAX_FILES, "--max-files"}, {OPT_DEADLINE, "--deadline"},
-	{OPT_OBSERVE, "--observe"}, {OPT_LOGS, "--logs"},
+	{OPT_TIMEOUT, "--timeout"},       {OPT_JOBS, "--jobs"},
+	{OPT_MAX_FILES, "--max-files"},   {OPT_DEADLINE, "--deadline"},
+	{OPT_OBSERVE, "--observe"},       {OPT_LOGS, "--logs"},
 };
 
 int cli_allow_only(const char *verb, const struct cli_opts *o, unsigned allowed)

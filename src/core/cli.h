@@ -15,7 +15,11 @@
 
 #include "core/render.h"
 
-enum ci_color { CI_COLOR_AUTO = 0, CI_COLOR_ALWAYS, CI_COLOR_NEVER };
+enum ci_color {
+	CI_COLOR_AUTO = 0,
+	CI_COLOR_ALWAYS,
+	CI_COLOR_NEVER
+};
 
 /* --jobs when not given: pods probed at once by the fleet fan-out.  Each
  * kubectl exec costs the operator's machine ~48 MB and ~42 ms of CPU
@@ -26,35 +30,47 @@ struct cli_opts {
 	enum ci_format format;
 	enum ci_color color;
 	bool quiet, verbose;
-	bool force;            /* --force: --save-probe may overwrite a file */
+	bool force; /* --force: --save-probe may overwrite a file */
 
 	/* targets of node / nixl / all */
 	const char *namespace_, *pod, *container, *context, *kubeconfig;
-	const char *kubectl;   /* --kubectl, else $KUBECTL, else "kubectl" on PATH */
+	const char *kubectl; /* --kubectl, else $KUBECTL, else "kubectl" on PATH */
 	const char *sysroot, *save_probe, *replay;
-	const char *output;    /* --output FILE: written atomically, else stdout */
+	const char *output; /* --output FILE: written atomically, else stdout */
 	const char *peer, *deployment, *selector;
-	double timeout_s;      /* --timeout; 0 when not given (PROBE_DEFAULT_TIMEOUT_S) */
-	double deadline_s;     /* --deadline: a whole fleet run; 0 none */
-	int jobs;              /* --jobs, default CLI_DEFAULT_JOBS */
+	double timeout_s;        /* --timeout; 0 when not given (PROBE_DEFAULT_TIMEOUT_S) */
+	double deadline_s;       /* --deadline: a whole fleet run; 0 none */
+	int jobs;                /* --jobs, default CLI_DEFAULT_JOBS */
 	unsigned long max_files; /* --max-files: YAML files a folder walk reads (0: 20000) */
-	unsigned observe_s;    /* --observe SECONDS (node, all): the evidence window */
-	unsigned logs_tail;    /* --logs[=N] (node, all): kubectl logs --tail=N */
+	unsigned observe_s;      /* --observe SECONDS (node, all): the evidence window */
+	unsigned logs_tail;      /* --logs[=N] (node, all): kubectl logs --tail=N */
 
 	/* which options were given, for per-verb validation */
 	unsigned given;
-	char **args;           /* positional arguments after the verb */
+	char **args; /* positional arguments after the verb */
 	int n_args;
 };
 
 /* Bits of cli_opts.given. */
 enum {
-	OPT_NAMESPACE = 1u << 0, OPT_POD = 1u << 1, OPT_CONTAINER = 1u << 2,
-	OPT_CONTEXT = 1u << 3, OPT_KUBECONFIG = 1u << 4, OPT_KUBECTL = 1u << 5,
-	OPT_SYSROOT = 1u << 6, OPT_SAVE_PROBE = 1u << 7, OPT_REPLAY = 1u << 8,
-	OPT_PEER = 1u << 9, OPT_DEPLOYMENT = 1u << 10, OPT_SELECTOR = 1u << 11,
-	OPT_TIMEOUT = 1u << 12, OPT_JOBS = 1u << 13, OPT_MAX_FILES = 1u << 14,
-	OPT_DEADLINE = 1u << 15, OPT_OBSERVE = 1u << 16, OPT_LOGS = 1u << 17,
+	OPT_NAMESPACE = 1u << 0,
+	OPT_POD = 1u << 1,
+	OPT_CONTAINER = 1u << 2,
+	OPT_CONTEXT = 1u << 3,
+	OPT_KUBECONFIG = 1u << 4,
+	OPT_KUBECTL = 1u << 5,
+	OPT_SYSROOT = 1u << 6,
+	OPT_SAVE_PROBE = 1u << 7,
+	OPT_REPLAY = 1u << 8,
+	OPT_PEER = 1u << 9,
+	OPT_DEPLOYMENT = 1u << 10,
+	OPT_SELECTOR = 1u << 11,
+	OPT_TIMEOUT = 1u << 12,
+	OPT_JOBS = 1u << 13,
+	OPT_MAX_FILES = 1u << 14,
+	OPT_DEADLINE = 1u << 15,
+	OPT_OBSERVE = 1u << 16,
+	OPT_LOGS = 1u << 17,
 };
 
 /* Print "check_interconnect: <verb>: <message>" and a --help hint to stderr;

@@ -10,7 +10,10 @@ static const struct {
 	double seconds;
 } units[] = {
 	/* longest first: "ms" before "m" */
-	{"ms", 0.001}, {"h", 3600}, {"m", 60}, {"s", 1},
+	{"ms", 0.001},
+	{"h", 3600},
+	{"m", 60},
+	{"s", 1},
 };
 
 bool duration_parse(const char *s, double *out)

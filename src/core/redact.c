@@ -16,13 +16,12 @@
  * transport names such as UCX_KEEPALIVE_INTERVAL or NCCL_IB_PKEY are not
  * hidden; a test checks that no catalogued transport variable is. */
 static const char *const secret_words[] = {
-	"TOKEN", "SECRET", "PASSWORD", "PASSWD", "PASSPHRASE", "CREDENTIAL",
-	"PRIVATE", "AUTH", "COOKIE", "SESSION", "APIKEY", "ACCESS_KEY", "SIGNATURE",
+	"TOKEN", "SECRET", "PASSWORD", "PASSWD", "PASSPHRASE", "CREDENTIAL", "PRIVATE",
+	"AUTH",  "COOKIE", "SESSION",  "APIKEY", "ACCESS_KEY", "SIGNATURE",
 };
 
 static const char *const secret_tokens[] = {
-	"KEY", "PASS", "PWD", "CERT", "CREDS", "CRED", "BEARER", "JWT", "PRIVKEY", "PEM",
-	"SAS",
+	"KEY", "PASS", "PWD", "CERT", "CREDS", "CRED", "BEARER", "JWT", "PRIVKEY", "PEM", "SAS",
 };
 
 static bool contains_ci(const char *hay, const char *needle)
@@ -69,8 +68,8 @@ bool redact_is_secret_name(const char *name)
 /* Value fragments that carry a secret whatever the variable is called:
  * "user=x password=y", "?token=...", "Authorization: Bearer ...". */
 static const char *const secret_value_marks[] = {
-	"PASSWORD=", "PASSWD=", "PWD=", "TOKEN=", "SECRET=", "APIKEY=", "API_KEY=",
-	"ACCESS_KEY=", "BEARER ", "PASSWORD:", "TOKEN:",
+	"PASSWORD=", "PASSWD=",     "PWD=",    "TOKEN=",    "SECRET=", "APIKEY=",
+	"API_KEY=",  "ACCESS_KEY=", "BEARER ", "PASSWORD:", "TOKEN:",
 };
 
 bool redact_is_secret_value(const char *value)
@@ -181,9 +180,18 @@ char *redact_value_dup(const char *name, const char *value)
 }
 
 static const char *const transport_prefixes[] = {
-	"UCX_", "NIXL_", "NCCL_", "FI_", "MC_", "GLOO_SOCKET_IFNAME",
-	"SGLANG_DISAGGREGATION_", "TRTLLM_NIXL_", "TRTLLM_USE_UCX_KVCACHE",
-	"TRTLLM_USE_NIXL_KVCACHE", "DYN_KVBM_NIXL_BACKEND_", "VLLM_NIXL_",
+	"UCX_",
+	"NIXL_",
+	"NCCL_",
+	"FI_",
+	"MC_",
+	"GLOO_SOCKET_IFNAME",
+	"SGLANG_DISAGGREGATION_",
+	"TRTLLM_NIXL_",
+	"TRTLLM_USE_UCX_KVCACHE",
+	"TRTLLM_USE_NIXL_KVCACHE",
+	"DYN_KVBM_NIXL_BACKEND_",
+	"VLLM_NIXL_",
 	"CUDA_VISIBLE_DEVICES",
 };
 

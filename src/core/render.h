@@ -11,19 +11,24 @@
 
 /* --format: one renderer each (src/core/render_<format>.c). */
 enum ci_format {
-	CI_FORMAT_TEXT = 0, CI_FORMAT_JSON, CI_FORMAT_SARIF, CI_FORMAT_PROMETHEUS,
-	CI_FORMAT_JUNIT, CI_FORMAT_NAGIOS, CI_FORMAT_NPD,
+	CI_FORMAT_TEXT = 0,
+	CI_FORMAT_JSON,
+	CI_FORMAT_SARIF,
+	CI_FORMAT_PROMETHEUS,
+	CI_FORMAT_JUNIT,
+	CI_FORMAT_NAGIOS,
+	CI_FORMAT_NPD,
 };
 
 /* What the renderers are told: never the command line itself (core/cli.h),
  * so that a renderer can be driven by a test or another front end. */
 struct render_opts {
 	enum ci_format format;
-	bool color;            /* resolved: --color, whether stdout is a tty, NO_COLOR */
-	bool quiet;            /* the verdict only */
-	bool verbose;          /* evidence under each check */
-	const char *output;    /* --output FILE, written atomically; NULL: stdout */
-	int width;             /* columns text wraps at (core/term.h); 0: 80 */
+	bool color;         /* resolved: --color, whether stdout is a tty, NO_COLOR */
+	bool quiet;         /* the verdict only */
+	bool verbose;       /* evidence under each check */
+	const char *output; /* --output FILE, written atomically; NULL: stdout */
+	int width;          /* columns text wraps at (core/term.h); 0: 80 */
 };
 
 void render_text(FILE *out, const struct ci_report *r, const struct ci_verdict *v,
@@ -90,8 +95,8 @@ char *render_clean(const char *s);
  * folder, then renamed over FILE, so that a reader (node_exporter's
  * textfile collector, a CI upload) never sees half a report. */
 struct render_output {
-	FILE *f;             /* where to render: stdout or the temporary file */
-	const char *path;    /* NULL: stdout */
+	FILE *f;          /* where to render: stdout or the temporary file */
+	const char *path; /* NULL: stdout */
 	char *tmp;
 	int fd;
 };

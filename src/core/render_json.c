@@ -51,7 +51,8 @@ static json_t *check_json(const struct ci_check *c)
 	json_object_set_new(j, "status", json_string(status_name(c->status)));
 	json_object_set_new(j, "critical", json_boolean(c->critical));
 	json_object_set_new(j, "layer", json_string(layer_name(c->layer)));
-	json_object_set_new(j, "subject", c->subject ? render_json_string(c->subject) : json_null());
+	json_object_set_new(j, "subject",
+			    c->subject ? render_json_string(c->subject) : json_null());
 	json_object_set_new(j, "detail", render_json_string(c->detail));
 	json_object_set_new(j, "fix", c->fix ? render_json_string(c->fix) : json_null());
 	json_object_set_new(j, "evidence", ev);
@@ -64,8 +65,8 @@ static json_t *verdict_json(const struct ci_verdict *v)
 	for (size_t i = 0; i < v->n_fix_first; i++)
 		json_array_append_new(ff, json_string(v->fix_first[i]));
 	return json_pack("{s:s,s:b,s:o,s:o,s:i}", "status", verdict_name(v->kind), "trusted",
-			 v->trusted, "summary", render_json_string(v->summary), "fix_first", ff, "exit_code",
-			 verdict_exit_code(v));
+			 v->trusted, "summary", render_json_string(v->summary), "fix_first", ff,
+			 "exit_code", verdict_exit_code(v));
 }
 
 static json_t *report_json(const struct ci_report *r, const struct ci_verdict *v)
@@ -84,10 +85,11 @@ static json_t *report_json(const struct ci_report *r, const struct ci_verdict *v
 	json_t *settings = json_array();
 	for (size_t i = 0; i < r->n_facts; i++) {
 		const struct ci_fact *f = &r->facts[i];
-		json_array_append_new(settings,
-				      json_pack("{s:o,s:o,s:o,s:o}", "name", render_json_string(f->name),
-						"value", render_json_string(f->value), "subject",
-						render_json_string(f->subject), "source", render_json_string(f->source)));
+		json_array_append_new(settings, json_pack("{s:o,s:o,s:o,s:o}", "name",
+							  render_json_string(f->name), "value",
+							  render_json_string(f->value), "subject",
+							  render_json_string(f->subject), "source",
+							  render_json_string(f->source)));
 	}
 	json_object_set_new(j, "settings", settings);
 
@@ -95,7 +97,8 @@ static json_t *report_json(const struct ci_report *r, const struct ci_verdict *v
 	for (size_t i = 0; i < r->n_steps; i++)
 		json_array_append_new(steps, json_pack("{s:o,s:o}", "description",
 						       render_json_string(r->steps[i].description),
-						       "command", render_json_string(r->steps[i].command)));
+						       "command",
+						       render_json_string(r->steps[i].command)));
 	json_object_set_new(j, "next_steps", steps);
 
 	if (r->n_children) {

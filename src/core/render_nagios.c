@@ -31,7 +31,8 @@ void render_nagios(FILE *out, const struct ci_report *r, const struct ci_verdict
 	struct ci_counts n = report_counts(r);
 	/* perfdata: 'label'=value[UOM];warn;crit;min;max; counts have a
 	 * minimum of 0 and, per the guidelines, no unit. */
-	fprintf(out, "INTERCONNECT %s - %s: %s | ok=%zu;;;0 warn=%zu;;;0 fail=%zu;;;0 "
+	fprintf(out,
+		"INTERCONNECT %s - %s: %s | ok=%zu;;;0 warn=%zu;;;0 fail=%zu;;;0 "
 		"skipped=%zu;;;0\n",
 		nagios_status(v->kind), verdict_name(v->kind), sum, n.ok, n.warn, n.fail,
 		n.skipped);

@@ -68,7 +68,7 @@ int render_output_open(struct render_output *ro, const char *path)
 int render_output_commit(struct render_output *ro)
 {
 	if (!ro->path)
-		return 0;  /* the verb runner flushes stdout and words its error */
+		return 0; /* the verb runner flushes stdout and words its error */
 	int err = 0;
 	if (fflush(ro->f) != 0 || ferror(ro->f))
 		err = errno ? errno : EIO;

@@ -94,7 +94,8 @@ void render_prometheus(FILE *out, const struct ci_report *r, const struct ci_ver
 
 	fputs("# HELP check_interconnect_verdict Verdict of the run: 0 ready, 1 degraded, "
 	      "2 blocked, 3 unknown (the exit code).\n"
-	      "# TYPE check_interconnect_verdict gauge\n", out);
+	      "# TYPE check_interconnect_verdict gauge\n",
+	      out);
 	fputs("check_interconnect_verdict{", out);
 	base_labels(out, r);
 	fputs(",verdict=", out);
@@ -103,7 +104,8 @@ void render_prometheus(FILE *out, const struct ci_report *r, const struct ci_ver
 
 	fputs("# HELP check_interconnect_trusted 1 when the transport can be trusted (verdict "
 	      "ready), else 0.\n"
-	      "# TYPE check_interconnect_trusted gauge\n", out);
+	      "# TYPE check_interconnect_trusted gauge\n",
+	      out);
 	fputs("check_interconnect_trusted{", out);
 	base_labels(out, r);
 	fprintf(out, "} %d\n", v->trusted ? 1 : 0);
@@ -111,7 +113,8 @@ void render_prometheus(FILE *out, const struct ci_report *r, const struct ci_ver
 	struct ci_counts n = report_counts(r);
 	size_t counts[] = {n.ok, n.warn, n.fail, n.skipped};
 	fputs("# HELP check_interconnect_checks Checks of the run by status.\n"
-	      "# TYPE check_interconnect_checks gauge\n", out);
+	      "# TYPE check_interconnect_checks gauge\n",
+	      out);
 	for (size_t i = 0; i < 4; i++) {
 		fputs("check_interconnect_checks{", out);
 		base_labels(out, r);
@@ -128,7 +131,8 @@ void render_prometheus(FILE *out, const struct ci_report *r, const struct ci_ver
 	collect(r, NULL, &sv, &ns, &cap);
 	fputs("# HELP check_interconnect_check_status Status of each check (1 for the current "
 	      "status of the check, 0 for the others).\n"
-	      "# TYPE check_interconnect_check_status gauge\n", out);
+	      "# TYPE check_interconnect_check_status gauge\n",
+	      out);
 	for (size_t k = 0; k < ns; k++)
 		for (size_t i = 0; i < 4; i++) {
 			fputs("check_interconnect_check_status{", out);
@@ -151,7 +155,8 @@ void render_prometheus(FILE *out, const struct ci_report *r, const struct ci_ver
 
 	fputs("# HELP check_interconnect_last_run_timestamp_seconds When this run finished, "
 	      "in seconds since the epoch.\n"
-	      "# TYPE check_interconnect_last_run_timestamp_seconds gauge\n", out);
+	      "# TYPE check_interconnect_last_run_timestamp_seconds gauge\n",
+	      out);
 	fputs("check_interconnect_last_run_timestamp_seconds{", out);
 	base_labels(out, r);
 	fprintf(out, "} %lld\n", render_timestamp());

@@ -110,12 +110,12 @@ static json_t *rule_json(const struct ci_check *c)
 				     d->anchor);
 		json_object_set_new(rule, "shortDescription", json_pack("{s:s}", "text", c->id));
 		json_object_set_new(rule, "fullDescription", json_pack("{s:s}", "text", d->text));
-		json_object_set_new(rule, "help", json_pack("{s:s,s:s}", "text", d->text,
-							    "markdown", md));
+		json_object_set_new(rule, "help",
+				    json_pack("{s:s,s:s}", "text", d->text, "markdown", md));
 		free(md);
 	}
-	json_t *props = json_pack("{s:s,s:b}", "layer", layer_name(c->layer), "critical",
-				  c->critical);
+	json_t *props =
+		json_pack("{s:s,s:b}", "layer", layer_name(c->layer), "critical", c->critical);
 	if (d) {
 		char *doc = xasprintf("docs/checks.md#%s", d->anchor);
 		json_object_set_new(props, "documentation", json_string(doc));
@@ -127,7 +127,7 @@ static json_t *rule_json(const struct ci_check *c)
 
 struct sarif {
 	json_t *rules, *results;
-	json_t *rule_index;   /* id -> index into rules */
+	json_t *rule_index; /* id -> index into rules */
 };
 
 static size_t rule_of(struct sarif *s, const struct ci_check *c)
@@ -149,8 +149,14 @@ static void add_result(struct sarif *s, const struct ci_check *c, const char *po
 	 * no result at all. */
 	const char *level, *kind;
 	switch (c->status) {
-	case CI_FAIL: level = "error"; kind = "fail"; break;
-	case CI_WARN: level = "warning"; kind = "fail"; break;
+	case CI_FAIL:
+		level = "error";
+		kind = "fail";
+		break;
+	case CI_WARN:
+		level = "warning";
+		kind = "fail";
+		break;
 	case CI_SKIPPED:
 		if (!c->critical)
 			return;
@@ -192,8 +198,8 @@ static void add_result(struct sarif *s, const struct ci_check *c, const char *po
 		json_t *j = location_json(&l);
 		free(l.file);
 		json_object_set_new(j, "id", json_integer((json_int_t)json_array_size(related)));
-		json_object_set_new(j, "message", json_pack("{s:o}", "text",
-							     render_json_string(c->evidence[i])));
+		json_object_set_new(j, "message",
+				    json_pack("{s:o}", "text", render_json_string(c->evidence[i])));
 		json_array_append_new(related, j);
 	}
 	if (json_array_size(locs))
@@ -205,8 +211,8 @@ static void add_result(struct sarif *s, const struct ci_check *c, const char *po
 	else
 		json_decref(related);
 	json_object_set_new(res, "properties",
-			    json_pack("{s:s,s:b,s:s}", "status", status_name(c->status),
-				      "critical", c->critical, "layer", layer_name(c->layer)));
+			    json_pack("{s:s,s:b,s:s}", "status", status_name(c->status), "critical",
+				      c->critical, "layer", layer_name(c->layer)));
 	json_array_append_new(s->results, res);
 }
 
@@ -231,8 +237,8 @@ void render_sarif(FILE *out, const struct ci_report *r, const struct ci_verdict 
 	render_rfc3339(render_timestamp(), when, sizeof(when));
 	json_t *inv = json_pack("{s:b,s:s,s:i}", "executionSuccessful", true, "endTimeUtc", when,
 				"exitCode", verdict_exit_code(v));
-	json_t *run = json_pack("{s:{s:o},s:[o],s:o}", "tool", "driver", driver, "invocations",
-				inv, "results", s.results);
+	json_t *run = json_pack("{s:{s:o},s:[o],s:o}", "tool", "driver", driver, "invocations", inv,
+				"results", s.results);
 	json_object_set_new(run, "properties",
 			    json_pack("{s:s,s:o,s:o,s:b}", "command", r->command, "target",
 				      render_json_string(r->target), "verdict",

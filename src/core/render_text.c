@@ -21,12 +21,12 @@ static void set_width(const struct render_opts *o)
 {
 	wrap_width = o->width >= 40 ? o->width : 80;
 }
-#define STATUS_COL 9  /* "  skipped" */
+#define STATUS_COL 9 /* "  skipped" */
 #define MAX_ID_COL 30
 
 struct style {
 	bool color;
-	bool quiet;   /* -q: the verdict line alone */
+	bool quiet; /* -q: the verdict line alone */
 	int id_col;
 };
 
@@ -117,7 +117,7 @@ static void print_check(FILE *out, const struct ci_check *c, const struct style 
 	int indent = base + STATUS_COL + 1 + s->id_col + 1;
 	if (indent > 40)
 		indent = base + STATUS_COL + 1;
-	char *line;  /* any length: the sanitiser cuts it with a marker */
+	char *line; /* any length: the sanitiser cuts it with a marker */
 	if (c->subject && *c->subject)
 		line = xasprintf("%s: %s", c->subject, c->detail);
 	else
@@ -223,7 +223,8 @@ static const struct ci_check *worst_check(const struct ci_report *r, const char 
 {
 	const struct ci_check *best = NULL;
 	for (size_t i = 0; i < r->n_checks; i++)
-		if (!strcmp(r->checks[i].id, id) && (!best || rep_rank(&r->checks[i]) < rep_rank(best)))
+		if (!strcmp(r->checks[i].id, id) &&
+		    (!best || rep_rank(&r->checks[i]) < rep_rank(best)))
 			best = &r->checks[i];
 	for (size_t i = 0; i < r->n_children; i++) {
 		const struct ci_check *c = worst_check(&r->children[i], id);
@@ -254,11 +255,11 @@ static void print_verdict(FILE *out, const struct ci_report *r, const struct ci_
 		const struct ci_check *c = worst_check(r, v->fix_first[i]);
 		char *line;
 		if (c && c->subject && *c->subject)
-			line = xasprintf("%zu. %s (%s): %s", i + 1, v->fix_first[i],
-				 c->subject, c->fix ? c->fix : c->detail);
+			line = xasprintf("%zu. %s (%s): %s", i + 1, v->fix_first[i], c->subject,
+					 c->fix ? c->fix : c->detail);
 		else if (c)
 			line = xasprintf("%zu. %s: %s", i + 1, v->fix_first[i],
-				 c->fix ? c->fix : c->detail);
+					 c->fix ? c->fix : c->detail);
 		else
 			line = xasprintf("%zu. %s", i + 1, v->fix_first[i]);
 		fputs("  ", out);

@@ -61,9 +61,8 @@ static char *one_line(char *s)
 	return s;
 }
 
-static struct ci_check *vadd(struct ci_report *r, const char *id, enum ci_status st,
-			     bool critical, enum ci_layer layer, const char *subject,
-			     const char *fmt, va_list ap)
+static struct ci_check *vadd(struct ci_report *r, const char *id, enum ci_status st, bool critical,
+			     enum ci_layer layer, const char *subject, const char *fmt, va_list ap)
 {
 	struct ci_check *c = XPUSH(r->checks, r->n_checks, r->cap_checks);
 	memset(c, 0, sizeof(*c));
@@ -76,9 +75,8 @@ static struct ci_check *vadd(struct ci_report *r, const char *id, enum ci_status
 	return c;
 }
 
-struct ci_check *report_add(struct ci_report *r, const char *id, enum ci_status st,
-			    bool critical, enum ci_layer layer, const char *subject,
-			    const char *fmt, ...)
+struct ci_check *report_add(struct ci_report *r, const char *id, enum ci_status st, bool critical,
+			    enum ci_layer layer, const char *subject, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
@@ -107,9 +105,9 @@ struct ci_check *report_na(struct ci_report *r, const struct check_desc *d, cons
 	return c;
 }
 
-struct ci_check *report_check_as(struct ci_report *r, const struct check_desc *d,
-				 enum ci_status st, bool critical, enum ci_layer layer,
-				 const char *subject, const char *fmt, ...)
+struct ci_check *report_check_as(struct ci_report *r, const struct check_desc *d, enum ci_status st,
+				 bool critical, enum ci_layer layer, const char *subject,
+				 const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
@@ -118,8 +116,7 @@ struct ci_check *report_check_as(struct ci_report *r, const struct check_desc *d
 	return c;
 }
 
-const struct check_desc *check_desc_find(const struct check_desc *table, size_t n,
-					 const char *id)
+const struct check_desc *check_desc_find(const struct check_desc *table, size_t n, const char *id)
 {
 	for (size_t i = 0; i < n; i++)
 		if (!strcmp(table[i].id, id))
@@ -145,8 +142,8 @@ void check_add_evidence(struct ci_check *c, const char *fmt, ...)
 	va_end(ap);
 }
 
-void report_add_fact(struct ci_report *r, const char *name, const char *value,
-		     const char *subject, const char *source)
+void report_add_fact(struct ci_report *r, const char *name, const char *value, const char *subject,
+		     const char *source)
 {
 	struct ci_fact *f = XPUSH(r->facts, r->n_facts, r->cap_facts);
 	f->name = xstrdup(name);

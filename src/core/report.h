@@ -12,33 +12,43 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-enum ci_status { CI_OK = 0, CI_WARN, CI_FAIL, CI_SKIPPED };
+enum ci_status {
+	CI_OK = 0,
+	CI_WARN,
+	CI_FAIL,
+	CI_SKIPPED
+};
 
 /*
  * How fundamental a problem is, for ordering fix_first: nothing above works
  * without the layer below it (fabric before driver before environment before
  * tuning).  Pod-spec plumbing that denies the pod its NIC counts as fabric.
  */
-enum ci_layer { CI_LAYER_FABRIC = 0, CI_LAYER_DRIVER, CI_LAYER_ENV, CI_LAYER_TUNING };
+enum ci_layer {
+	CI_LAYER_FABRIC = 0,
+	CI_LAYER_DRIVER,
+	CI_LAYER_ENV,
+	CI_LAYER_TUNING
+};
 
 struct ci_check {
-	char *id;          /* stable dotted id, e.g. "env.ucx.tls" */
+	char *id; /* stable dotted id, e.g. "env.ucx.tls" */
 	enum ci_status status;
-	bool critical;     /* matters for the disaggregated KV transport */
+	bool critical; /* matters for the disaggregated KV transport */
 	enum ci_layer layer;
-	char *subject;     /* deployment/service, device, file...; may be NULL */
-	char *detail;      /* one line */
-	char *fix;         /* one line, may be NULL */
-	char **evidence;   /* e.g. "deploy.yaml:57: UCX_TLS=tcp" */
+	char *subject;   /* deployment/service, device, file...; may be NULL */
+	char *detail;    /* one line */
+	char *fix;       /* one line, may be NULL */
+	char **evidence; /* e.g. "deploy.yaml:57: UCX_TLS=tcp" */
 	size_t n_evidence, cap_evidence;
 };
 
 /* A transport setting observed in the input (recipe or pod). */
 struct ci_fact {
 	char *name;
-	char *value;       /* already redacted where the name is secret-like */
-	char *subject;     /* service(s) or pod */
-	char *source;      /* file:line, "pod env", ... */
+	char *value;   /* already redacted where the name is secret-like */
+	char *subject; /* service(s) or pod */
+	char *source;  /* file:line, "pod env", ... */
 };
 
 struct ci_step {
@@ -47,26 +57,31 @@ struct ci_step {
 };
 
 struct ci_report {
-	char *command;     /* "env", "node", "nixl", "all" */
-	char *target;      /* what was examined, human readable */
+	char *command; /* "env", "node", "nixl", "all" */
+	char *target;  /* what was examined, human readable */
 	struct ci_check *checks;
 	size_t n_checks, cap_checks;
 	struct ci_fact *facts;
 	size_t n_facts, cap_facts;
 	struct ci_step *steps;
 	size_t n_steps, cap_steps;
-	struct ci_report *children;   /* per-pod reports in a fleet run */
+	struct ci_report *children; /* per-pod reports in a fleet run */
 	size_t n_children, cap_children;
-	char *child_label;            /* e.g. the pod's role/node, for children */
+	char *child_label; /* e.g. the pod's role/node, for children */
 };
 
-enum ci_verdict_kind { CI_READY = 0, CI_DEGRADED, CI_BLOCKED, CI_UNKNOWN };
+enum ci_verdict_kind {
+	CI_READY = 0,
+	CI_DEGRADED,
+	CI_BLOCKED,
+	CI_UNKNOWN
+};
 
 struct ci_verdict {
 	enum ci_verdict_kind kind;
 	bool trusted;
 	char *summary;
-	char **fix_first;  /* unique check ids, most fundamental first */
+	char **fix_first; /* unique check ids, most fundamental first */
 	size_t n_fix_first;
 };
 
@@ -88,7 +103,7 @@ struct check_desc {
 	const char *id;
 	enum ci_layer layer;
 	bool critical;
-	const char *summary;  /* one line: what it looks at */
+	const char *summary; /* one line: what it looks at */
 };
 
 /* Add a check as its descriptor says; detail is a printf format. */
@@ -102,26 +117,23 @@ struct ci_check *report_na(struct ci_report *r, const struct check_desc *d, cons
 /* The few sites where one finding of a check weighs differently from its
  * descriptor (a cause at a lower layer, a result that is only advice):
  * explicit, so that the exception is visible where it is made. */
-struct ci_check *report_check_as(struct ci_report *r, const struct check_desc *d,
-				 enum ci_status st, bool critical, enum ci_layer layer,
-				 const char *subject, const char *fmt, ...)
-	__attribute__((format(printf, 7, 8)));
+struct ci_check *report_check_as(struct ci_report *r, const struct check_desc *d, enum ci_status st,
+				 bool critical, enum ci_layer layer, const char *subject,
+				 const char *fmt, ...) __attribute__((format(printf, 7, 8)));
 /* The entry of table[0..n) with this id; NULL when there is none. */
-const struct check_desc *check_desc_find(const struct check_desc *table, size_t n,
-					 const char *id);
+const struct check_desc *check_desc_find(const struct check_desc *table, size_t n, const char *id);
 
 /* Add a check; detail is a printf format.  Returns the check so that a fix
  * and evidence can be attached. */
-struct ci_check *report_add(struct ci_report *r, const char *id, enum ci_status st,
-			    bool critical, enum ci_layer layer, const char *subject,
-			    const char *fmt, ...) __attribute__((format(printf, 7, 8)));
-void check_set_fix(struct ci_check *c, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+struct ci_check *report_add(struct ci_report *r, const char *id, enum ci_status st, bool critical,
+			    enum ci_layer layer, const char *subject, const char *fmt, ...)
+	__attribute__((format(printf, 7, 8)));
+void check_set_fix(struct ci_check *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void check_add_evidence(struct ci_check *c, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
-void report_add_fact(struct ci_report *r, const char *name, const char *value,
-		     const char *subject, const char *source);
+void report_add_fact(struct ci_report *r, const char *name, const char *value, const char *subject,
+		     const char *source);
 void report_add_step(struct ci_report *r, const char *description, const char *command);
 /* Append a child report (takes ownership of *child's contents; *child is
  * left empty). */
@@ -147,7 +159,7 @@ enum {
 	CI_EXIT_BLOCKED = 2,
 	CI_EXIT_UNKNOWN = 3,
 	CI_EXIT_USAGE = 64,
-	CI_EXIT_IO = 74,     /* the report could not be written (sysexits' EX_IOERR) */
+	CI_EXIT_IO = 74, /* the report could not be written (sysexits' EX_IOERR) */
 };
 
 #endif

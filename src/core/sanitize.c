@@ -25,11 +25,17 @@ static size_t utf8_seq(const unsigned char *p, size_t left, uint32_t *cp)
 		*cp = c;
 		return 1;
 	} else if (c >= 0xc2 && c <= 0xdf) {
-		n = 2; v = c & 0x1f; min = 0x80;
+		n = 2;
+		v = c & 0x1f;
+		min = 0x80;
 	} else if (c >= 0xe0 && c <= 0xef) {
-		n = 3; v = c & 0x0f; min = 0x800;
+		n = 3;
+		v = c & 0x0f;
+		min = 0x800;
 	} else if (c >= 0xf0 && c <= 0xf4) {
-		n = 4; v = c & 0x07; min = 0x10000;
+		n = 4;
+		v = c & 0x07;
+		min = 0x10000;
 	} else {
 		return 0;
 	}

@@ -23,15 +23,18 @@
 #include <stddef.h>
 
 struct strbuf {
-	char *buf;     /* never NULL: strbuf_slopbuf until the first append */
-	size_t len;    /* bytes before the NUL */
-	size_t alloc;  /* bytes allocated; 0 while buf is the shared "" */
-	size_t more;   /* items a cap left out (see strbuf_joinf_capped) */
-	size_t mark;   /* where the "... (N more)" marker starts, once there is one */
+	char *buf;    /* never NULL: strbuf_slopbuf until the first append */
+	size_t len;   /* bytes before the NUL */
+	size_t alloc; /* bytes allocated; 0 while buf is the shared "" */
+	size_t more;  /* items a cap left out (see strbuf_joinf_capped) */
+	size_t mark;  /* where the "... (N more)" marker starts, once there is one */
 };
 
 extern char strbuf_slopbuf[];
-#define STRBUF_INIT { .buf = strbuf_slopbuf }
+#define STRBUF_INIT                   \
+	{                             \
+		.buf = strbuf_slopbuf \
+	}
 
 void strbuf_init(struct strbuf *sb);
 /* Free the text and leave sb empty (and reusable). */

@@ -5,7 +5,7 @@
 
 #include <stdbool.h>
 
-#define TERM_MIN_WIDTH 40
+#define TERM_MIN_WIDTH     40
 #define TERM_DEFAULT_WIDTH 80
 
 /* Columns to wrap text at: $COLUMNS when it is a number, else the size of

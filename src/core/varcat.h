@@ -11,7 +11,14 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-enum var_family { VF_UCX = 0, VF_NIXL, VF_NCCL, VF_LIBFABRIC, VF_BACKEND, VF_MOONCAKE };
+enum var_family {
+	VF_UCX = 0,
+	VF_NIXL,
+	VF_NCCL,
+	VF_LIBFABRIC,
+	VF_BACKEND,
+	VF_MOONCAKE
+};
 
 /* The fabric a deployment is written for (env) or a node has (node). */
 enum ci_fabric {
@@ -22,14 +29,14 @@ enum ci_fabric {
 	FAB_MNNVL = 1u << 3, /* GB200/GB300 multi-node NVLink, ComputeDomain */
 };
 #define FAB_RDMA (FAB_IB | FAB_ROCE)
-#define FAB_ANY (FAB_IB | FAB_ROCE | FAB_EFA | FAB_MNNVL)
+#define FAB_ANY  (FAB_IB | FAB_ROCE | FAB_EFA | FAB_MNNVL)
 
 struct var_info {
 	const char *name;
 	enum var_family family;
-	unsigned critical_on;  /* fabrics on which missing => warn (0: never critical) */
-	const char *meaning;   /* one line */
-	const char *rule;      /* one line: what the checks do with it */
+	unsigned critical_on; /* fabrics on which missing => warn (0: never critical) */
+	const char *meaning;  /* one line */
+	const char *rule;     /* one line: what the checks do with it */
 };
 
 extern const struct var_info varcat[];

@@ -48,7 +48,7 @@ static int cmp_rank(const struct ci_check *a, const struct ci_check *b)
 
 struct ranked {
 	const struct ci_check *c;
-	size_t pos;              /* input order: the tiebreak that makes qsort stable */
+	size_t pos; /* input order: the tiebreak that makes qsort stable */
 };
 
 static int cmp_ranked(const void *a, const void *b)
@@ -85,7 +85,7 @@ static bool evidence_ok(const struct flat *f)
 	for (size_t i = 0; i < f->n; i++)
 		if (!strcmp(f->v[i]->id, VERDICT_EVIDENCE_ID)) {
 			if (f->v[i]->status != CI_OK)
-				return false;   /* one pod's evidence against it is enough */
+				return false; /* one pod's evidence against it is enough */
 			ok = true;
 		}
 	return ok;
@@ -145,35 +145,44 @@ void verdict_compute(const struct ci_report *r, struct ci_verdict *v)
 		/* A report that carries next commands (nixl's pair test) has not
 		 * proven the transfer itself: say how far the look goes. */
 		if (r->n_steps)
-			v->summary = xasprintf("Ready as far as a read-only check can tell: all %zu "
-					       "checks passed; the next commands prove the transfer.", ok);
+			v->summary =
+				xasprintf("Ready as far as a read-only check can tell: all %zu "
+					  "checks passed; the next commands prove the transfer.",
+					  ok);
 		else
 			v->summary = xasprintf("The disaggregated transport can be trusted: "
-					       "all %zu checks passed.", ok);
+					       "all %zu checks passed.",
+					       ok);
 		break;
 	case CI_BLOCKED:
-		v->summary = xasprintf("Do not trust the transport: %zu check%s failed; fix %s first.",
-				       fail, fail == 1 ? "" : "s", first);
+		v->summary =
+			xasprintf("Do not trust the transport: %zu check%s failed; fix %s first.",
+				  fail, fail == 1 ? "" : "s", first);
 		break;
 	case CI_UNKNOWN:
 		if (!crit_skip)
-			v->summary = xstrdup("Nothing could be checked, so the transport cannot be trusted yet.");
+			v->summary = xstrdup(
+				"Nothing could be checked, so the transport cannot be trusted yet.");
 		else
-			v->summary = xasprintf("Cannot tell: %zu critical check%s could not be made; "
-					       "start with %s.", crit_skip, crit_skip == 1 ? "" : "s",
-					       first ? first : first_with(&f, CI_SKIPPED, true));
+			v->summary =
+				xasprintf("Cannot tell: %zu critical check%s could not be made; "
+					  "start with %s.",
+					  crit_skip, crit_skip == 1 ? "" : "s",
+					  first ? first : first_with(&f, CI_SKIPPED, true));
 		break;
 	case CI_DEGRADED:
 		/* Evidence of the real path outranks inference: KV seen moving
 		 * over RDMA says the configuration works now, its warnings are
 		 * risks rather than faults. */
 		if (evidence_ok(&f))
-			v->summary = xasprintf("Works on RDMA now (%s); the configuration still has "
-					       "%zu risk%s: look at %s first.", VERDICT_EVIDENCE_ID,
-					       warn, warn == 1 ? "" : "s", first);
+			v->summary =
+				xasprintf("Works on RDMA now (%s); the configuration still has "
+					  "%zu risk%s: look at %s first.",
+					  VERDICT_EVIDENCE_ID, warn, warn == 1 ? "" : "s", first);
 		else
-			v->summary = xasprintf("Usable but not trusted: %zu warning%s; look at %s first.",
-					       warn, warn == 1 ? "" : "s", first);
+			v->summary = xasprintf(
+				"Usable but not trusted: %zu warning%s; look at %s first.", warn,
+				warn == 1 ? "" : "s", first);
 		break;
 	}
 	free(f.v);

@@ -18,7 +18,6 @@ char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 char *xvasprintf(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
 
 /* Append helper for the common "array + count + capacity" triple. */
-#define XPUSH(arr, n, cap) \
-	(xgrow((void **)&(arr), &(cap), (n) + 1, sizeof(*(arr))), &(arr)[(n)++])
+#define XPUSH(arr, n, cap) (xgrow((void **)&(arr), &(cap), (n) + 1, sizeof(*(arr))), &(arr)[(n)++])
 
 #endif

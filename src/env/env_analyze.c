@@ -23,8 +23,8 @@ void env_report_inputs(struct ci_report *r, const struct manifest_set *ms)
 		struct ci_check *c;
 		if (g->severity == DIAG_NOTE) {
 			/* informational: nothing was lost */
-			c = report_check(r, ENV_CHECK(INPUT), CI_SKIPPED, NULL, "%s: %s",
-					 where, msg);
+			c = report_check(r, ENV_CHECK(INPUT), CI_SKIPPED, NULL, "%s: %s", where,
+					 msg);
 		} else {
 			/* A file we could not read is a hole in the analysis, not a
 			 * transport fault: warn, and the other files still count. */
@@ -32,10 +32,14 @@ void env_report_inputs(struct ci_report *r, const struct manifest_set *ms)
 					 "%s: %s; this file was not (fully) analysed", where, msg);
 			/* The walk's caps cut a run: nothing is wrong with the file. */
 			if (strstr(msg, "(raise --max-files)"))
-				check_set_fix(c, "raise --max-files, or name fewer folders, so that every "
-						 "manifest is checked");
+				check_set_fix(
+					c,
+					"raise --max-files, or name fewer folders, so that every "
+					"manifest is checked");
 			else
-				check_set_fix(c, "fix or remove %s so that every manifest is checked", file);
+				check_set_fix(c,
+					      "fix or remove %s so that every manifest is checked",
+					      file);
 		}
 		check_add_evidence(c, "%s: %s", where, msg);
 	}
@@ -55,8 +59,9 @@ bool env_relevant(const struct deployment *d)
 				return true;
 		return d->n_svcs == 0;
 	}
-	static const char *const cmds[] = {"dynamo.", "nixlbench", "ucx_perftest", "_bw ",
-					   "vllm serve", "sglang.launch_server", "trtllm-serve", NULL};
+	static const char *const cmds[] = {"dynamo.",      "nixlbench",  "ucx_perftest",
+					   "_bw ",         "vllm serve", "sglang.launch_server",
+					   "trtllm-serve", NULL};
 	for (size_t i = 0; i < d->n_svcs; i++) {
 		const struct service *s = &d->svcs[i];
 		if (s->gpus > 0)
@@ -89,11 +94,12 @@ static bool env_report_patches(struct ci_report *r, const struct manifest_set *m
 	}
 	if (!n)
 		return false;
-	struct ci_check *c = report_check(r, ENV_CHECK(DEPLOYMENT), CI_SKIPPED, NULL,
+	struct ci_check *c = report_check(
+		r, ENV_CHECK(DEPLOYMENT), CI_SKIPPED, NULL,
 		"only kustomize patches here: %zu DynamoGraphDeployment fragment%s with no image or "
-		"command (first: %s, %s:%d); a patch is not a deployment", n, n == 1 ? "" : "s",
-		first->name ? first->name : "unnamed", first->loc.file ? first->loc.file : "?",
-		first->loc.line);
+		"command (first: %s, %s:%d); a patch is not a deployment",
+		n, n == 1 ? "" : "s", first->name ? first->name : "unnamed",
+		first->loc.file ? first->loc.file : "?", first->loc.line);
 	check_set_fix(c, "render an overlay that uses it (kustomize build OVERLAY > rendered.yaml) "
 			 "and run env on rendered.yaml");
 	/* What the patch sets, so that -v shows what it would add. */
@@ -104,10 +110,12 @@ static bool env_report_patches(struct ci_report *r, const struct manifest_set *m
 				const struct env_var *v = &d->svcs[j].env.v[k];
 				if (!redact_is_transport_name(v->name))
 					continue;
-				check_add_evidence(c, "%s:%d: %s: %s=%s", v->loc.file ? v->loc.file : "?",
-						   v->loc.line, d->svcs[j].name, v->name,
-						   v->value_from ? v->value_from
-								 : redact_value(v->name, v->value ? v->value : ""));
+				check_add_evidence(
+					c, "%s:%d: %s: %s=%s", v->loc.file ? v->loc.file : "?",
+					v->loc.line, d->svcs[j].name, v->name,
+					v->value_from
+						? v->value_from
+						: redact_value(v->name, v->value ? v->value : ""));
 			}
 	}
 	return true;
@@ -122,11 +130,14 @@ void env_analyze(struct ci_report *r, const struct manifest_set *ms, const char 
 	if (!relevant && env_report_patches(r, ms))
 		return;
 	if (!relevant) {
-		struct ci_check *c = report_check(r, ENV_CHECK(DEPLOYMENT), CI_SKIPPED, NULL,
-						  "no DynamoGraphDeployment or pod workload found in %s",
-						  target && *target ? target : "the input");
-		check_set_fix(c, "point env at a recipe folder or a manifest with a "
-				 "DynamoGraphDeployment, Deployment, StatefulSet, Job, Pod or LeaderWorkerSet");
+		struct ci_check *c =
+			report_check(r, ENV_CHECK(DEPLOYMENT), CI_SKIPPED, NULL,
+				     "no DynamoGraphDeployment or pod workload found in %s",
+				     target && *target ? target : "the input");
+		check_set_fix(
+			c,
+			"point env at a recipe folder or a manifest with a "
+			"DynamoGraphDeployment, Deployment, StatefulSet, Job, Pod or LeaderWorkerSet");
 		for (size_t i = 0; i < ms->n_files && i < 8; i++)
 			check_add_evidence(c, "read %s", ms->files[i]);
 		return;

@@ -18,58 +18,67 @@
 #include "core/varcat.h"
 #include "manifest/deploy_model.h"
 
-enum env_mode { MODE_AGG = 0, MODE_DISAGG };
-enum env_engine { ENG_UNKNOWN = 0, ENG_VLLM, ENG_SGLANG, ENG_TRTLLM, ENG_OTHER };
+enum env_mode {
+	MODE_AGG = 0,
+	MODE_DISAGG
+};
+enum env_engine {
+	ENG_UNKNOWN = 0,
+	ENG_VLLM,
+	ENG_SGLANG,
+	ENG_TRTLLM,
+	ENG_OTHER
+};
 
 /* The KV path one worker uses. */
 enum kv_path {
-	KV_NONE = 0,     /* aggregated: no KV transfer */
-	KV_UNKNOWN,      /* disaggregated but the backend cannot be read */
-	KV_NIXL,         /* NIXL, see nixl_backend */
-	KV_UCX,          /* TRT-LLM's own UCX transceiver */
-	KV_MOONCAKE,     /* SGLang's Mooncake transfer engine (MC_*) */
-	KV_OTHER,        /* another connector (LMCache, ...) */
+	KV_NONE = 0, /* aggregated: no KV transfer */
+	KV_UNKNOWN,  /* disaggregated but the backend cannot be read */
+	KV_NIXL,     /* NIXL, see nixl_backend */
+	KV_UCX,      /* TRT-LLM's own UCX transceiver */
+	KV_MOONCAKE, /* SGLang's Mooncake transfer engine (MC_*) */
+	KV_OTHER,    /* another connector (LMCache, ...) */
 };
 
 struct worker_kv {
 	enum kv_path path;
-	char nixl_backend[32];   /* "UCX", "LIBFABRIC", ... (KV_NIXL) */
-	bool assumed;            /* decided from a default, not from the recipe */
-	char how[256];           /* one line: how it was decided */
-	struct src_loc loc;      /* where it was read (command, env var, ConfigMap) */
+	char nixl_backend[32]; /* "UCX", "LIBFABRIC", ... (KV_NIXL) */
+	bool assumed;          /* decided from a default, not from the recipe */
+	char how[256];         /* one line: how it was decided */
+	struct src_loc loc;    /* where it was read (command, env var, ConfigMap) */
 };
 
 /* One worker-like service of a deployment with what was decided about it. */
 struct env_worker {
 	const struct service *svc;
 	struct worker_kv kv;
-	bool uses_ucx;           /* KV goes through UCX (NIXL UCX or TRT-LLM UCX) */
+	bool uses_ucx; /* KV goes through UCX (NIXL UCX or TRT-LLM UCX) */
 	bool uses_libfabric;
 };
 
 struct env_class {
 	const struct deployment *dep;
-	char *label;             /* subject used in checks: the name (+ file when ambiguous) */
+	char *label; /* subject used in checks: the name (+ file when ambiguous) */
 	enum env_mode mode;
 	char mode_how[256];
-	bool multinode;          /* some worker spans nodes (nodeCount > 1) */
+	bool multinode; /* some worker spans nodes (nodeCount > 1) */
 	long max_nodes;
-	bool cross_pod;          /* KV moves between pods (prefill and decode apart) */
-	bool workload;           /* a plain pod workload, not a DGD */
+	bool cross_pod; /* KV moves between pods (prefill and decode apart) */
+	bool workload;  /* a plain pod workload, not a DGD */
 	enum env_engine engine;
 	char engine_how[160];
-	unsigned fabric;         /* FAB_* mask */
+	unsigned fabric; /* FAB_* mask */
 	char fabric_how[320];
-	struct env_worker *w;    /* workers (role worker/prefill/decode/unknown with a command) */
+	struct env_worker *w; /* workers (role worker/prefill/decode/unknown with a command) */
 	size_t n_w;
-	bool transport_used;     /* disaggregated, or a worker spans nodes */
+	bool transport_used; /* disaggregated, or a worker spans nodes */
 };
 
 void env_classify(const struct manifest_set *ms, const struct deployment *d, struct env_class *c);
 void env_class_release(struct env_class *c);
 
 /* Short words for reports and the recipes table. */
-const char *env_mode_name(const struct env_class *c);   /* "aggregated", "disaggregated" */
+const char *env_mode_name(const struct env_class *c); /* "aggregated", "disaggregated" */
 const char *env_engine_name(enum env_engine e);
 /* "NIXL/UCX", "NIXL/LIBFABRIC", "UCX", "Mooncake", "none", "unknown", "mixed" */
 void env_backend_summary(const struct env_class *c, char *buf, size_t len);
@@ -94,16 +103,21 @@ void env_report_facts(struct ci_report *r, const struct manifest_set *ms);
 /* ---- env_text.c: small parsers (pure, bounded) ---- */
 
 struct tls_info {
-	bool exclude;            /* "^a,b": everything but */
+	bool exclude; /* "^a,b": everything but */
 	bool rdma, cuda, cuda_ipc, cuda_copy, tcp, empty;
-	bool excl_rdma_all;      /* exclusion list that removes every RDMA transport */
+	bool excl_rdma_all; /* exclusion list that removes every RDMA transport */
 	bool excl_cuda_ipc;
 };
 void ucx_tls_parse(const char *value, struct tls_info *t);
 
 /* Problems of a UCX_NET_DEVICES value: bits below; first_bad names an entry. */
-enum { NETDEV_BONDED = 1, NETDEV_MALFORMED = 2, NETDEV_EMPTY = 4, NETDEV_TCP_ONLY = 8,
-       NETDEV_DYNAMIC = 16 };
+enum {
+	NETDEV_BONDED = 1,
+	NETDEV_MALFORMED = 2,
+	NETDEV_EMPTY = 4,
+	NETDEV_TCP_ONLY = 8,
+	NETDEV_DYNAMIC = 16
+};
 unsigned ucx_net_devices_check(const char *value, char *first_bad, size_t len);
 
 /* Value of `--flag X`, `--flag=X`, quoted or not, in a command line; a JSON

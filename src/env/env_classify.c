@@ -26,10 +26,8 @@ static bool is_worker(const struct service *s)
 	switch (s->role) {
 	case ROLE_WORKER:
 	case ROLE_PREFILL:
-	case ROLE_DECODE:
-		return true;
-	case ROLE_FRONTEND:
-		return false;
+	case ROLE_DECODE: return true;
+	case ROLE_FRONTEND: return false;
 	default:
 		/* epp, planner... unless it holds GPUs or runs an engine */
 		return s->gpus > 0 || strstr(svc_cmd(s), "dynamo.vllm") ||
@@ -72,7 +70,8 @@ static void decide_engine(struct env_class *c)
 {
 	const struct deployment *d = c->dep;
 	if (d->framework && (c->engine = engine_of_text(d->framework)) != ENG_UNKNOWN) {
-		snprintf(c->engine_how, sizeof(c->engine_how), "backendFramework: %s", d->framework);
+		snprintf(c->engine_how, sizeof(c->engine_how), "backendFramework: %s",
+			 d->framework);
 		return;
 	}
 	static const char *const mods[] = {"dynamo.vllm", "dynamo.sglang", "dynamo.trtllm"};
@@ -81,8 +80,9 @@ static void decide_engine(struct env_class *c)
 		for (size_t m = 0; m < 3; m++)
 			if (strstr(svc_cmd(&d->svcs[i]), mods[m])) {
 				c->engine = engs[m];
-				snprintf(c->engine_how, sizeof(c->engine_how), "`python3 -m %s` in %s",
-					 mods[m], d->svcs[i].name ? d->svcs[i].name : "a container");
+				snprintf(c->engine_how, sizeof(c->engine_how),
+					 "`python3 -m %s` in %s", mods[m],
+					 d->svcs[i].name ? d->svcs[i].name : "a container");
 				return;
 			}
 	for (size_t i = 0; i < d->n_svcs; i++) {
@@ -97,7 +97,8 @@ static void decide_engine(struct env_class *c)
 		}
 	}
 	c->engine = ENG_UNKNOWN;
-	snprintf(c->engine_how, sizeof(c->engine_how), "no backendFramework, engine module or image name");
+	snprintf(c->engine_how, sizeof(c->engine_how),
+		 "no backendFramework, engine module or image name");
 }
 
 static const char *disagg_mode_flag(const struct service *s)
@@ -119,8 +120,8 @@ static const char *disagg_mode_flag(const struct service *s)
 /* The prefill/decode markers of a deployment's services (gather). */
 struct role_scan {
 	size_t pre, dec, flagged, declared_dec;
-	const char *pname, *dname;   /* the first prefill and decode services */
-	const char *pre_how;         /* the marker the recipe uses */
+	const char *pname, *dname; /* the first prefill and decode services */
+	const char *pre_how;       /* the marker the recipe uses */
 };
 
 static void scan_roles(const struct deployment *d, struct role_scan *rs)
@@ -131,7 +132,8 @@ static void scan_roles(const struct deployment *d, struct role_scan *rs)
 		const char *flag = disagg_mode_flag(s);
 		bool old_prefill = strstr(svc_cmd(s), "--is-prefill-worker") != NULL;
 		rs->flagged += flag != NULL || old_prefill;
-		bool p = s->role == ROLE_PREFILL || old_prefill || (flag && !strcmp(flag, "prefill"));
+		bool p = s->role == ROLE_PREFILL || old_prefill ||
+			 (flag && !strcmp(flag, "prefill"));
 		bool q = s->role == ROLE_DECODE || (flag && !strcmp(flag, "decode"));
 		rs->declared_dec += s->role == ROLE_DECODE && !flag;
 		if (p) {
@@ -141,9 +143,10 @@ static void scan_roles(const struct deployment *d, struct role_scan *rs)
 			 * workers say --is-prefill-worker, SGLang/TRT-LLM say
 			 * --disaggregation-mode prefill. */
 			if (!rs->pre_how)
-				rs->pre_how = flag ? "--disaggregation-mode"
-					      : old_prefill ? "--is-prefill-worker"
-					      : s->role_source ? s->role_source : "role";
+				rs->pre_how = flag             ? "--disaggregation-mode"
+					      : old_prefill    ? "--is-prefill-worker"
+					      : s->role_source ? s->role_source
+							       : "role";
 		}
 		if (q) {
 			rs->dec++;
@@ -162,15 +165,18 @@ static void decide_aggregated(struct env_class *c, const struct role_scan *rs)
 	c->mode = MODE_AGG;
 	for (size_t i = 0; i < d->n_svcs; i++) {
 		if (strstr(svc_cmd(&d->svcs[i]), "--disaggregation-mode encode")) {
-			snprintf(c->mode_how, sizeof(c->mode_how), "encode worker %s apart "
-				 "(--disaggregation-mode encode): multimodal embeddings cross pods, "
-				 "the KV cache stays in the prefill+decode worker",
-				 d->svcs[i].name ? d->svcs[i].name : "?");
+			snprintf(
+				c->mode_how, sizeof(c->mode_how),
+				"encode worker %s apart "
+				"(--disaggregation-mode encode): multimodal embeddings cross pods, "
+				"the KV cache stays in the prefill+decode worker",
+				d->svcs[i].name ? d->svcs[i].name : "?");
 			return;
 		}
 	}
 	if (rs->declared_dec) {
-		snprintf(c->mode_how, sizeof(c->mode_how), "decode role on %s but no prefill service "
+		snprintf(c->mode_how, sizeof(c->mode_how),
+			 "decode role on %s but no prefill service "
 			 "and no --disaggregation-mode: the worker serves both phases",
 			 rs->dname ? rs->dname : "?");
 		return;
@@ -203,10 +209,10 @@ static void decide_mode(struct env_class *c)
 		return;
 	}
 	c->mode = MODE_DISAGG;
-	snprintf(c->mode_how, sizeof(c->mode_how), "%s%s%s%s%s (%s)",
-		 rs.pre ? "prefill " : "", rs.pre ? (rs.pname ? rs.pname : "?") : "",
-		 rs.pre && rs.dec ? ", " : "", rs.dec ? "decode " : "",
-		 rs.dec ? (rs.dname ? rs.dname : "?") : "", rs.pre_how ? rs.pre_how : "role");
+	snprintf(c->mode_how, sizeof(c->mode_how), "%s%s%s%s%s (%s)", rs.pre ? "prefill " : "",
+		 rs.pre ? (rs.pname ? rs.pname : "?") : "", rs.pre && rs.dec ? ", " : "",
+		 rs.dec ? "decode " : "", rs.dec ? (rs.dname ? rs.dname : "?") : "",
+		 rs.pre_how ? rs.pre_how : "role");
 	/* Separate services are separate pods; only a service that holds
 	 * both roles keeps KV inside one pod. */
 	c->cross_pod = true;
@@ -216,7 +222,7 @@ static void decide_mode(struct env_class *c)
 
 struct fab_acc {
 	unsigned mask;
-	char how[4][128];    /* indexed by bit position */
+	char how[4][128]; /* indexed by bit position */
 };
 
 static int fab_bit(unsigned f)
@@ -252,7 +258,8 @@ static void fabric_from_service(struct fab_acc *a, const struct deployment *d,
 			fab_add(a, FAB_ROCE, what, who);
 	}
 	for (size_t i = 0; i < s->host_paths.n; i++)
-		if (s->host_paths.v[i].value && !strncmp(s->host_paths.v[i].value, "/dev/infiniband", 15) &&
+		if (s->host_paths.v[i].value &&
+		    !strncmp(s->host_paths.v[i].value, "/dev/infiniband", 15) &&
 		    !(a->mask & (FAB_ROCE | FAB_EFA)))
 			fab_add(a, FAB_IB, "/dev/infiniband hostPath", who);
 	if (s->resource_claims.n) {
@@ -280,7 +287,8 @@ static void fabric_hints(struct fab_acc *a, const struct service *s)
 	if ((v = service_env_get(s, "MC_FORCE_MNNVL")) && env_truthy(v->value))
 		fab_add(a, FAB_MNNVL, "MC_FORCE_MNNVL", who);
 	if (!(a->mask & (FAB_IB | FAB_ROCE | FAB_EFA))) {
-		if (service_env_get(s, "UCX_IB_GID_INDEX") || service_env_get(s, "NCCL_IB_GID_INDEX") ||
+		if (service_env_get(s, "UCX_IB_GID_INDEX") ||
+		    service_env_get(s, "NCCL_IB_GID_INDEX") ||
 		    service_env_get(s, "UCX_IB_ROCE_REACHABILITY_MODE"))
 			fab_add(a, FAB_ROCE, "a RoCE GID setting", who);
 		else if (((v = service_env_get(s, "UCX_NET_DEVICES")) && v->value &&
@@ -312,20 +320,28 @@ static void decide_fabric(struct env_class *c)
 		if (!(a.mask & (1u << b)))
 			continue;
 		int n = snprintf(c->fabric_how + used, sizeof(c->fabric_how) - used, "%s%s: %s",
-				 used ? "; " : "", fabric_name((enum ci_fabric)(1u << b)), a.how[b]);
+				 used ? "; " : "", fabric_name((enum ci_fabric)(1u << b)),
+				 a.how[b]);
 		if (n < 0 || (size_t)n >= sizeof(c->fabric_how) - used)
 			break;
 		used += (size_t)n;
 	}
 	if (!used)
-		snprintf(c->fabric_how, sizeof(c->fabric_how),
-			 "no RDMA resource, /dev/infiniband mount, ComputeDomain or fabric variable");
+		snprintf(
+			c->fabric_how, sizeof(c->fabric_how),
+			"no RDMA resource, /dev/infiniband mount, ComputeDomain or fabric variable");
 }
 
 void env_fabric_summary(unsigned fabric, char *buf, size_t len)
 {
-	static const struct { unsigned f; const char *n; } names[] = {
-		{FAB_IB, "InfiniBand"}, {FAB_ROCE, "RoCE"}, {FAB_EFA, "EFA"}, {FAB_MNNVL, "MNNVL"},
+	static const struct {
+		unsigned f;
+		const char *n;
+	} names[] = {
+		{FAB_IB, "InfiniBand"},
+		{FAB_ROCE, "RoCE"},
+		{FAB_EFA, "EFA"},
+		{FAB_MNNVL, "MNNVL"},
 	};
 	size_t used = 0;
 	buf[0] = '\0';
@@ -372,11 +388,13 @@ static bool json_find_nixl(json_t *j, char *backends, size_t len, int depth)
 			backends[0] = '\0';
 			size_t used = 0, i;
 			json_t *it;
-			json_array_foreach(be, i, it) {
+			json_array_foreach(be, i, it)
+			{
 				const char *s = json_string_value(it);
 				if (!s)
 					continue;
-				int n = snprintf(backends + used, len - used, "%s%s", used ? "+" : "", s);
+				int n = snprintf(backends + used, len - used, "%s%s",
+						 used ? "+" : "", s);
 				if (n < 0 || (size_t)n >= len - used)
 					break;
 				used += (size_t)n;
@@ -385,15 +403,13 @@ static bool json_find_nixl(json_t *j, char *backends, size_t len, int depth)
 		}
 		const char *k;
 		json_t *v;
-		json_object_foreach(j, k, v)
-			if (json_find_nixl(v, backends, len, depth + 1))
-				return true;
+		json_object_foreach(j, k,
+				    v) if (json_find_nixl(v, backends, len, depth + 1)) return true;
 	} else if (json_is_array(j)) {
 		size_t i;
 		json_t *v;
-		json_array_foreach(j, i, v)
-			if (json_find_nixl(v, backends, len, depth + 1))
-				return true;
+		json_array_foreach(j, i,
+				   v) if (json_find_nixl(v, backends, len, depth + 1)) return true;
 	}
 	return false;
 }
@@ -409,7 +425,7 @@ static void kv_vllm(const struct manifest_set *ms, const struct service *s, stru
 			at = strstr(cfg, "kv_transfer_config");
 		if (at)
 			raw = cmdline_flag_value(at, at[2] == '-' ? "kv-transfer-config"
-								: "kv_transfer_config");
+								  : "kv_transfer_config");
 	}
 	if (!raw) {
 		kv_set(k, KV_NIXL, "UCX", true, s->command_loc,
@@ -422,20 +438,22 @@ static void kv_vllm(const struct manifest_set *ms, const struct service *s, stru
 	char be[32] = "";
 	if (j && json_find_nixl(j, be, sizeof(be), 0)) {
 		if (be[0])
-			kv_set(k, KV_NIXL, be, false, loc, "--kv-transfer-config NixlConnector, backends %s", be);
+			kv_set(k, KV_NIXL, be, false, loc,
+			       "--kv-transfer-config NixlConnector, backends %s", be);
 		else
 			kv_set(k, KV_NIXL, "UCX", false, loc,
 			       "--kv-transfer-config NixlConnector, no backends named: NIXL's default UCX");
 	} else if (j) {
 		const char *conn = json_string_value(json_object_get(j, "kv_connector"));
-		kv_set(k, KV_OTHER, conn ? conn : "?", false, loc, "--kv-transfer-config kv_connector %s",
-		       conn ? conn : "(none)");
+		kv_set(k, KV_OTHER, conn ? conn : "?", false, loc,
+		       "--kv-transfer-config kv_connector %s", conn ? conn : "(none)");
 	} else if (strstr(val, "NixlConnector")) {
 		const char *b = strstr(val, "LIBFABRIC") ? "LIBFABRIC" : "UCX";
-		kv_set(k, KV_NIXL, b, false, loc, "--kv-transfer-config names NixlConnector (%s)", b);
+		kv_set(k, KV_NIXL, b, false, loc, "--kv-transfer-config names NixlConnector (%s)",
+		       b);
 	} else {
-		kv_set(k, KV_UNKNOWN, NULL, false, loc, "--kv-transfer-config %.60s is not readable JSON",
-		       val);
+		kv_set(k, KV_UNKNOWN, NULL, false, loc,
+		       "--kv-transfer-config %.60s is not readable JSON", val);
 	}
 	json_decref(j);
 	free(val);
@@ -487,7 +505,8 @@ static void kv_sglang(const struct manifest_set *ms, const struct service *s, st
 const char *engine_config_text(const struct manifest_set *ms, const struct service *s,
 			       struct src_loc *loc)
 {
-	static const char *const flags[] = {"--extra-engine-args", "--config", "--config-file", NULL};
+	static const char *const flags[] = {"--extra-engine-args", "--config", "--config-file",
+					    NULL};
 	for (size_t f = 0; flags[f]; f++) {
 		char *raw = cmdline_flag_value(svc_cmd(s), flags[f]);
 		char *path = raw ? resolve_env_ref(ms, s, raw, NULL) : NULL;
@@ -518,7 +537,9 @@ static const char *trtllm_config(const struct manifest_set *ms, const struct ser
 	const char *text = engine_config_text(ms, s, loc);
 	if (text)
 		return text;
-	const char *role = s->role == ROLE_PREFILL ? "prefill" : s->role == ROLE_DECODE ? "decode" : NULL;
+	const char *role = s->role == ROLE_PREFILL  ? "prefill"
+			   : s->role == ROLE_DECODE ? "decode"
+						    : NULL;
 	for (size_t i = 0; role && i < ms->n_cms; i++)
 		if (ms->cms[i].name && strstr(ms->cms[i].name, role) && ms->cms[i].text &&
 		    strstr(ms->cms[i].text, "cache_transceiver_config")) {
@@ -541,7 +562,8 @@ static void kv_trtllm(const struct manifest_set *ms, const struct service *s, st
 	const char *nixl_be = nb && nb->value && *nb->value ? nb->value : "UCX";
 	const char *text = trtllm_config(ms, s, &loc);
 	int line = 0;
-	char *be = text ? config_section_value(text, "cache_transceiver_config", "backend", &line) : NULL;
+	char *be = text ? config_section_value(text, "cache_transceiver_config", "backend", &line)
+			: NULL;
 	if (be && text != svc_cmd(s) && loc.line && line > 0)
 		loc.line += line - 1;
 	if (be && !strcasecmp(be, "NIXL")) {
@@ -561,10 +583,13 @@ static void kv_trtllm(const struct manifest_set *ms, const struct service *s, st
 		/* DEFAULT lets TRT-LLM pick its transceiver (UCX or NIXL by
 		 * version); both drive UCX unless told otherwise. */
 		if (be)
-			kv_set(k, KV_NIXL, nixl_be, true, loc, "cache_transceiver_config.backend %s: "
-			       "TRT-LLM's default transceiver, assumed UCX underneath", be);
+			kv_set(k, KV_NIXL, nixl_be, true, loc,
+			       "cache_transceiver_config.backend %s: "
+			       "TRT-LLM's default transceiver, assumed UCX underneath",
+			       be);
 		else
-			kv_set(k, KV_NIXL, nixl_be, true, loc, "no cache_transceiver_config.backend: "
+			kv_set(k, KV_NIXL, nixl_be, true, loc,
+			       "no cache_transceiver_config.backend: "
 			       "assumed TRT-LLM's default transceiver over UCX");
 	}
 	free(be);
@@ -660,7 +685,9 @@ void env_kv_word(const struct env_worker *w, char *buf, size_t len)
 	case KV_NIXL: snprintf(buf, len, "NIXL/%s", w->kv.nixl_backend); break;
 	case KV_UCX: snprintf(buf, len, "UCX"); break;
 	case KV_MOONCAKE: snprintf(buf, len, "Mooncake"); break;
-	case KV_OTHER: snprintf(buf, len, "%s", w->kv.nixl_backend[0] ? w->kv.nixl_backend : "other"); break;
+	case KV_OTHER:
+		snprintf(buf, len, "%s", w->kv.nixl_backend[0] ? w->kv.nixl_backend : "other");
+		break;
 	case KV_UNKNOWN: snprintf(buf, len, "unknown"); break;
 	default: snprintf(buf, len, "none"); break;
 	}

@@ -43,7 +43,8 @@ static bool word_in(const char *list, const char *w)
 {
 	size_t wl = strlen(w);
 	for (const char *p = strstr(list, w); p; p = strstr(p + 1, w))
-		if ((p == list || (p[-1] == ' ' && p[-2] == ',')) && (p[wl] == '\0' || p[wl] == ','))
+		if ((p == list || (p[-1] == ' ' && p[-2] == ',')) &&
+		    (p[wl] == '\0' || p[wl] == ','))
 			return true;
 	return false;
 }
@@ -57,10 +58,12 @@ static void facts_for(struct ci_report *r, const struct env_class *c)
 		const struct service *s = &d->svcs[i];
 		for (size_t k = 0; k < s->env.n; k++) {
 			const struct env_var *v = &s->env.v[k];
-			if (!v->name || (!redact_is_transport_name(v->name) && !varcat_lookup(v->name)))
+			if (!v->name ||
+			    (!redact_is_transport_name(v->name) && !varcat_lookup(v->name)))
 				continue;
-			const char *val = v->value_from ? v->value_from
-							: redact_value(v->name, v->value ? v->value : "");
+			const char *val = v->value_from
+						  ? v->value_from
+						  : redact_value(v->name, v->value ? v->value : "");
 			struct fact_acc *hit = NULL;
 			for (size_t j = 0; j < n && !hit; j++)
 				if (!strcmp(f[j].name, v->name) && !strcmp(f[j].value, val))
@@ -78,8 +81,9 @@ static void facts_for(struct ci_report *r, const struct env_class *c)
 			if (v->loc.file && v->loc.line)
 				snprintf(loc, sizeof(loc), "%s:%d%s", v->loc.file, v->loc.line,
 					 origin_word(v->origin));
-			else if (v->loc.file)   /* a live object: its name is the place */
-				snprintf(loc, sizeof(loc), "%s%s", v->loc.file, origin_word(v->origin));
+			else if (v->loc.file) /* a live object: its name is the place */
+				snprintf(loc, sizeof(loc), "%s%s", v->loc.file,
+					 origin_word(v->origin));
 			else
 				snprintf(loc, sizeof(loc), "?%s", origin_word(v->origin));
 			if (!strstr(hit->src, loc)) {

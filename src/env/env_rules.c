@@ -40,7 +40,7 @@ struct acc {
 	size_t n, cap;
 	char **ev;
 	size_t n_ev, cap_ev;
-	char *fix;        /* fix of the worst status seen */
+	char *fix; /* fix of the worst status seen */
 	enum ci_status fix_st;
 };
 
@@ -101,7 +101,7 @@ static void acc_ev(struct acc *a, struct src_loc loc, const char *fmt, ...)
 
 /* The caps of one grouped detail: the services that share a finding, and
  * the whole line. */
-#define ACC_SVCS_CAP 384
+#define ACC_SVCS_CAP   384
 #define ACC_DETAIL_CAP 1536
 
 /* Emit the grouped check and free the accumulator.  Returns NULL when
@@ -124,12 +124,14 @@ static struct ci_check *acc_emit(struct acc *a, struct ci_report *r, const struc
 				continue;
 			strbuf_reset(&svcs);
 			for (size_t j = i; j < a->n; j++) {
-				if (done[j] || a->it[j].st != worst || strcmp(a->it[j].msg, a->it[i].msg))
+				if (done[j] || a->it[j].st != worst ||
+				    strcmp(a->it[j].msg, a->it[i].msg))
 					continue;
 				done[j] = true;
 				bool dup = false;
 				for (size_t k = i; k < j; k++)
-					if (a->it[k].st == worst && !strcmp(a->it[k].msg, a->it[i].msg) &&
+					if (a->it[k].st == worst &&
+					    !strcmp(a->it[k].msg, a->it[i].msg) &&
 					    !strcmp(a->it[k].svc, a->it[j].svc))
 						dup = true;
 				if (dup)
@@ -200,7 +202,8 @@ static bool has_rdma_resource(const struct service *s, const char **which)
 static bool has_ib_mount(const struct service *s)
 {
 	for (size_t i = 0; i < s->host_paths.n; i++)
-		if (s->host_paths.v[i].value && !strncmp(s->host_paths.v[i].value, "/dev/infiniband", 15))
+		if (s->host_paths.v[i].value &&
+		    !strncmp(s->host_paths.v[i].value, "/dev/infiniband", 15))
 			return true;
 	return false;
 }
@@ -256,10 +259,10 @@ static void check_mode(struct ci_report *r, const struct env_class *c)
 				break;
 			}
 	}
-	struct ci_check *ck = report_check(r, ENV_CHECK(MODE), CI_OK, c->label,
-					   "%s%s, %s, %s%s, fabric: %s", env_mode_name(c),
-					   c->cross_pod ? " (KV crosses pods)" : "", nodes,
-					   env_engine_name(c->engine), kv, fab);
+	struct ci_check *ck =
+		report_check(r, ENV_CHECK(MODE), CI_OK, c->label, "%s%s, %s, %s%s, fabric: %s",
+			     env_mode_name(c), c->cross_pod ? " (KV crosses pods)" : "", nodes,
+			     env_engine_name(c->engine), kv, fab);
 	const struct deployment *d = c->dep;
 	if (d->loc.file)
 		check_add_evidence(ck, "%s:%d: %s %s", d->loc.file, d->loc.line,
@@ -270,9 +273,11 @@ static void check_mode(struct ci_report *r, const struct env_class *c)
 	for (size_t i = 0; i < c->n_w; i++) {
 		const struct service *s = c->w[i].svc;
 		if (s->node_count > 1)
-			check_add_evidence(ck, "%s: multinode.nodeCount %ld", svc_name(s), s->node_count);
+			check_add_evidence(ck, "%s: multinode.nodeCount %ld", svc_name(s),
+					   s->node_count);
 		if (is_kv_worker(&c->w[i]))
-			check_add_evidence(ck, "%s (%s): %s", svc_name(s), role_word(s), c->w[i].kv.how);
+			check_add_evidence(ck, "%s (%s): %s", svc_name(s), role_word(s),
+					   c->w[i].kv.how);
 	}
 }
 
@@ -284,17 +289,21 @@ static void check_fabric(struct ci_report *r, const struct env_class *c)
 		report_check(r, ENV_CHECK(FABRIC), CI_OK, c->label, "%s", c->fabric_how);
 		return;
 	}
-	const char *what = c->mode == MODE_DISAGG
-		? (c->multinode ? "KV between the prefill and decode pods and NCCL between nodes"
-				: "KV between the prefill and decode pods")
-		: "NCCL between the nodes of a worker";
+	const char *what =
+		c->mode == MODE_DISAGG
+			? (c->multinode
+				   ? "KV between the prefill and decode pods and NCCL between nodes"
+				   : "KV between the prefill and decode pods")
+			: "NCCL between the nodes of a worker";
 	struct ci_check *ck = report_check(
 		r, ENV_CHECK(FABRIC), CI_WARN, c->label,
 		"the recipe requests no RDMA device, /dev/infiniband mount or ComputeDomain and sets no "
-		"fabric variable: the path of %s depends on what the cluster injects, else TCP", what);
-	check_set_fix(ck, "request the NIC in the workers' pod spec (rdma/ib, vpc.amazonaws.com/efa, "
-			  "networking.gke.io.networks/rdma-N, a ComputeDomain claim) or confirm the "
-			  "cluster injects it with `check_interconnect node`");
+		"fabric variable: the path of %s depends on what the cluster injects, else TCP",
+		what);
+	check_set_fix(ck,
+		      "request the NIC in the workers' pod spec (rdma/ib, vpc.amazonaws.com/efa, "
+		      "networking.gke.io.networks/rdma-N, a ComputeDomain claim) or confirm the "
+		      "cluster injects it with `check_interconnect node`");
 	check_add_evidence(ck, "fabric: %s", c->fabric_how);
 }
 
@@ -318,30 +327,40 @@ static void check_backend(struct ci_report *r, const struct env_class *c)
 			acc_note(&a, CI_SKIPPED, sn, "%s", w->kv.how);
 			break;
 		case KV_MOONCAKE:
-			acc_note(&a, CI_OK, sn, "Mooncake (%s); its RDMA devices come from "
-				 "--disaggregation-ib-device and MC_* variables, so the UCX rules do not apply",
-				 w->kv.how);
+			acc_note(
+				&a, CI_OK, sn,
+				"Mooncake (%s); its RDMA devices come from "
+				"--disaggregation-ib-device and MC_* variables, so the UCX rules do not apply",
+				w->kv.how);
 			break;
 		case KV_OTHER:
-			acc_note(&a, CI_OK, sn, "%s (%s): not NIXL, so the UCX/libfabric rules do not apply",
-				 word, w->kv.how);
+			acc_note(&a, CI_OK, sn,
+				 "%s (%s): not NIXL, so the UCX/libfabric rules do not apply", word,
+				 w->kv.how);
 			break;
 		default:
 			if (w->uses_ucx && (c->fabric & FAB_EFA)) {
-				acc_note(&a, CI_WARN, sn, "%s on EFA (%s): UCX gives no GPUDirect RDMA on EFA "
-					 "with kernel >= 6.8; NIXL's LIBFABRIC backend is the EFA path",
-					 word, w->kv.how);
-				acc_fix(&a, CI_WARN, "select NIXL's LIBFABRIC backend: vLLM "
+				acc_note(
+					&a, CI_WARN, sn,
+					"%s on EFA (%s): UCX gives no GPUDirect RDMA on EFA "
+					"with kernel >= 6.8; NIXL's LIBFABRIC backend is the EFA path",
+					word, w->kv.how);
+				acc_fix(&a, CI_WARN,
+					"select NIXL's LIBFABRIC backend: vLLM "
 					"kv_connector_extra_config {\"backends\":[\"LIBFABRIC\"]}, SGLang "
 					"SGLANG_DISAGGREGATION_NIXL_BACKEND=LIBFABRIC, TRT-LLM "
 					"TRTLLM_NIXL_KVCACHE_BACKEND=LIBFABRIC");
 			} else if (w->uses_libfabric && c->fabric && !(c->fabric & FAB_EFA)) {
 				char fab[64];
 				env_fabric_summary(c->fabric, fab, sizeof(fab));
-				acc_note(&a, CI_WARN, sn, "%s on %s (%s): NIXL's libfabric backend is the EFA "
-					 "path; UCX is the tested backend on this fabric", word, fab, w->kv.how);
-				acc_fix(&a, CI_WARN, "use NIXL's UCX backend on %s (drop LIBFABRIC from the "
-					"backends)", fab);
+				acc_note(&a, CI_WARN, sn,
+					 "%s on %s (%s): NIXL's libfabric backend is the EFA "
+					 "path; UCX is the tested backend on this fabric",
+					 word, fab, w->kv.how);
+				acc_fix(&a, CI_WARN,
+					"use NIXL's UCX backend on %s (drop LIBFABRIC from the "
+					"backends)",
+					fab);
 			} else {
 				acc_note(&a, CI_OK, sn, "%s (%s)", word, w->kv.how);
 			}
@@ -349,8 +368,10 @@ static void check_backend(struct ci_report *r, const struct env_class *c)
 	}
 	struct ci_check *ck = acc_emit(&a, r, ENV_CHECK(BACKEND), c->label);
 	if (ck && unknown && ck->status == CI_SKIPPED)
-		check_set_fix(ck, "name the KV backend explicitly (--kv-transfer-config, "
-				  "--disaggregation-transfer-backend or cache_transceiver_config.backend)");
+		check_set_fix(
+			ck,
+			"name the KV backend explicitly (--kv-transfer-config, "
+			"--disaggregation-transfer-backend or cache_transceiver_config.backend)");
 }
 
 /* ---- env.pair.agree ---- */
@@ -422,13 +443,16 @@ static void check_pair(struct ci_report *r, const struct env_class *c)
 				 * transfer at all; with one in common they differ in
 				 * what else they may use. */
 				bool common = kv_common_backend(p, d);
-				acc_note(&a, common ? CI_WARN : CI_FAIL, c->label,
-					 "KV backend differs: %s on prefill %s vs %s on decode %s%s", wp,
-					 svc_name(p->svc), wd, svc_name(d->svc),
-					 common ? "" : ": no backend in common, so no KV can move between "
-						       "them");
+				acc_note(
+					&a, common ? CI_WARN : CI_FAIL, c->label,
+					"KV backend differs: %s on prefill %s vs %s on decode %s%s",
+					wp, svc_name(p->svc), wd, svc_name(d->svc),
+					common ? ""
+					       : ": no backend in common, so no KV can move between "
+						 "them");
 				if (!common)
-					acc_fix(&a, CI_FAIL, "give prefill and decode the same KV backend "
+					acc_fix(&a, CI_FAIL,
+						"give prefill and decode the same KV backend "
 						"(the same connector and NIXL backends list)");
 				acc_ev(&a, p->kv.loc, "%s: %s", svc_name(p->svc), p->kv.how);
 				acc_ev(&a, d->kv.loc, "%s: %s", svc_name(d->svc), d->kv.how);
@@ -454,8 +478,10 @@ static void check_pair(struct ci_report *r, const struct env_class *c)
 					if (!strcmp(shown(vp), shown(vd)))
 						continue;
 					diffs++;
-					acc_note(&a, CI_WARN, c->label, "%s differs: %s on prefill %s vs %s on "
-						 "decode %s", name, shown(vp), svc_name(p->svc), shown(vd),
+					acc_note(&a, CI_WARN, c->label,
+						 "%s differs: %s on prefill %s vs %s on "
+						 "decode %s",
+						 name, shown(vp), svc_name(p->svc), shown(vd),
 						 svc_name(d->svc));
 					ev_var(&a, vp);
 					ev_var(&a, vd);
@@ -463,12 +489,16 @@ static void check_pair(struct ci_report *r, const struct env_class *c)
 			n_seen = 0; /* per pair */
 		}
 	if (!diffs && compared)
-		acc_note(&a, CI_OK, c->label, "prefill and decode agree on the KV backend and on %zu "
-			 "UCX/NIXL/libfabric variable%s", compared, compared == 1 ? "" : "s");
+		acc_note(&a, CI_OK, c->label,
+			 "prefill and decode agree on the KV backend and on %zu "
+			 "UCX/NIXL/libfabric variable%s",
+			 compared, compared == 1 ? "" : "s");
 	else if (!diffs)
-		acc_note(&a, CI_OK, c->label, "prefill and decode agree on the KV backend and set no "
+		acc_note(&a, CI_OK, c->label,
+			 "prefill and decode agree on the KV backend and set no "
 			 "UCX/NIXL/libfabric variable");
-	acc_fix(&a, CI_WARN, "set the same UCX/NIXL values and backend on prefill and decode "
+	acc_fix(&a, CI_WARN,
+		"set the same UCX/NIXL values and backend on prefill and decode "
 		"(both ends of a NIXL transfer must pick the same transports)");
 	/* the subject already names the deployment: drop the "label: " prefix */
 	for (size_t i = 0; i < a.n; i++) {
@@ -542,19 +572,26 @@ static void check_vars(struct ci_report *r, const struct env_class *c)
 		}
 		if (missing.len) {
 			bool mn_tls = (eff & FAB_MNNVL) && strstr(missing.buf, "UCX_TLS");
-			acc_note(&a, CI_WARN, svc_name(w->svc),
-				 "%s not set in the recipe (%s); the image may set %s%s; "
-				 "`check_interconnect node` reads the pod's real environment",
-				 missing.buf, fab, strchr(missing.buf, ',') ? "them" : "it",
-				 mn_tls ? " (GB200 images that bake UCX_TLS=^cuda_ipc fail with \"failed to "
-					  "select lane\", ai-dynamo/nixl#1110)" : "");
-			acc_fix(&a, CI_WARN, "set %s in the workers' env for %s, or confirm the image's "
-				"values with `check_interconnect node`", missing.buf, fab);
+			acc_note(
+				&a, CI_WARN, svc_name(w->svc),
+				"%s not set in the recipe (%s); the image may set %s%s; "
+				"`check_interconnect node` reads the pod's real environment",
+				missing.buf, fab, strchr(missing.buf, ',') ? "them" : "it",
+				mn_tls ? " (GB200 images that bake UCX_TLS=^cuda_ipc fail with \"failed to "
+					 "select lane\", ai-dynamo/nixl#1110)"
+				       : "");
+			acc_fix(&a, CI_WARN,
+				"set %s in the workers' env for %s, or confirm the image's "
+				"values with `check_interconnect node`",
+				missing.buf, fab);
 		} else if (present.len || unpinned.len) {
-			acc_note(&a, CI_OK, svc_name(w->svc), "%s%s%s%s%s", present.len ? "set: " : "",
-				 present.buf, present.len && unpinned.len ? "; " : "",
+			acc_note(&a, CI_OK, svc_name(w->svc), "%s%s%s%s%s",
+				 present.len ? "set: " : "", present.buf,
+				 present.len && unpinned.len ? "; " : "",
 				 unpinned.len ? "not pinned, UCX picks them itself (the node check "
-				 "reads the effective values): " : "", unpinned.buf);
+						"reads the effective values): "
+					      : "",
+				 unpinned.buf);
 		}
 		strbuf_release(&missing);
 		strbuf_release(&present);
@@ -672,7 +709,8 @@ static void check_ucx(struct ci_report *r, const struct env_class *c)
 			  "(see env.vars)");
 	else
 		acc_emit(&a, r, ENV_CHECK(UCX_TLS), c->label);
-	static const enum varrule_id more[] = {VR_UCX_NET_DEVICES, VR_UCX_IB_ADDR_TYPE, VR_UCX_RNDV};
+	static const enum varrule_id more[] = {VR_UCX_NET_DEVICES, VR_UCX_IB_ADDR_TYPE,
+					       VR_UCX_RNDV};
 	for (size_t k = 0; k < sizeof(more) / sizeof(more[0]); k++) {
 		a = ucx_rule(c, more[k]);
 		acc_emit(&a, r, env_varrule_check(more[k]), c->label);
@@ -740,15 +778,21 @@ static void check_pod_rdma(struct ci_report *r, const struct env_class *c)
 			acc_note(&a, CI_OK, sn, "privileged (sees the host's devices)");
 			acc_ev(&a, s->privileged_loc, "%s: privileged: true", sn);
 		} else if (other) {
-			acc_note(&a, CI_FAIL, sn, "requests no RDMA device while %s requests %s: this "
-				 "worker cannot open the NIC, so its KV falls back to TCP or the NIXL "
-				 "backend fails", other, other_res);
-			acc_fix(&a, CI_FAIL, "give every prefill/decode worker the same RDMA resource (%s)",
+			acc_note(
+				&a, CI_FAIL, sn,
+				"requests no RDMA device while %s requests %s: this "
+				"worker cannot open the NIC, so its KV falls back to TCP or the NIXL "
+				"backend fails",
+				other, other_res);
+			acc_fix(&a, CI_FAIL,
+				"give every prefill/decode worker the same RDMA resource (%s)",
 				other_res);
 		} else {
-			acc_note(&a, CI_WARN, sn, "no RDMA resource, /dev/infiniband mount or privileged "
+			acc_note(&a, CI_WARN, sn,
+				 "no RDMA resource, /dev/infiniband mount or privileged "
 				 "mode, though the recipe targets an RDMA fabric");
-			acc_fix(&a, CI_WARN, "request the RDMA resource your cluster exposes (rdma/ib, "
+			acc_fix(&a, CI_WARN,
+				"request the RDMA resource your cluster exposes (rdma/ib, "
 				"rdma/shared_ib, vpc.amazonaws.com/efa...) in the workers");
 		}
 	}
@@ -776,16 +820,22 @@ static void check_pod_memlock(struct ci_report *r, const struct env_class *c)
 			acc_note(&a, CI_OK, sn, "`ulimit -l unlimited` in the command");
 			acc_ev(&a, s->command_loc, "%s: ulimit -l %s", sn, ul);
 		} else if (ul) {
-			acc_note(&a, CI_WARN, sn, "`ulimit -l %s` caps locked memory below what RDMA "
-				 "registration of the KV cache needs", ul);
+			acc_note(&a, CI_WARN, sn,
+				 "`ulimit -l %s` caps locked memory below what RDMA "
+				 "registration of the KV cache needs",
+				 ul);
 			acc_ev(&a, s->command_loc, "%s: ulimit -l %s", sn, ul);
-			acc_fix(&a, CI_WARN, "use `ulimit -l unlimited` or add the IPC_LOCK capability");
+			acc_fix(&a, CI_WARN,
+				"use `ulimit -l unlimited` or add the IPC_LOCK capability");
 		} else {
-			acc_note(&a, CI_WARN, sn, "no IPC_LOCK, privileged or `ulimit -l unlimited`: a "
-				 "container memlock default (64 KiB to 64 MiB) makes ibv_reg_mr fail with "
-				 "ENOMEM or disables UCX's IB transports, unless the node's runtime sets "
-				 "it unlimited");
-			acc_fix(&a, CI_WARN, "add securityContext.capabilities.add: [IPC_LOCK] to the "
+			acc_note(
+				&a, CI_WARN, sn,
+				"no IPC_LOCK, privileged or `ulimit -l unlimited`: a "
+				"container memlock default (64 KiB to 64 MiB) makes ibv_reg_mr fail with "
+				"ENOMEM or disables UCX's IB transports, unless the node's runtime sets "
+				"it unlimited");
+			acc_fix(&a, CI_WARN,
+				"add securityContext.capabilities.add: [IPC_LOCK] to the "
 				"workers (or run `ulimit -l unlimited` before the engine)");
 		}
 		free(ul);
@@ -808,16 +858,22 @@ static void check_pod_anti_affinity(struct ci_report *r, const struct env_class 
 		const struct service *s = w->svc;
 		const char *sn = svc_name(s);
 		if (s->anti_affinity) {
-			acc_note(&a, CI_OK, sn, "pod anti-affinity or a hostname spread constraint");
+			acc_note(&a, CI_OK, sn,
+				 "pod anti-affinity or a hostname spread constraint");
 			acc_ev(&a, s->anti_affinity_loc, "%s: anti-affinity", sn);
 		} else if (s->gpus >= whole || s->node_count > 1) {
-			acc_note(&a, CI_OK, sn, "takes whole nodes (%ld GPUs%s), so prefill and decode "
-				 "cannot share one", s->gpus, s->node_count > 1 ? ", multi-node" : "");
+			acc_note(&a, CI_OK, sn,
+				 "takes whole nodes (%ld GPUs%s), so prefill and decode "
+				 "cannot share one",
+				 s->gpus, s->node_count > 1 ? ", multi-node" : "");
 		} else {
-			acc_note(&a, CI_WARN, sn, "no anti-affinity: with %ld GPU%s per pod, prefill and "
-				 "decode can land on one node, where EFA transfers stall (fi_read EAGAIN)",
-				 s->gpus, s->gpus == 1 ? "" : "s");
-			acc_fix(&a, CI_WARN, "add a podAntiAffinity (topologyKey kubernetes.io/hostname) "
+			acc_note(
+				&a, CI_WARN, sn,
+				"no anti-affinity: with %ld GPU%s per pod, prefill and "
+				"decode can land on one node, where EFA transfers stall (fi_read EAGAIN)",
+				s->gpus, s->gpus == 1 ? "" : "s");
+			acc_fix(&a, CI_WARN,
+				"add a podAntiAffinity (topologyKey kubernetes.io/hostname) "
 				"that keeps prefill and decode pods on different nodes");
 		}
 	}
@@ -833,9 +889,13 @@ static long long quantity_bytes(const char *q)
 	double v = strtod(q, &end);
 	if (end == q || v < 0)
 		return -1;
-	static const struct { const char *sfx; double mul; } units[] = {
+	static const struct {
+		const char *sfx;
+		double mul;
+	} units[] = {
 		{"Ki", 1024.0}, {"Mi", 1048576.0}, {"Gi", 1073741824.0}, {"Ti", 1099511627776.0},
-		{"k", 1e3}, {"K", 1e3}, {"M", 1e6}, {"G", 1e9}, {"T", 1e12}, {"", 1.0},
+		{"k", 1e3},     {"K", 1e3},        {"M", 1e6},           {"G", 1e9},
+		{"T", 1e12},    {"", 1.0},
 	};
 	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++)
 		if (!strcmp(end, units[i].sfx))
@@ -856,15 +916,20 @@ static void check_pod_shm(struct ci_report *r, const struct env_class *c)
 			/* The Dynamo operator mounts a /dev/shm of its own on DGD
 			 * workers; only a bare pod keeps the 64 MiB default. */
 			if (c->workload) {
-				acc_note(&a, CI_WARN, sn, "%ld GPUs and no /dev/shm volume: the 64 MiB "
-					 "default is too small for NCCL and UCX shared memory", s->gpus);
-				acc_fix(&a, CI_WARN, "mount an emptyDir {medium: Memory} at /dev/shm");
+				acc_note(&a, CI_WARN, sn,
+					 "%ld GPUs and no /dev/shm volume: the 64 MiB "
+					 "default is too small for NCCL and UCX shared memory",
+					 s->gpus);
+				acc_fix(&a, CI_WARN,
+					"mount an emptyDir {medium: Memory} at /dev/shm");
 			}
 		} else if (b >= 0 && b < (1LL << 30)) {
-			acc_note(&a, CI_WARN, sn, "/dev/shm of %s for %ld GPUs: NCCL and UCX need more",
-				 s->shm_size, s->gpus);
+			acc_note(&a, CI_WARN, sn,
+				 "/dev/shm of %s for %ld GPUs: NCCL and UCX need more", s->shm_size,
+				 s->gpus);
 			acc_ev(&a, s->shm_loc, "%s: shared memory %s", sn, s->shm_size);
-			acc_fix(&a, CI_WARN, "give /dev/shm at least a few GiB (sharedMemory.size)");
+			acc_fix(&a, CI_WARN,
+				"give /dev/shm at least a few GiB (sharedMemory.size)");
 		}
 	}
 	acc_emit(&a, r, ENV_CHECK(POD_SHM), c->label);
@@ -888,9 +953,10 @@ void env_check_deployment(struct ci_report *r, const struct manifest_set *ms,
 		return;
 	}
 	if (c->mode != MODE_DISAGG)
-		report_check(r, ENV_CHECK(TRANSPORT), CI_SKIPPED, c->label,
-			     "aggregated deployment: no KV transfer between pods; only the checks for "
-			     "workers that span nodes apply");
+		report_check(
+			r, ENV_CHECK(TRANSPORT), CI_SKIPPED, c->label,
+			"aggregated deployment: no KV transfer between pods; only the checks for "
+			"workers that span nodes apply");
 	check_fabric(r, c);
 	if (c->mode == MODE_DISAGG) {
 		check_backend(r, c);

@@ -13,7 +13,7 @@
 #include "env_analyze.h"
 #include "parse/ucx_tls.h"
 
-#define MAX_VALUE 8192  /* longest flag/JSON value we extract */
+#define MAX_VALUE 8192 /* longest flag/JSON value we extract */
 
 bool str_in_ci(const char *s, const char *const *words)
 {
@@ -51,8 +51,9 @@ void ucx_tls_parse(const char *value, struct tls_info *t)
 
 static bool is_rdma_dev_name(const char *s, size_t n)
 {
-	static const char *const pfx[] = {"mlx", "ib", "irdma", "bnxt_re", "efa", "rdma", "hfi",
-					  "qedr", "erdma", "rocep", "roce", "mana", NULL};
+	static const char *const pfx[] = {"mlx",  "ib",   "irdma", "bnxt_re", "efa",
+					  "rdma", "hfi",  "qedr",  "erdma",   "rocep",
+					  "roce", "mana", NULL};
 	for (size_t i = 0; pfx[i]; i++) {
 		size_t l = strlen(pfx[i]);
 		if (n >= l && !strncasecmp(s, pfx[i], l))
@@ -119,13 +120,15 @@ unsigned ucx_net_devices_check(const char *value, char *first_bad, size_t len)
 			if (name_len >= 9 && !strncasecmp(e, "mlx5_bond", 9)) {
 				bits |= NETDEV_BONDED;
 				if (first_bad && len && !first_bad[0])
-					snprintf(first_bad, len, "%.*s", (int)(el < 64 ? el : 64), e);
+					snprintf(first_bad, len, "%.*s", (int)(el < 64 ? el : 64),
+						 e);
 			}
 		}
 		if (bad) {
 			bits |= NETDEV_MALFORMED;
 			if (first_bad && len && (!first_bad[0] || (bits & NETDEV_BONDED)))
-				snprintf(first_bad, len, "%.*s", (int)(el < 64 ? el : 64), el ? e : "(empty entry)");
+				snprintf(first_bad, len, "%.*s", (int)(el < 64 ? el : 64),
+					 el ? e : "(empty entry)");
 		}
 		p += n;
 		if (*p == ',')
@@ -332,13 +335,15 @@ char *config_section_value(const char *text, const char *section, const char *ke
 					size_t ind = 0;
 					while (q[ind] == ' ' || q[ind] == '\t')
 						ind++;
-					if (q[ind] && q[ind] != '\n' && q[ind] != '#' && ind <= base)
+					if (q[ind] && q[ind] != '\n' && q[ind] != '#' &&
+					    ind <= base)
 						break;
 				}
 			}
-			bool word_start = p > text && !isalnum((unsigned char)p[-1]) && p[-1] != '_';
-			if (word_start && !strncmp(p, key, kl) &&
-			    !isalnum((unsigned char)p[kl]) && p[kl] != '_') {
+			bool word_start =
+				p > text && !isalnum((unsigned char)p[-1]) && p[-1] != '_';
+			if (word_start && !strncmp(p, key, kl) && !isalnum((unsigned char)p[kl]) &&
+			    p[kl] != '_') {
 				const char *v = p + kl;
 				if (*v == '"' || *v == '\'')
 					v++;
@@ -369,8 +374,9 @@ char *cmdline_ulimit_l(const char *cmd)
 	for (const char *at = strstr(cmd, "ulimit"); at; at = strstr(at + 6, "ulimit")) {
 		const char *p = at + 6;
 		/* ulimit -l X, ulimit -Sl X, ulimit -Hl X, ulimit -n N -l X */
-		for (int guard = 0; *p && *p != ';' && *p != '&' && *p != '|' && *p != '\n' &&
-				    guard < 200; guard++, p++) {
+		for (int guard = 0;
+		     *p && *p != ';' && *p != '&' && *p != '|' && *p != '\n' && guard < 200;
+		     guard++, p++) {
 			if (p[0] == '-' && p[1] && strchr("SHl", p[1])) {
 				const char *f = p + 1;
 				while (*f == 'S' || *f == 'H')

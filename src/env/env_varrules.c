@@ -121,13 +121,15 @@ static void rule_ucx_tls(const struct var_view *vars, size_t n, const struct var
 	bool mnnvl = x->fabric & FAB_MNNVL;
 	static const char cuda_fix[] = "add cuda_copy (and cuda_ipc) to UCX_TLS";
 	if (t.empty) {
-		note(res, CI_WARN, "remove the empty UCX_TLS or list the transports", "UCX_TLS is empty");
+		note(res, CI_WARN, "remove the empty UCX_TLS or list the transports",
+		     "UCX_TLS is empty");
 	} else if (mnnvl && t.cuda_ipc) {
 		if (mn_off) {
 			ev(res, mn);
 			note(res, CI_WARN, "set UCX_CUDA_IPC_ENABLE_MNNVL=y on MNNVL workers",
 			     "UCX_TLS=%s relies on cuda_ipc but UCX_CUDA_IPC_ENABLE_MNNVL=%s keeps it "
-			     "inside one node", v->value, mn->value);
+			     "inside one node",
+			     v->value, mn->value);
 		} else {
 			note(res, CI_OK, NULL, "UCX_TLS=%s: cuda_ipc over MNNVL is the fast path",
 			     v->value);
@@ -139,7 +141,8 @@ static void rule_ucx_tls(const struct var_view *vars, size_t n, const struct var
 		bool contra = mn && env_truthy(mn->value);
 		if (contra)
 			ev(res, mn);
-		note(res, st, "on MNNVL use UCX_TLS=cuda_copy,cuda_ipc,tcp with "
+		note(res, st,
+		     "on MNNVL use UCX_TLS=cuda_copy,cuda_ipc,tcp with "
 		     "UCX_CUDA_IPC_ENABLE_MNNVL=y (or leave UCX_TLS unset)",
 		     "UCX_TLS=%s %s cuda_ipc, the MNNVL path%s%s", v->value,
 		     t.exclude ? "excludes" : "omits",
@@ -147,16 +150,22 @@ static void rule_ucx_tls(const struct var_view *vars, size_t n, const struct var
 		     st == CI_WARN ? ": KV takes the NIC instead of NVLink"
 				   : " (GB200 \"failed to select lane\", ai-dynamo/nixl#1110)");
 	} else if (!t.rdma && !no_nic_here(x)) {
-		note(res, CI_FAIL, "include the RDMA transports, e.g. UCX_TLS=rc_x,rc,cuda_copy,cuda_ipc, "
+		note(res, CI_FAIL,
+		     "include the RDMA transports, e.g. UCX_TLS=rc_x,rc,cuda_copy,cuda_ipc, "
 		     "or leave UCX_TLS unset",
 		     "UCX_TLS=%s leaves no RDMA transport (rc, dc, ud, ib): KV between pods goes "
-		     "over TCP", v->value);
+		     "over TCP",
+		     v->value);
 	} else if (!t.cuda && x->gpu) {
-		note(res, CI_WARN, cuda_fix, "UCX_TLS=%s lists no CUDA transport (cuda_copy, "
-		     "cuda_ipc): GPU buffers are staged through host memory", v->value);
+		note(res, CI_WARN, cuda_fix,
+		     "UCX_TLS=%s lists no CUDA transport (cuda_copy, "
+		     "cuda_ipc): GPU buffers are staged through host memory",
+		     v->value);
 	} else if (!t.rdma) {
-		note(res, CI_OK, NULL, "UCX_TLS=%s leaves out the RDMA transports, and this host "
-		     "has no RDMA device for them", v->value);
+		note(res, CI_OK, NULL,
+		     "UCX_TLS=%s leaves out the RDMA transports, and this host "
+		     "has no RDMA device for them",
+		     v->value);
 	} else if (!t.cuda) {
 		note(res, CI_OK, NULL, "UCX_TLS=%s keeps RDMA transports (no GPU here)", v->value);
 	} else {
@@ -166,8 +175,8 @@ static void rule_ucx_tls(const struct var_view *vars, size_t n, const struct var
 
 /* ---- UCX_NET_DEVICES (form only; the node verb checks each entry exists) ---- */
 
-static void rule_ucx_net_devices(const struct var_view *vars, size_t n,
-				 const struct varrule_ctx *x, struct varrule_res *res)
+static void rule_ucx_net_devices(const struct var_view *vars, size_t n, const struct varrule_ctx *x,
+				 struct varrule_res *res)
 {
 	const struct var_view *v = var_view_find(vars, n, "UCX_NET_DEVICES");
 	if (!v || !v->value)
@@ -178,35 +187,46 @@ static void rule_ucx_net_devices(const struct var_view *vars, size_t n,
 	unsigned bits = ucx_net_devices_check(v->value, bad, sizeof(bad));
 	if ((bits & NETDEV_DYNAMIC) && x->hw) {
 		/* In a running pod the shell has already expanded it. */
-		note(res, CI_WARN, "expand the value before the engine starts, or list the devices "
-		     "(mlx5_0:1,...)", "UCX_NET_DEVICES=%s holds an unexpanded `$` reference: UCX "
-		     "takes it as a device name", v->value);
+		note(res, CI_WARN,
+		     "expand the value before the engine starts, or list the devices "
+		     "(mlx5_0:1,...)",
+		     "UCX_NET_DEVICES=%s holds an unexpanded `$` reference: UCX "
+		     "takes it as a device name",
+		     v->value);
 	} else if (bits & NETDEV_DYNAMIC) {
-		note(res, CI_OK, NULL, "UCX_NET_DEVICES is computed when the pod starts (%s); "
-		     "`check_interconnect node` reads the real value", v->value);
+		note(res, CI_OK, NULL,
+		     "UCX_NET_DEVICES is computed when the pod starts (%s); "
+		     "`check_interconnect node` reads the real value",
+		     v->value);
 	} else if (bits & NETDEV_EMPTY) {
 		note(res, CI_WARN, "list the RDMA devices (mlx5_0:1,...) or remove the variable",
 		     "UCX_NET_DEVICES is empty");
 	} else if ((bits & NETDEV_TCP_ONLY) && !mnnvl && !no_nic_here(x)) {
 		note(res, CI_FAIL, "list the RDMA devices with their port (mlx5_0:1,...)",
 		     "UCX_NET_DEVICES=%s names only network interfaces, no RDMA device: KV between "
-		     "pods goes over TCP", v->value);
+		     "pods goes over TCP",
+		     v->value);
 	} else if ((bits & NETDEV_BONDED) && !(bits & NETDEV_MALFORMED) && !x->hw) {
 		/* mlx5_bond_* is RoCE LAG: LID 0 on Ethernet by design, addressed
 		 * by GID, and the member devices do not exist under LAG (issue 10).
 		 * `node` judges the link layer the bond really has. */
-		note(res, CI_OK, NULL, "UCX_NET_DEVICES=%s names a RoCE LAG bond (%s): a valid "
+		note(res, CI_OK, NULL,
+		     "UCX_NET_DEVICES=%s names a RoCE LAG bond (%s): a valid "
 		     "device (UCX addresses it by GID); `check_interconnect node` checks its link "
-		     "layer", v->value, bad);
+		     "layer",
+		     v->value, bad);
 	} else if (bits & NETDEV_MALFORMED) {
 		note(res, CI_WARN, "write each RDMA device as dev:port (mlx5_0:1), comma-separated",
 		     "UCX_NET_DEVICES=%s has a malformed entry (%s): expected dev:port such as "
-		     "mlx5_0:1", v->value, bad);
+		     "mlx5_0:1",
+		     v->value, bad);
 	} else if (x->hw) {
 		note(res, CI_OK, NULL, "UCX_NET_DEVICES=%s is well-formed", v->value);
 	} else {
-		note(res, CI_OK, NULL, "UCX_NET_DEVICES=%s is well-formed; `check_interconnect "
-		     "node` checks each device exists", v->value);
+		note(res, CI_OK, NULL,
+		     "UCX_NET_DEVICES=%s is well-formed; `check_interconnect "
+		     "node` checks each device exists",
+		     v->value);
 	}
 }
 
@@ -237,13 +257,16 @@ static void rule_ucx_ib_addr_type(const struct var_view *vars, size_t n,
 	bool global = g && env_truthy(g->value);
 	if (v && !v->ref && !strchr(val, '$') &&
 	    (!strcasecmp(val, "ib_local") || !strcasecmp(val, "ib_site_local")) && !global)
-		note(res, CI_WARN, fix, "UCX_IB_ADDR_TYPE=%s forces a local InfiniBand address that "
+		note(res, CI_WARN, fix,
+		     "UCX_IB_ADDR_TYPE=%s forces a local InfiniBand address that "
 		     "a pod on another subnet cannot reach (NIXL_ERR_REMOTE_DISCONNECT on a routed "
-		     "fabric)", val);
+		     "fabric)",
+		     val);
 	else if (v)
-		note(res, CI_OK, NULL, "UCX_IB_ADDR_TYPE=%s%s (deprecated in UCX: \"To force use of "
-		     "global routing use IS_GLOBAL\")", shown(v),
-		     global ? ", UCX_IB_IS_GLOBAL=y" : "");
+		note(res, CI_OK, NULL,
+		     "UCX_IB_ADDR_TYPE=%s%s (deprecated in UCX: \"To force use of "
+		     "global routing use IS_GLOBAL\")",
+		     shown(v), global ? ", UCX_IB_IS_GLOBAL=y" : "");
 	else
 		note(res, CI_OK, NULL, "UCX_IB_IS_GLOBAL=%s%s", shown(g),
 		     global ? ": global routing forced (routed InfiniBand)" : "");
@@ -271,12 +294,15 @@ static void rule_ucx_rndv(const struct var_view *vars, size_t n, const struct va
 		     "UCX_RNDV_SCHEME=get_zcopy with UCX on EFA crashes on kernel >= 6.8");
 	}
 	if (!bad)
-		note(res, CI_OK, NULL, "%s%s%s%s%s%s", th ? "UCX_RNDV_THRESH=" : "", th ? shown(th) : "",
-		     th && sc ? ", " : "", sc ? "UCX_RNDV_SCHEME=" : "", sc ? shown(sc) : "",
-		     th && th->value && (!strcasecmp(th->value, "inf") ||
-					 !strcasecmp(th->value, "infinity"))
+		note(res, CI_OK, NULL, "%s%s%s%s%s%s", th ? "UCX_RNDV_THRESH=" : "",
+		     th ? shown(th) : "", th && sc ? ", " : "", sc ? "UCX_RNDV_SCHEME=" : "",
+		     sc ? shown(sc) : "",
+		     th && th->value &&
+				     (!strcasecmp(th->value, "inf") ||
+				      !strcasecmp(th->value, "infinity"))
 			     ? " (what NIXL's UCX plugin sets itself; NIXL's RMA transfers are not "
-			       "governed by it)" : "");
+			       "governed by it)"
+			     : "");
 }
 
 /* ---- NCCL_IB_DISABLE / NCCL_NET / NCCL_P2P_DISABLE ---- */
@@ -297,8 +323,10 @@ static void rule_nccl_ib(const struct var_view *vars, size_t n, const struct var
 	if ((ib_off || sock) && !mnnvl && !no_nic_here(x)) {
 		char where[96];
 		if (x->nodes > 1)
-			snprintf(where, sizeof(where), " on a worker that spans %ld nodes: NCCL traffic "
-				 "between its nodes", x->nodes);
+			snprintf(where, sizeof(where),
+				 " on a worker that spans %ld nodes: NCCL traffic "
+				 "between its nodes",
+				 x->nodes);
 		else
 			snprintf(where, sizeof(where), ": NCCL traffic between nodes");
 		/* A worker that spans nodes has its collectives between the
@@ -306,22 +334,29 @@ static void rule_nccl_ib(const struct var_view *vars, size_t n, const struct var
 		note(res, x->nodes > 1 && !x->hw ? CI_FAIL : CI_WARN,
 		     "remove NCCL_IB_DISABLE=1 / NCCL_NET=Socket and give the pods the "
 		     "RDMA NICs, so that NCCL uses NET/IB between nodes",
-		     "%s%s%s%s goes over TCP sockets%s%s",
-		     ib_off ? "NCCL_IB_DISABLE=" : "", ib_off ? dis->value : "",
-		     ib_off && sock ? " and NCCL_NET=Socket" : sock ? "NCCL_NET=Socket" : "", where,
-		     x->hw ? " although this host has RDMA devices" : "",
+		     "%s%s%s%s goes over TCP sockets%s%s", ib_off ? "NCCL_IB_DISABLE=" : "",
+		     ib_off ? dis->value : "",
+		     ib_off && sock ? " and NCCL_NET=Socket"
+		     : sock         ? "NCCL_NET=Socket"
+				    : "",
+		     where, x->hw ? " although this host has RDMA devices" : "",
 		     p2p_off ? " (and NCCL_P2P_DISABLE=1 turns off NVLink inside each node)" : "");
 	} else if (p2p_off) {
-		note(res, CI_WARN, "remove NCCL_P2P_DISABLE", "NCCL_P2P_DISABLE=%s turns off "
-		     "NVLink/PCIe peer access inside each node", p2p->value);
+		note(res, CI_WARN, "remove NCCL_P2P_DISABLE",
+		     "NCCL_P2P_DISABLE=%s turns off "
+		     "NVLink/PCIe peer access inside each node",
+		     p2p->value);
 	} else if ((ib_off || sock) && mnnvl) {
-		note(res, CI_OK, NULL, "NCCL's network transport is off, but the nodes share MNNVL "
+		note(res, CI_OK, NULL,
+		     "NCCL's network transport is off, but the nodes share MNNVL "
 		     "(NVLink across nodes)");
 	} else if (ib_off || sock) {
-		note(res, CI_OK, NULL, "NCCL's network transport is off, and this host has no RDMA "
+		note(res, CI_OK, NULL,
+		     "NCCL's network transport is off, and this host has no RDMA "
 		     "device for it");
 	} else if (x->nodes > 1) {
-		note(res, CI_OK, NULL, "nothing forces NCCL off RDMA between the %ld nodes", x->nodes);
+		note(res, CI_OK, NULL, "nothing forces NCCL off RDMA between the %ld nodes",
+		     x->nodes);
 	} else {
 		note(res, CI_OK, NULL, "nothing forces NCCL off RDMA");
 	}
@@ -375,8 +410,8 @@ void env_check_pod_vars(struct ci_report *r, const char *subject, const struct v
 			free(detail);
 			detail = more;
 		}
-		struct ci_check *c = report_check(r, &checks[id], st,
-						  subject ? subject : res.ev[0]->name, "%s", detail);
+		struct ci_check *c = report_check(
+			r, &checks[id], st, subject ? subject : res.ev[0]->name, "%s", detail);
 		if (res.note[worst].fix && (st == CI_WARN || st == CI_FAIL))
 			check_set_fix(c, "%s", res.note[worst].fix);
 		for (size_t i = 0; i < res.n_ev; i++) {

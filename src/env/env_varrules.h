@@ -24,21 +24,21 @@
 /* One variable as a rule sees it. */
 struct var_view {
 	const char *name;
-	const char *value;   /* literal value; NULL when only a reference is known */
-	const char *shown;   /* how to print it (redacted, "<secret N/K>"); NULL: value */
-	const char *where;   /* "deploy.yaml:57", "pid 1 environment"; NULL: unknown */
-	bool ref;            /* set from a reference (valueFrom, configMapKeyRef) */
+	const char *value; /* literal value; NULL when only a reference is known */
+	const char *shown; /* how to print it (redacted, "<secret N/K>"); NULL: value */
+	const char *where; /* "deploy.yaml:57", "pid 1 environment"; NULL: unknown */
+	bool ref;          /* set from a reference (valueFrom, configMapKeyRef) */
 };
 
 /* Where the rules run. */
 struct varrule_ctx {
-	unsigned fabric;     /* FAB_* mask */
-	bool hw;             /* the mask is what this host's hardware shows, so a
+	unsigned fabric; /* FAB_* mask */
+	bool hw;         /* the mask is what this host's hardware shows, so a
 			      * missing NIC bit means no RDMA device (node); else
 			      * it is what a recipe suggests (env) */
-	bool gpu;            /* the buffers are GPU memory (env: always) */
-	bool cross_pod;      /* KV moves between pods */
-	long nodes;          /* nodes one NCCL group spans; 0 when unknown */
+	bool gpu;        /* the buffers are GPU memory (env: always) */
+	bool cross_pod;  /* KV moves between pods */
+	long nodes;      /* nodes one NCCL group spans; 0 when unknown */
 };
 
 enum varrule_id {
@@ -54,13 +54,13 @@ enum varrule_id {
 struct varrule_note {
 	enum ci_status st;
 	char *msg;
-	char *fix;           /* NULL for ok */
+	char *fix; /* NULL for ok */
 };
 
 struct varrule_res {
 	struct varrule_note note[3];
 	size_t n_note;
-	const struct var_view *ev[3];   /* the variables it read, in order */
+	const struct var_view *ev[3]; /* the variables it read, in order */
 	size_t n_ev;
 };
 

@@ -87,9 +87,18 @@ static const struct service *match(const struct deployment *d, const struct flee
 static bool chooses_transport(const char *name)
 {
 	static const char *const more[] = {
-		"UCX_NET_DEVICES", "UCX_IB_GID_INDEX", "UCX_MAX_RNDV_RAILS", "NCCL_IB_DISABLE",
-		"NCCL_NET", "NCCL_IB_HCA", "NCCL_SOCKET_IFNAME", "NCCL_P2P_DISABLE",
-		"NCCL_NET_GDR_LEVEL", "FI_EFA_FORK_SAFE", "FI_HMEM_CUDA_USE_DMABUF", NULL,
+		"UCX_NET_DEVICES",
+		"UCX_IB_GID_INDEX",
+		"UCX_MAX_RNDV_RAILS",
+		"NCCL_IB_DISABLE",
+		"NCCL_NET",
+		"NCCL_IB_HCA",
+		"NCCL_SOCKET_IFNAME",
+		"NCCL_P2P_DISABLE",
+		"NCCL_NET_GDR_LEVEL",
+		"FI_EFA_FORK_SAFE",
+		"FI_HMEM_CUDA_USE_DMABUF",
+		NULL,
 	};
 	if (fleet_var_must_match(name))
 		return true;
@@ -101,8 +110,8 @@ static bool chooses_transport(const char *name)
 
 /* Match pods to services; report the matching.  svc_of[i] gets pod i's
  * service (NULL when none or not probed). */
-static void check_match(struct ci_report *r, const struct deployment *d,
-			const struct fleet_pod *p, size_t n, const struct service **svc_of)
+static void check_match(struct ci_report *r, const struct deployment *d, const struct fleet_pod *p,
+			size_t n, const struct service **svc_of)
 {
 	struct strbuf ok = STRBUF_INIT, bad = STRBUF_INIT;
 	size_t matched = 0, issues = 0;
@@ -120,7 +129,7 @@ static void check_match(struct ci_report *r, const struct deployment *d,
 				     d->name ? d->name : "the recipe");
 		}
 		if (!p[i].probed)
-			svc_of[i] = NULL;   /* nothing to compare */
+			svc_of[i] = NULL; /* nothing to compare */
 	}
 	for (size_t s = 0; s < d->n_svcs; s++) {
 		if (!is_worker_role(d->svcs[s].role))
@@ -137,11 +146,12 @@ static void check_match(struct ci_report *r, const struct deployment *d,
 		}
 	}
 	if (issues) {
-		struct ci_check *c = report_check(r, FLEET_CHECK(DRIFT_MATCH), CI_WARN,
-						  d->name, "%s%s%s", bad.buf, matched ? "; matched: " : "",
-						  ok.buf);
-		check_set_fix(c, "run the recipe's services (nvidia.com/dynamo-component labels name "
-				 "them), or point `all` at the recipe of this deployment");
+		struct ci_check *c =
+			report_check(r, FLEET_CHECK(DRIFT_MATCH), CI_WARN, d->name, "%s%s%s",
+				     bad.buf, matched ? "; matched: " : "", ok.buf);
+		check_set_fix(c,
+			      "run the recipe's services (nvidia.com/dynamo-component labels name "
+			      "them), or point `all` at the recipe of this deployment");
 	} else {
 		report_check(r, FLEET_CHECK(DRIFT_MATCH), CI_OK, d->name,
 			     "%zu pod%s matched to the recipe's services: %s%s", matched,
@@ -183,10 +193,11 @@ static void check_recipe_side(struct ci_report *r, const struct fleet_pod *p, si
 					continue;
 				const char *have = fleet_pod_env(&p[j], v->name);
 				if (!have)
-					strbuf_joinf(&b, "; ", "pod %s does not have it", p[j].name);
+					strbuf_joinf(&b, "; ", "pod %s does not have it",
+						     p[j].name);
 				else if (want && strcmp(want, have))
-					strbuf_joinf(&b, "; ", "pod %s has %s=%s", p[j].name, v->name,
-						     have);
+					strbuf_joinf(&b, "; ", "pod %s has %s=%s", p[j].name,
+						     v->name, have);
 			}
 			if (b.len) {
 				found++;
@@ -195,24 +206,32 @@ static void check_recipe_side(struct ci_report *r, const struct fleet_pod *p, si
 				struct ci_check *c = report_check(
 					r, FLEET_CHECK(DRIFT_RECIPE), CI_WARN, subj.buf,
 					"the recipe sets %s=%s for %s, but %s: the recipe that was "
-					"reviewed is not what runs", v->name,
-					want ? want : v->value_from ? v->value_from : "(no value)", s->name,
-					b.buf);
+					"reviewed is not what runs",
+					v->name,
+					want            ? want
+					: v->value_from ? v->value_from
+							: "(no value)",
+					s->name, b.buf);
 				if (v->loc.file)
-					check_add_evidence(c, "%s:%d: %s", v->loc.file, v->loc.line, v->name);
-				check_set_fix(c, "re-apply the recipe (kubectl apply -f) or update it to "
-						 "what runs, then restart the pods");
+					check_add_evidence(c, "%s:%d: %s", v->loc.file, v->loc.line,
+							   v->name);
+				check_set_fix(
+					c, "re-apply the recipe (kubectl apply -f) or update it to "
+					   "what runs, then restart the pods");
 				strbuf_release(&subj);
 			}
 			strbuf_release(&b);
 		}
 	}
 	if (!found)
-		report_check(r, FLEET_CHECK(DRIFT_RECIPE), CI_OK, "recipe",
-			     "every transport variable the recipe sets (%zu) is in its pods with the "
-			     "same value%s", compared,
-			     inline_skipped ? "; variables exported inside the command line are not "
-					    "compared (not visible in pid 1's environment)" : "");
+		report_check(
+			r, FLEET_CHECK(DRIFT_RECIPE), CI_OK, "recipe",
+			"every transport variable the recipe sets (%zu) is in its pods with the "
+			"same value%s",
+			compared,
+			inline_skipped ? "; variables exported inside the command line are not "
+					 "compared (not visible in pid 1's environment)"
+				       : "");
 }
 
 static void check_image_side(struct ci_report *r, const struct fleet_pod *p, size_t n,
@@ -252,10 +271,13 @@ static void check_image_side(struct ci_report *r, const struct fleet_pod *p, siz
 					r, FLEET_CHECK(DRIFT_IMAGE), CI_WARN, name,
 					"%s=%s is set in pod%s %s but not by the recipe: baked into the "
 					"image or injected by the platform, and it chooses the transport, "
-					"which the recipe review could not see", name, val, k == 1 ? "" : "s",
-					pods.buf);
-				check_set_fix(c, "set %s explicitly in the recipe (the value you want), "
-						 "so that the review and the pods agree", name);
+					"which the recipe review could not see",
+					name, val, k == 1 ? "" : "s", pods.buf);
+				check_set_fix(
+					c,
+					"set %s explicitly in the recipe (the value you want), "
+					"so that the review and the pods agree",
+					name);
 			} else {
 				noted++;
 				strbuf_joinf(&note, ", ", "%s=%s (%s)", name, val, pods.buf);
@@ -264,9 +286,11 @@ static void check_image_side(struct ci_report *r, const struct fleet_pod *p, siz
 		}
 	}
 	if (noted)
-		report_check(r, FLEET_CHECK(DRIFT_IMAGE), CI_OK, "image",
-			     "set in the pods but not by the recipe (image or platform defaults that "
-			     "do not choose the transport): %s", note.buf);
+		report_check(
+			r, FLEET_CHECK(DRIFT_IMAGE), CI_OK, "image",
+			"set in the pods but not by the recipe (image or platform defaults that "
+			"do not choose the transport): %s",
+			note.buf);
 	else if (!warned)
 		report_check(r, FLEET_CHECK(DRIFT_IMAGE), CI_OK, "image",
 			     "every transport variable in the pods is set by the recipe");
@@ -278,9 +302,10 @@ void all_check_drift(struct ci_report *r, const struct deployment *d, const stru
 		     size_t n)
 {
 	if (!d) {
-		report_check(r, FLEET_CHECK(DRIFT_MATCH), CI_SKIPPED, "recipe",
-			     "the recipe has no single DynamoGraphDeployment matching the deployment: "
-			     "recipe and pods are not compared");
+		report_check(
+			r, FLEET_CHECK(DRIFT_MATCH), CI_SKIPPED, "recipe",
+			"the recipe has no single DynamoGraphDeployment matching the deployment: "
+			"recipe and pods are not compared");
 		return;
 	}
 	if (!n) {

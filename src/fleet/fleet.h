@@ -34,48 +34,52 @@
 #include "parse/kube_pods.h"
 #include "probe/probe.h"
 
-enum fleet_kind { FLEET_NODE = 0, FLEET_NIXL, FLEET_ALL };
+enum fleet_kind {
+	FLEET_NODE = 0,
+	FLEET_NIXL,
+	FLEET_ALL
+};
 
 /* A whole deployment, as the verb runner resolved it from the command line. */
 struct fleet_target {
-	struct probe_target probe;   /* namespace, container, kubectl, --context,
+	struct probe_target probe; /* namespace, container, kubectl, --context,
 				      * --kubeconfig and the one --timeout */
-	const char *deployment;      /* --deployment, or NULL */
-	const char *selector;        /* --selector, or NULL */
-	int jobs;                    /* pods probed at once (--jobs) */
-	double deadline_s;           /* --deadline: the whole run; 0: none (probe.timeout_s
+	const char *deployment;    /* --deployment, or NULL */
+	const char *selector;      /* --selector, or NULL */
+	int jobs;                  /* pods probed at once (--jobs) */
+	double deadline_s;         /* --deadline: the whole run; 0: none (probe.timeout_s
 				      * bounds each pod's round trip) */
-	bool progress;               /* "probed i/n pods" on stderr */
+	bool progress;             /* "probed i/n pods" on stderr */
 };
 
 /* ---- per-pod summary (fleet_pod.c) ---- */
 
 struct fleet_var {
-	char *name, *value;      /* value as the probe returned it (secrets redacted) */
+	char *name, *value; /* value as the probe returned it (secrets redacted) */
 };
 
 /* What the fleet checks know about one pod.  Plain data (tests build it by
  * hand); every string is owned.  Unknown readings are NULL / -1 / false. */
 struct fleet_pod {
-	char *name, *node;       /* node: spec.nodeName, "" when not scheduled */
-	char *role;              /* "prefill", "decode", "worker", or "" */
-	char *component;         /* the nvidia.com/dynamo-component label, or NULL */
-	bool probed;             /* a transcript was read: the fields below are valid */
-	char *unreachable;       /* when !probed: why (one line) */
+	char *name, *node; /* node: spec.nodeName, "" when not scheduled */
+	char *role;        /* "prefill", "decode", "worker", or "" */
+	char *component;   /* the nvidia.com/dynamo-component label, or NULL */
+	bool probed;       /* a transcript was read: the fields below are valid */
+	char *unreachable; /* when !probed: why (one line) */
 	bool timed_out;
 
-	bool rdma_known;         /* /sys/class/infiniband was read */
-	int n_ports;             /* RDMA ports seen */
-	int n_active;            /* of which ACTIVE */
-	char *link_layer;        /* active ports' link layers: "InfiniBand", "RoCE",
+	bool rdma_known;  /* /sys/class/infiniband was read */
+	int n_ports;      /* RDMA ports seen */
+	int n_active;     /* of which ACTIVE */
+	char *link_layer; /* active ports' link layers: "InfiniBand", "RoCE",
 				  * "EFA", "InfiniBand+RoCE"; "none" without active ports */
-	char *rate;              /* active ports' rates: "400 Gb/s", "200/400 Gb/s"; NULL */
-	bool efa;                /* an EFA fabric */
+	char *rate;       /* active ports' rates: "400 Gb/s", "200/400 Gb/s"; NULL */
+	bool efa;         /* an EFA fabric */
 
-	int n_gpus;              /* -1 when unknown */
-	char *driver;            /* NVIDIA driver version, or NULL */
-	char *gpudirect;         /* "peermem", "dma-buf", "none", or NULL (unknown) */
-	int gdrcopy;             /* 1 usable, 0 not, -1 unknown */
+	int n_gpus;      /* -1 when unknown */
+	char *driver;    /* NVIDIA driver version, or NULL */
+	char *gpudirect; /* "peermem", "dma-buf", "none", or NULL (unknown) */
+	int gdrcopy;     /* 1 usable, 0 not, -1 unknown */
 
 	/* RoCE GIDs of the data ports: each IPv4 RoCE v2 GID with its index
 	 * ("::ffff:10.0.10.5" -> "0000:...:ffff:0a00:0a05"), for the fleet's
@@ -83,27 +87,27 @@ struct fleet_pod {
 	struct fleet_gid {
 		char *gid;
 		int index;
-	} *v4;
+	} * v4;
 	size_t n_v4, cap_v4;
-	char *gid_index_var;     /* "NCCL_IB_GID_INDEX=3" when one is pinned, else NULL */
-	char *mtu;               /* RoCE data ports' active_mtu set: "1024/4096"; NULL */
-	char *fw;                /* data NICs' fw_ver set per card: "MT4129 28.42.1000"; NULL */
-	char *cluster_uuid;      /* MNNVL: the first GPU's ClusterUUID and CliqueId; NULL off MNNVL */
+	char *gid_index_var; /* "NCCL_IB_GID_INDEX=3" when one is pinned, else NULL */
+	char *mtu;           /* RoCE data ports' active_mtu set: "1024/4096"; NULL */
+	char *fw;            /* data NICs' fw_ver set per card: "MT4129 28.42.1000"; NULL */
+	char *cluster_uuid;  /* MNNVL: the first GPU's ClusterUUID and CliqueId; NULL off MNNVL */
 	char *clique_id;
-	bool rdma_path;          /* the pod can move KV over an RDMA NIC (given, active) */
+	bool rdma_path; /* the pod can move KV over an RDMA NIC (given, active) */
 
-	char *ucx_version;       /* NULL: ucx_info not readable */
-	char *nixl_version;      /* NULL: no nixl Python package seen */
-	char *backend;           /* "UCX", "LIBFABRIC", ...; NULL for a node-only look */
+	char *ucx_version;  /* NULL: ucx_info not readable */
+	char *nixl_version; /* NULL: no nixl Python package seen */
+	char *backend;      /* "UCX", "LIBFABRIC", ...; NULL for a node-only look */
 
-	struct fleet_var *env;   /* transport variables, first value of each name */
+	struct fleet_var *env; /* transport variables, first value of each name */
 	size_t n_env, cap_env;
 
 	/* what moved during --observe (live/live.h); live_observed false otherwise */
 	bool live_observed;
-	bool live_nixl;          /* NIXL telemetry read at both ends of the window */
-	double live_kv_tx, live_kv_rx;   /* NIXL's byte counters' growth */
-	double live_rdma, live_tcp;      /* RDMA port bytes, pod interface bytes */
+	bool live_nixl;                /* NIXL telemetry read at both ends of the window */
+	double live_kv_tx, live_kv_rx; /* NIXL's byte counters' growth */
+	double live_rdma, live_tcp;    /* RDMA port bytes, pod interface bytes */
 };
 
 void fleet_pod_init(struct fleet_pod *p, const char *name, const char *node, const char *role,
@@ -146,20 +150,25 @@ void fleet_checks_run(struct ci_report *r, enum fleet_kind kind, const struct fl
 
 /* ---- which pods (fleet_plan.c), pure ---- */
 
-enum fleet_pick { FP_PROBE = 0, FP_FRONTEND, FP_NOT_WORKER, FP_NOT_RUNNING };
+enum fleet_pick {
+	FP_PROBE = 0,
+	FP_FRONTEND,
+	FP_NOT_WORKER,
+	FP_NOT_RUNNING
+};
 
 struct fleet_plan_pod {
-	const struct kube_pod *kp;   /* into the list */
+	const struct kube_pod *kp; /* into the list */
 	enum fleet_pick pick;
-	char role[32];               /* "prefill", "decode", "worker", "" */
-	char state[96];              /* FP_NOT_RUNNING: "Pending", "Running, terminating" */
+	char role[32];  /* "prefill", "decode", "worker", "" */
+	char state[96]; /* FP_NOT_RUNNING: "Pending", "Running, terminating" */
 };
 
 struct fleet_plan {
 	struct fleet_plan_pod *v;
 	size_t n, cap;
 	size_t n_probe;
-	size_t left_out;             /* pods the list's cap dropped (KUBE_PODS_MAX) */
+	size_t left_out; /* pods the list's cap dropped (KUBE_PODS_MAX) */
 };
 
 void fleet_plan_make(const struct kube_pod_list *l, struct fleet_plan *out);
@@ -170,10 +179,10 @@ void fleet_plan_report(struct ci_report *r, const struct fleet_plan *p, const ch
 /* ---- the worker pool (fleet_probe.c) ---- */
 
 struct fleet_job {
-	const char *pod;             /* input */
-	struct probe_outcome out;    /* output; the judge releases it */
-	bool started;                /* false: the --deadline passed before its turn */
-	bool deadline_bound;         /* its time was cut to what was left of --deadline */
+	const char *pod;          /* input */
+	struct probe_outcome out; /* output; the judge releases it */
+	bool started;             /* false: the --deadline passed before its turn */
+	bool deadline_bound;      /* its time was cut to what was left of --deadline */
 };
 
 /* Called on the thread that called fleet_probe_all, once per job, as each
@@ -191,10 +200,10 @@ void fleet_probe_all(const struct fleet_target *ft, struct fleet_job *jobs, size
 
 /* What a fleet run leaves for `all` (drift) beside the report. */
 struct fleet_result {
-	struct fleet_pod *pods;      /* the probed-or-tried worker pods */
+	struct fleet_pod *pods; /* the probed-or-tried worker pods */
 	size_t n;
-	char *selector;              /* the label selector used */
-	char *error;                 /* the pods could not be listed: why, one line */
+	char *selector; /* the label selector used */
+	char *error;    /* the pods could not be listed: why, one line */
 };
 void fleet_result_release(struct fleet_result *res);
 

@@ -21,7 +21,7 @@
 
 struct vgroup {
 	char *value;
-	size_t *idx;      /* pods holding value */
+	size_t *idx; /* pods holding value */
 	size_t n, cap;
 };
 
@@ -130,7 +130,8 @@ static bool too_few(struct ci_report *r, const struct check_desc *ck, const char
 	/* Layer tuning whatever the check's own: one pod is no fleet, so
 	 * this skip never ranks in fix_first. */
 	report_check_as(r, ck, CI_SKIPPED, false, CI_LAYER_TUNING, subject,
-		   "%s known for %zu pod%s: nothing to compare", what, known, known == 1 ? "" : "s");
+			"%s known for %zu pod%s: nothing to compare", what, known,
+			known == 1 ? "" : "s");
 	return true;
 }
 
@@ -156,17 +157,21 @@ void fleet_check_unreachable(struct ci_report *r, const struct fleet_pod *p, siz
 			strbuf_addf(&names, " and more");
 		k++;
 	}
-	strbuf_addf(&b, "%zu of %zu worker pods could not be probed (%zu timed out): %s; a worker "
-		   "that was not seen cannot be trusted", bad, n, timed, names.buf);
-	struct ci_check *c = report_check(r, FLEET_CHECK(UNREACHABLE), CI_SKIPPED,
-					  "pods", "%s", b.buf);
+	strbuf_addf(&b,
+		    "%zu of %zu worker pods could not be probed (%zu timed out): %s; a worker "
+		    "that was not seen cannot be trusted",
+		    bad, n, timed, names.buf);
+	struct ci_check *c =
+		report_check(r, FLEET_CHECK(UNREACHABLE), CI_SKIPPED, "pods", "%s", b.buf);
 	for (size_t i = 0; i < n; i++)
 		if (!p[i].probed)
 			check_add_evidence(c, "%s: %s", p[i].name,
 					   p[i].unreachable ? p[i].unreachable : "not probed");
-	check_set_fix(c, timed ? "look at the pods that did not answer (kubectl describe pod), or "
-				 "raise --timeout (or --deadline, when given), and run again"
-			       : "give access to pods/exec in the namespace or fix the pods, and run again");
+	check_set_fix(
+		c,
+		timed ? "look at the pods that did not answer (kubectl describe pod), or "
+			"raise --timeout (or --deadline, when given), and run again"
+		      : "give access to pods/exec in the namespace or fix the pods, and run again");
 	strbuf_release(&b);
 	strbuf_release(&names);
 }
@@ -174,11 +179,21 @@ void fleet_check_unreachable(struct ci_report *r, const struct fleet_pod *p, siz
 bool fleet_var_must_match(const char *name)
 {
 	static const char *const exact[] = {
-		"UCX_TLS", "UCX_IB_ADDR_TYPE", "UCX_RNDV_SCHEME", "UCX_CUDA_IPC_ENABLE_MNNVL",
-		"UCX_IB_GPU_DIRECT_RDMA", "UCX_RNDV_THRESH", "FI_PROVIDER", "FI_HMEM",
-		"FI_EFA_USE_DEVICE_RDMA", "SGLANG_DISAGGREGATION_NIXL_BACKEND",
-		"SGLANG_DISAGGREGATION_TRANSFER_BACKEND", "TRTLLM_NIXL_KVCACHE_BACKEND",
-		"DYN_KVBM_NIXL_BACKEND_UCX", "DYN_KVBM_NIXL_BACKEND_LIBFABRIC", NULL,
+		"UCX_TLS",
+		"UCX_IB_ADDR_TYPE",
+		"UCX_RNDV_SCHEME",
+		"UCX_CUDA_IPC_ENABLE_MNNVL",
+		"UCX_IB_GPU_DIRECT_RDMA",
+		"UCX_RNDV_THRESH",
+		"FI_PROVIDER",
+		"FI_HMEM",
+		"FI_EFA_USE_DEVICE_RDMA",
+		"SGLANG_DISAGGREGATION_NIXL_BACKEND",
+		"SGLANG_DISAGGREGATION_TRANSFER_BACKEND",
+		"TRTLLM_NIXL_KVCACHE_BACKEND",
+		"DYN_KVBM_NIXL_BACKEND_UCX",
+		"DYN_KVBM_NIXL_BACKEND_LIBFABRIC",
+		NULL,
 	};
 	for (size_t i = 0; exact[i]; i++)
 		if (!strcmp(name, exact[i]))
@@ -212,7 +227,8 @@ void fleet_check_env_drift(struct ci_report *r, const struct fleet_pod *p, size_
 			if (!p[i].probed)
 				continue;
 			const char *v = fleet_pod_env(&p[i], names[k]);
-			char *q = v ? xasprintf("%s=%s", names[k], v) : xasprintf("%s unset", names[k]);
+			char *q = v ? xasprintf("%s=%s", names[k], v)
+				    : xasprintf("%s unset", names[k]);
 			groups_add(&gs, q, i);
 			free(q);
 		}
@@ -224,10 +240,13 @@ void fleet_check_env_drift(struct ci_report *r, const struct fleet_pod *p, size_
 			describe(&b, p, &gs, false, "", "");
 			if (crit)
 				strbuf_addf(&b, "; both ends of a KV transfer must agree on it");
-			struct ci_check *c = report_check_as(r, FLEET_CHECK(ENV_DRIFT), crit ? CI_FAIL : CI_WARN,
-							     crit, CI_LAYER_ENV, names[k], "%s", b.buf);
-			check_set_fix(c, "set %s once for every worker (the deployment's spec env), "
-					 "not per service or per image", names[k]);
+			struct ci_check *c =
+				report_check_as(r, FLEET_CHECK(ENV_DRIFT), crit ? CI_FAIL : CI_WARN,
+						crit, CI_LAYER_ENV, names[k], "%s", b.buf);
+			check_set_fix(c,
+				      "set %s once for every worker (the deployment's spec env), "
+				      "not per service or per image",
+				      names[k]);
 			strbuf_release(&b);
 		}
 		groups_release(&gs);
@@ -260,13 +279,13 @@ static size_t group_pods(const struct fleet_pod *p, size_t n, getter get, struct
 
 struct cmp_spec {
 	const struct check_desc *ck;
-	const char *subject, *what;        /* what: "the UCX version" */
+	const char *subject, *what; /* what: "the UCX version" */
 	getter get;
 	bool by_node;
 	enum ci_status differ;
-	const char *prefix, *suffix;       /* around each value in the detail */
-	const char *same;                  /* detail when equal: "%s" gets the value */
-	const char *why;                   /* appended when they differ */
+	const char *prefix, *suffix; /* around each value in the detail */
+	const char *same;            /* detail when equal: "%s" gets the value */
+	const char *why;             /* appended when they differ */
 	const char *fix;
 };
 
@@ -284,7 +303,8 @@ static void compare(struct ci_report *r, const struct fleet_pod *p, size_t n,
 		/* `same` holds one "%s" for the value (not used as a format). */
 		const char *at = strstr(s->same, "%s");
 		if (at)
-			strbuf_addf(&b, "%.*s%s%s", (int)(at - s->same), s->same, gs.g[0].value, at + 2);
+			strbuf_addf(&b, "%.*s%s%s", (int)(at - s->same), s->same, gs.g[0].value,
+				    at + 2);
 		else
 			strbuf_addf(&b, "%s", s->same);
 		strbuf_addf(&b, " (%zu pods)", known);
@@ -310,8 +330,15 @@ static const char *get_ucx(const struct fleet_pod *p, char *b, size_t l)
 void fleet_check_ucx_version(struct ci_report *r, const struct fleet_pod *p, size_t n)
 {
 	static const struct cmp_spec s = {
-		FLEET_CHECK(UCX_VERSION), "UCX", "the UCX version", get_ucx, false, CI_WARN,
-		"UCX ", "", "every pod runs UCX %s",
+		FLEET_CHECK(UCX_VERSION),
+		"UCX",
+		"the UCX version",
+		get_ucx,
+		false,
+		CI_WARN,
+		"UCX ",
+		"",
+		"every pod runs UCX %s",
 		"NIXL on one side may reject or mis-handle the other side's UCX (\"UCX version is "
 		"incompatible\")",
 		"run prefill and decode from one image (one UCX build)",
@@ -328,8 +355,15 @@ static const char *get_nixl(const struct fleet_pod *p, char *b, size_t l)
 void fleet_check_nixl_version(struct ci_report *r, const struct fleet_pod *p, size_t n)
 {
 	static const struct cmp_spec s = {
-		FLEET_CHECK(NIXL_VERSION), "NIXL", "the NIXL version", get_nixl, false, CI_WARN,
-		"NIXL ", "", "every pod runs NIXL %s",
+		FLEET_CHECK(NIXL_VERSION),
+		"NIXL",
+		"the NIXL version",
+		get_nixl,
+		false,
+		CI_WARN,
+		"NIXL ",
+		"",
+		"every pod runs NIXL %s",
 		"NIXL agents exchange serialized metadata, which is not promised to be compatible "
 		"across versions",
 		"run prefill and decode from one image (one NIXL build)",
@@ -346,8 +380,15 @@ static const char *get_backend(const struct fleet_pod *p, char *b, size_t l)
 void fleet_check_backend(struct ci_report *r, const struct fleet_pod *p, size_t n)
 {
 	static const struct cmp_spec s = {
-		FLEET_CHECK(BACKEND), "NIXL backend", "the NIXL backend", get_backend, false, CI_FAIL,
-		"", "", "every pod uses the %s backend",
+		FLEET_CHECK(BACKEND),
+		"NIXL backend",
+		"the NIXL backend",
+		get_backend,
+		false,
+		CI_FAIL,
+		"",
+		"",
+		"every pod uses the %s backend",
 		"NIXL agents on different backends share no transport: KV transfers fail",
 		"select one backend for every worker (the engine's KV connector config or the "
 		"backend variable, in the deployment's spec env)",
@@ -366,9 +407,15 @@ static const char *get_ports(const struct fleet_pod *p, char *b, size_t l)
 void fleet_check_rdma_ports(struct ci_report *r, const struct fleet_pod *p, size_t n)
 {
 	static const struct cmp_spec s = {
-		FLEET_CHECK(RDMA_PORTS), "RDMA ports", "the number of active RDMA ports", get_ports, true,
+		FLEET_CHECK(RDMA_PORTS),
+		"RDMA ports",
+		"the number of active RDMA ports",
+		get_ports,
+		true,
 		CI_WARN,
-		"", " active", "every node has %s active RDMA ports",
+		"",
+		" active",
+		"every node has %s active RDMA ports",
 		"the side with fewer rails moves KV slower, and a missing port may be down",
 		"bring the missing ports up (node.rdma.ports names them) or give every worker the "
 		"same NICs",
@@ -385,8 +432,15 @@ static const char *get_rate(const struct fleet_pod *p, char *b, size_t l)
 void fleet_check_rdma_rate(struct ci_report *r, const struct fleet_pod *p, size_t n)
 {
 	static const struct cmp_spec s = {
-		FLEET_CHECK(RDMA_RATE), "RDMA rate", "the RDMA link rate", get_rate, true, CI_WARN,
-		"", "", "every node's active RDMA ports run at %s",
+		FLEET_CHECK(RDMA_RATE),
+		"RDMA rate",
+		"the RDMA link rate",
+		get_rate,
+		true,
+		CI_WARN,
+		"",
+		"",
+		"every node's active RDMA ports run at %s",
 		"a transfer runs at the slower side's rate",
 		"look for ports that trained down (cables, switch ports) on the slower nodes",
 	};
@@ -397,7 +451,7 @@ static const char *get_ll(const struct fleet_pod *p, char *b, size_t l)
 {
 	(void)b, (void)l;
 	return p->rdma_known && p->link_layer && strcmp(p->link_layer, "none") ? p->link_layer
-										 : NULL;
+									       : NULL;
 }
 
 static bool ll_share(const char *a, const char *b)
@@ -428,12 +482,18 @@ void fleet_check_link_layer(struct ci_report *r, const struct fleet_pod *p, size
 	/* Nodes that share no link layer cannot do RDMA with each other at all
 	 * (InfiniBand does not talk to RoCE); a partial overlap still works. */
 	struct cmp_spec s = {
-		FLEET_CHECK(LINK_LAYER), "link layer", "the RDMA link layer", get_ll, true,
+		FLEET_CHECK(LINK_LAYER),
+		"link layer",
+		"the RDMA link layer",
+		get_ll,
+		true,
 		disjoint ? CI_FAIL : CI_WARN,
-		"", "",
+		"",
+		"",
 		"every node's active RDMA ports are %s",
-		disjoint ? "some nodes share no link layer, so RDMA between them is impossible"
-			 : "the nodes share a link layer, but UCX may pick a port the peer cannot reach",
+		disjoint
+			? "some nodes share no link layer, so RDMA between them is impossible"
+			: "the nodes share a link layer, but UCX may pick a port the peer cannot reach",
 		"run prefill and decode on nodes of one fabric, and pin UCX_NET_DEVICES to its ports",
 	};
 	compare(r, p, n, &s);
@@ -478,14 +538,16 @@ void fleet_check_gpus(struct ci_report *r, const struct fleet_pod *p, size_t n)
 			if (differ)
 				strbuf_addf(&b, "; ");
 			differ = true;
-			strbuf_addf(&b, "%s pods see different GPU counts: ", *p[i].role ? p[i].role : "unlabelled");
+			strbuf_addf(&b, "%s pods see different GPU counts: ",
+				    *p[i].role ? p[i].role : "unlabelled");
 			describe(&b, p, &gs, true, "", " GPUs");
 		}
 		groups_release(&gs);
 	}
 	if (differ) {
-		struct ci_check *c = report_check(r, FLEET_CHECK(GPUS), CI_WARN, "GPUs",
-						  "%s; replicas of one role should be alike", b.buf);
+		struct ci_check *c =
+			report_check(r, FLEET_CHECK(GPUS), CI_WARN, "GPUs",
+				     "%s; replicas of one role should be alike", b.buf);
 		check_set_fix(c, "look for GPUs missing on those nodes (nvidia-smi, the device "
 				 "plugin's allocatable count)");
 	} else {
@@ -506,8 +568,15 @@ static const char *get_driver(const struct fleet_pod *p, char *b, size_t l)
 void fleet_check_driver(struct ci_report *r, const struct fleet_pod *p, size_t n)
 {
 	static const struct cmp_spec s = {
-		FLEET_CHECK(DRIVER), "NVIDIA driver", "the NVIDIA driver version", get_driver, true, CI_WARN,
-		"", "", "every node runs NVIDIA driver %s",
+		FLEET_CHECK(DRIVER),
+		"NVIDIA driver",
+		"the NVIDIA driver version",
+		get_driver,
+		true,
+		CI_WARN,
+		"",
+		"",
+		"every node runs NVIDIA driver %s",
 		"nodes on different drivers behave differently (GPUDirect, DMA-BUF, fabric manager)",
 		"roll the nodes to one driver version",
 	};
@@ -523,9 +592,15 @@ static const char *get_gdr(const struct fleet_pod *p, char *b, size_t l)
 void fleet_check_gpudirect_mode(struct ci_report *r, const struct fleet_pod *p, size_t n)
 {
 	static const struct cmp_spec s = {
-		FLEET_CHECK(GPUDIRECT_MODE), "GPUDirect RDMA", "the GPUDirect RDMA mode", get_gdr, true,
+		FLEET_CHECK(GPUDIRECT_MODE),
+		"GPUDirect RDMA",
+		"the GPUDirect RDMA mode",
+		get_gdr,
+		true,
 		CI_WARN,
-		"", "", "every node provides GPUDirect RDMA through %s",
+		"",
+		"",
+		"every node provides GPUDirect RDMA through %s",
 		"UCX takes a different registration path on each side (DMA-BUF needs UCX >= 1.14), "
 		"and a node without it stages KV through host memory",
 		"use one GPUDirect mode on every node (nvidia_peermem loaded everywhere, or the open "
@@ -543,8 +618,15 @@ static const char *get_gdrcopy(const struct fleet_pod *p, char *b, size_t l)
 void fleet_check_gdrcopy(struct ci_report *r, const struct fleet_pod *p, size_t n)
 {
 	static const struct cmp_spec s = {
-		FLEET_CHECK(GDRCOPY), "GDRCopy", "GDRCopy", get_gdrcopy, true, CI_WARN,
-		"GDRCopy ", "", "GDRCopy is %s on every node",
+		FLEET_CHECK(GDRCOPY),
+		"GDRCopy",
+		"GDRCopy",
+		get_gdrcopy,
+		true,
+		CI_WARN,
+		"GDRCopy ",
+		"",
+		"GDRCopy is %s on every node",
 		"small transfers are slower on the pods without it",
 		"load gdrdrv and expose /dev/gdrdrv on every node, or on none",
 	};
@@ -590,8 +672,9 @@ void fleet_check_efa_colocated(struct ci_report *r, const struct fleet_pod *p, s
 				"prefill %s and decode %s run on the same node: EFA moves data between "
 				"nodes only, so their KV transfers retry with EAGAIN and never complete",
 				pre.buf, dec.buf);
-			check_set_fix(c, "add pod anti-affinity between the prefill and decode workers "
-					 "(topologyKey kubernetes.io/hostname)");
+			check_set_fix(
+				c, "add pod anti-affinity between the prefill and decode workers "
+				   "(topologyKey kubernetes.io/hostname)");
 		}
 		strbuf_release(&pre);
 		strbuf_release(&dec);

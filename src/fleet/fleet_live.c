@@ -51,16 +51,18 @@ static void check_flat(struct ci_report *r, const struct fleet_pod *p, size_t n,
 	}
 	const struct check_desc *d = &fleet_check_table[FLEET_CK_LIVE_FLAT];
 	if (!n_moved)
-		report_na(r, d, "pods", "no pod moved KV during the window (%zu observed)", observed);
+		report_na(r, d, "pods", "no pod moved KV during the window (%zu observed)",
+			  observed);
 	else if (!n_flat)
-		report_check(r, d, CI_OK, "pods", "all %zu observed pods moved KV during the window",
-			     observed);
+		report_check(r, d, CI_OK, "pods",
+			     "all %zu observed pods moved KV during the window", observed);
 	else {
-		struct ci_check *c = report_check(r, d, CI_WARN, "pods",
+		struct ci_check *c = report_check(
+			r, d, CI_WARN, "pods",
 			"%zu of %zu observed pods stayed flat while their peers moved KV: %s",
 			n_flat, observed, flat.buf);
 		check_set_fix(c, "check that the router sends work to those pods, then read their "
-			      "node.live.* checks and worker logs (--logs)");
+				 "node.live.* checks and worker logs (--logs)");
 	}
 	strbuf_release(&flat);
 }
@@ -84,7 +86,7 @@ static void check_balance(struct ci_report *r, const struct fleet_pod *p, size_t
 		}
 	}
 	if (!np || !nd)
-		return;   /* no pair with telemetry: nothing to compare */
+		return; /* no pair with telemetry: nothing to compare */
 	const struct check_desc *d = &fleet_check_table[FLEET_CK_LIVE_BALANCE];
 	char a[32], b[32];
 	if (sent < LIVE_FLAT_BYTES && recv < LIVE_FLAT_BYTES) {
@@ -98,12 +100,13 @@ static void check_balance(struct ci_report *r, const struct fleet_pod *p, size_t
 			     gib(sent, a, sizeof(a)), gib(recv, b, sizeof(b)));
 		return;
 	}
-	struct ci_check *c = report_check(r, d, CI_WARN, "prefill/decode",
+	struct ci_check *c = report_check(
+		r, d, CI_WARN, "prefill/decode",
 		"prefill moved %s but decode %s during the window: one side's transfers do "
 		"not reach the other (or go to pods outside this deployment)",
 		gib(sent, a, sizeof(a)), gib(recv, b, sizeof(b)));
 	check_set_fix(c, "compare the pods' node.live.traffic; a side that moved little may be "
-		      "talking to another deployment's pods or failing (NIXL errors)");
+			 "talking to another deployment's pods or failing (NIXL errors)");
 }
 
 void fleet_check_live(struct ci_report *r, const struct fleet_pod *p, size_t n)

@@ -27,7 +27,8 @@ static bool not_worker_type(const char *t)
 static void role_of(const struct kube_pod *kp, char *buf, size_t len)
 {
 	const char *r = kp->sub_component_type && *kp->sub_component_type ? kp->sub_component_type
-		      : kp->component_type && *kp->component_type ? kp->component_type : "";
+			: kp->component_type && *kp->component_type       ? kp->component_type
+									  : "";
 	snprintf(buf, len, "%s", r);
 }
 
@@ -47,7 +48,8 @@ void fleet_plan_make(const struct kube_pod_list *l, struct fleet_plan *out)
 			pp->pick = FP_NOT_WORKER;
 		} else if (!kp->phase || strcmp(kp->phase, "Running") || kp->deletion_timestamp) {
 			pp->pick = FP_NOT_RUNNING;
-			snprintf(pp->state, sizeof(pp->state), "%s%s", kp->phase ? kp->phase : "no phase",
+			snprintf(pp->state, sizeof(pp->state), "%s%s",
+				 kp->phase ? kp->phase : "no phase",
 				 kp->deletion_timestamp ? ", terminating" : "");
 		} else {
 			pp->pick = FP_PROBE;
@@ -105,30 +107,34 @@ void fleet_plan_report(struct ci_report *r, const struct fleet_plan *p, const ch
 		strbuf_joinf(&left, ", ", "%zu pod%s that move no KV (%s)", nw, nw == 1 ? "" : "s",
 			     other);
 	if (!p->n_probe) {
-		struct ci_check *c = report_check(r, FLEET_CHECK(PODS), CI_SKIPPED,
-						  what, "no running worker pod matches%s%s%s",
-						  p->n ? "" : " (no pod at all)", left.len ? "; left out: " : "",
-						  left.buf);
+		struct ci_check *c = report_check(r, FLEET_CHECK(PODS), CI_SKIPPED, what,
+						  "no running worker pod matches%s%s%s",
+						  p->n ? "" : " (no pod at all)",
+						  left.len ? "; left out: " : "", left.buf);
 		check_set_fix(c, "check the deployment name, the -l selector and -n namespace "
 				 "(kubectl get pods -n NS -l SELECTOR)");
 	} else {
-		report_check_as(r, FLEET_CHECK(PODS), CI_OK, false, CI_LAYER_FABRIC, what,
-				"%zu running worker pod%s to probe (%zu prefill, %zu decode, %zu other)%s%s",
-				p->n_probe, p->n_probe == 1 ? "" : "s", npre, ndec,
-				p->n_probe - npre - ndec, left.len ? "; left out: " : "", left.buf);
+		report_check_as(
+			r, FLEET_CHECK(PODS), CI_OK, false, CI_LAYER_FABRIC, what,
+			"%zu running worker pod%s to probe (%zu prefill, %zu decode, %zu other)%s%s",
+			p->n_probe, p->n_probe == 1 ? "" : "s", npre, ndec,
+			p->n_probe - npre - ndec, left.len ? "; left out: " : "", left.buf);
 	}
 	if (nr) {
-		struct ci_check *c = report_check(r, FLEET_CHECK(PODS_NOT_RUNNING), CI_WARN, down,
-						  "%zu worker pod%s not running, left out of the probe",
-						  nr, nr == 1 ? " is" : "s are");
+		struct ci_check *c =
+			report_check(r, FLEET_CHECK(PODS_NOT_RUNNING), CI_WARN, down,
+				     "%zu worker pod%s not running, left out of the probe", nr,
+				     nr == 1 ? " is" : "s are");
 		check_set_fix(c, "kubectl describe pod the ones named: a worker that does not run "
 				 "serves no KV, and the deployment is short of capacity");
 	}
 	if (p->left_out) {
 		/* A cap that cuts says so: never a silent drop. */
-		struct ci_check *c = report_check(r, FLEET_CHECK(PODS_CAPPED), CI_WARN, what,
-						  "the pod list holds more than %d pods: %zu left out "
-						  "of the probe", KUBE_PODS_MAX, p->left_out);
+		struct ci_check *c =
+			report_check(r, FLEET_CHECK(PODS_CAPPED), CI_WARN, what,
+				     "the pod list holds more than %d pods: %zu left out "
+				     "of the probe",
+				     KUBE_PODS_MAX, p->left_out);
 		check_set_fix(c, "narrow the run with -l (a role, a component) so that each run "
 				 "lists fewer pods");
 	}

@@ -184,7 +184,8 @@ static void read_roce(struct fleet_pod *p, const struct node_facts *f)
 			continue;
 		if (d->fw_ver && !d->efa) {
 			char w[96];
-			snprintf(w, sizeof(w), "%s %s", d->hca_type ? d->hca_type : "NIC", d->fw_ver);
+			snprintf(w, sizeof(w), "%s %s", d->hca_type ? d->hca_type : "NIC",
+				 d->fw_ver);
 			set_add(fw, sizeof(fw), w, '/');
 		}
 		for (size_t j = 0; j < d->n_ports; j++) {
@@ -214,7 +215,8 @@ static void read_roce(struct fleet_pod *p, const struct node_facts *f)
 		p->mtu = xstrdup(mtu);
 	if (*fw)
 		p->fw = xstrdup(fw);
-	static const char *const vars[] = {"NCCL_IB_GID_INDEX", "UCX_IB_GID_INDEX", "MC_GID_INDEX", NULL};
+	static const char *const vars[] = {"NCCL_IB_GID_INDEX", "UCX_IB_GID_INDEX", "MC_GID_INDEX",
+					   NULL};
 	for (size_t i = 0; vars[i] && !p->gid_index_var; i++) {
 		const char *v = node_env_get(f, vars[i]);
 		if (v && *v && strcmp(v, "-1") && strcmp(v, "auto"))
@@ -259,7 +261,8 @@ void fleet_pod_from_facts(struct fleet_pod *p, const struct nixl_facts *f, bool 
 		if (f->have_ucxv && f->ucxv.version)
 			p->ucx_version = xstrdup(f->ucxv.version);
 		for (size_t i = 0; i < f->n_py; i++)
-			if (f->py[i].name && f->py[i].version && !strncmp(f->py[i].name, "nixl", 4)) {
+			if (f->py[i].name && f->py[i].version &&
+			    !strncmp(f->py[i].name, "nixl", 4)) {
 				p->nixl_version = xstrdup(f->py[i].version);
 				break;
 			}

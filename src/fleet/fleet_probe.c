@@ -31,7 +31,7 @@ struct pool {
 	struct fleet_job *jobs;
 	size_t n, next;
 	double deadline;
-	size_t *ready;               /* finished, not yet judged: a FIFO of indices */
+	size_t *ready; /* finished, not yet judged: a FIFO of indices */
 	size_t ready_head, ready_tail;
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
@@ -45,7 +45,7 @@ static void probe_one(struct pool *pl, size_t i)
 	if (pl->deadline > 0) {
 		double left = pl->deadline - run_now();
 		if (left < FLEET_MIN_SLICE_S)
-			return;   /* not started: the --deadline passed first */
+			return; /* not started: the --deadline passed first */
 		if (left < budget) {
 			budget = left;
 			j->deadline_bound = true;

@@ -15,8 +15,8 @@
 #include "parse/lines.h"
 
 #define NGROUPS 6
-static const char *const group_names[NGROUPS] = {"rdma", "gpudirect", "nvlink", "memlock",
-						 "env", "nixl/ucx"};
+static const char *const group_names[NGROUPS] = {"rdma",    "gpudirect", "nvlink",
+						 "memlock", "env",       "nixl/ucx"};
 
 const char *fleet_group_of(const char *id)
 {
@@ -82,7 +82,8 @@ static const char *cell_color(int rk)
 
 static bool needs_attention(const struct ci_check *c)
 {
-	return c->status == CI_FAIL || c->status == CI_WARN || (c->status == CI_SKIPPED && c->critical);
+	return c->status == CI_FAIL || c->status == CI_WARN ||
+	       (c->status == CI_SKIPPED && c->critical);
 }
 
 /* The pod's name is the end of its target "pod NS/NAME". */
@@ -114,7 +115,8 @@ static void split_label(const char *label, char *role, size_t rl, char *node, si
 static const struct ci_check *probe_failure(const struct ci_report *c)
 {
 	for (size_t i = 0; i < c->n_checks; i++)
-		if ((!strcmp(c->checks[i].id, "node.probe") || !strcmp(c->checks[i].id, "nixl.probe")) &&
+		if ((!strcmp(c->checks[i].id, "node.probe") ||
+		     !strcmp(c->checks[i].id, "nixl.probe")) &&
 		    c->checks[i].status == CI_SKIPPED)
 			return &c->checks[i];
 	return NULL;
@@ -233,7 +235,8 @@ static int id_col_of(const struct ci_report *r)
 		for (size_t j = 0; j < r->children[i].n_checks; j++)
 			if (needs_attention(&r->children[i].checks[j]))
 				w = strlen(r->children[i].checks[j].id) > w
-					    ? strlen(r->children[i].checks[j].id) : w;
+					    ? strlen(r->children[i].checks[j].id)
+					    : w;
 	return (int)w;
 }
 
@@ -270,12 +273,13 @@ void fleet_render_text(FILE *out, const struct ci_report *r, const struct ci_ver
 	}
 
 	fputs(strcmp(r->command, "all") ? "\nFleet checks:\n"
-					 : "\nRecipe, fleet and drift checks:\n", out);
+					: "\nRecipe, fleet and drift checks:\n",
+	      out);
 	for (size_t i = 0; i < r->n_checks; i++)
 		render_text_check(out, &r->checks[i], o, 0, idc);
 	render_text_steps(out, r);
 	struct ci_counts n = report_counts(r);
-	fprintf(out, "\n%zu ok, %zu warn, %zu fail, %zu skipped (%zu pod%s)\n", n.ok, n.warn, n.fail,
-		n.skipped, r->n_children, r->n_children == 1 ? "" : "s");
+	fprintf(out, "\n%zu ok, %zu warn, %zu fail, %zu skipped (%zu pod%s)\n", n.ok, n.warn,
+		n.fail, n.skipped, r->n_children, r->n_children == 1 ? "" : "s");
 	render_text_verdict(out, r, v, o);
 }

@@ -58,7 +58,8 @@ static void dedupe_facts(struct ci_report *r)
 		struct ci_fact *f = &r->facts[i];
 		bool dup = false;
 		for (size_t j = 0; j < k && !dup; j++)
-			dup = !strcmp(r->facts[j].name, f->name) && !strcmp(r->facts[j].value, f->value) &&
+			dup = !strcmp(r->facts[j].name, f->name) &&
+			      !strcmp(r->facts[j].value, f->value) &&
 			      !strcmp(r->facts[j].source, f->source);
 		if (dup) {
 			free(f->name);
@@ -78,12 +79,16 @@ static char *timeout_line(const struct fleet_target *ft, const char *target,
 	double t = probe_target_timeout(&ft->probe);
 	if (!j->started)
 		return xasprintf("%s was not probed: the --deadline (%g s) passed before its "
-				 "turn (raise --deadline or --jobs)", target, ft->deadline_s);
+				 "turn (raise --deadline or --jobs)",
+				 target, ft->deadline_s);
 	if (j->deadline_bound)
-		return xasprintf("kubectl exec into %s did not answer before the --deadline (%g s); "
-				 "kubectl was stopped", target, ft->deadline_s);
+		return xasprintf(
+			"kubectl exec into %s did not answer before the --deadline (%g s); "
+			"kubectl was stopped",
+			target, ft->deadline_s);
 	return xasprintf("kubectl exec into %s did not answer within --timeout (%g s); "
-			 "kubectl was stopped", target, t);
+			 "kubectl was stopped",
+			 target, t);
 }
 
 struct pod_ctx {
@@ -99,20 +104,23 @@ static void judge_pod(const struct pod_ctx *x, struct ci_report *child, struct f
 {
 	const struct kube_pod *kp = x->pp->kp;
 	char *target = xasprintf("pod %s/%s", x->ft->probe.namespace_, kp->name);
-	const struct check_desc *probe_ck = x->kind == FLEET_NIXL ? NIXL_CHECK(PROBE) : NODE_CHECK(PROBE);
+	const struct check_desc *probe_ck =
+		x->kind == FLEET_NIXL ? NIXL_CHECK(PROBE) : NODE_CHECK(PROBE);
 	const char *verb = x->kind == FLEET_NIXL ? "nixl" : x->kind == FLEET_NODE ? "node" : "all";
 
 	report_init(child, verb, target);
-	child->child_label = *x->pp->role
-		? xasprintf("%s on %s", x->pp->role, kp->node_name ? kp->node_name : "no node")
-		: xasprintf("on %s", kp->node_name ? kp->node_name : "no node");
+	child->child_label =
+		*x->pp->role ? xasprintf("%s on %s", x->pp->role,
+					 kp->node_name ? kp->node_name : "no node")
+			     : xasprintf("on %s", kp->node_name ? kp->node_name : "no node");
 	fleet_pod_init(fp, kp->name, kp->node_name, x->pp->role, kp->component);
 
 	struct probe_outcome *out = &x->job->out;
 	if (!x->job->started || out->err != PROBE_OK) {
-		char *msg = !x->job->started || out->err == PROBE_TIMEOUT
-			? timeout_line(x->ft, target, x->job)
-			: xstrdup(out->message ? out->message : probe_error_name(out->err));
+		char *msg =
+			!x->job->started || out->err == PROBE_TIMEOUT
+				? timeout_line(x->ft, target, x->job)
+				: xstrdup(out->message ? out->message : probe_error_name(out->err));
 		report_check(child, probe_ck, CI_SKIPPED, NULL, "%s", msg);
 		fp->unreachable = msg;
 		fp->timed_out = !x->job->started || out->err == PROBE_TIMEOUT;
@@ -132,11 +140,18 @@ static void judge_pod(const struct pod_ctx *x, struct ci_report *child, struct f
 		memset(&pc, 0, sizeof(pc));
 		nixl_pick_peer(x->list, kp->name, &pc);
 		struct nixl_target t = {
-			.kind = NK_POD, .namespace_ = x->ft->probe.namespace_, .pod = kp->name,
-			.container = x->ft->probe.container, .context = x->ft->probe.context,
-			.kubeconfig = x->ft->probe.kubeconfig, .peer_state = pc.state, .peer_why = pc.why,
-			.pod_ip = kp->pod_ip, .pod_role = kp->sub_component_type,
-			.pod_node = kp->node_name, .dgd = kp->dgd,
+			.kind = NK_POD,
+			.namespace_ = x->ft->probe.namespace_,
+			.pod = kp->name,
+			.container = x->ft->probe.container,
+			.context = x->ft->probe.context,
+			.kubeconfig = x->ft->probe.kubeconfig,
+			.peer_state = pc.state,
+			.peer_why = pc.why,
+			.pod_ip = kp->pod_ip,
+			.pod_role = kp->sub_component_type,
+			.pod_node = kp->node_name,
+			.dgd = kp->dgd,
 		};
 		if (pc.peer) {
 			t.peer = pc.peer->name;
@@ -168,8 +183,8 @@ struct judge_ctx {
 static void judge_one(void *ctx, size_t i, struct fleet_job *job)
 {
 	struct judge_ctx *jc = ctx;
-	struct pod_ctx x = {.ft = jc->ft, .kind = jc->kind, .list = jc->list, .pp = jc->pps[i],
-			    .job = job};
+	struct pod_ctx x = {
+		.ft = jc->ft, .kind = jc->kind, .list = jc->list, .pp = jc->pps[i], .job = job};
 	judge_pod(&x, &jc->children[i], &jc->pods[i]);
 	probe_outcome_release(&job->out);
 }
@@ -202,15 +217,16 @@ int fleet_run(const struct fleet_target *ft, enum fleet_kind kind, struct ci_rep
 	struct kube_pod_list list;
 	kube_pod_list_init(&list);
 	char *msg = NULL;
-	enum probe_error e = kube_get_pods(&ft->probe, ft->probe.namespace_, sel, list_by, &list,
-					   &msg, NULL);
+	enum probe_error e =
+		kube_get_pods(&ft->probe, ft->probe.namespace_, sel, list_by, &list, &msg, NULL);
 	if (e != PROBE_OK) {
 		const char *m = msg ? msg : probe_error_name(e);
 		if (res)
 			res->error = xstrdup(m);
-		struct ci_check *c = report_check(out, FLEET_CHECK(PODS), CI_SKIPPED,
-						  what, "the pods could not be listed: %s", m);
-		check_set_fix(c, "check kubectl's access to the namespace (kubectl get pods -n NS)");
+		struct ci_check *c = report_check(out, FLEET_CHECK(PODS), CI_SKIPPED, what,
+						  "the pods could not be listed: %s", m);
+		check_set_fix(c,
+			      "check kubectl's access to the namespace (kubectl get pods -n NS)");
 		free(msg);
 		free(what);
 		free(sel);
@@ -232,8 +248,12 @@ int fleet_run(const struct fleet_target *ft, enum fleet_kind kind, struct ci_rep
 		}
 	struct fleet_pod *pods = xcalloc(n ? n : 1, sizeof(*pods));
 	struct ci_report *children = xcalloc(n ? n : 1, sizeof(*children));
-	struct judge_ctx jc = {.ft = ft, .kind = kind, .list = &list, .pps = pps,
-			       .children = children, .pods = pods};
+	struct judge_ctx jc = {.ft = ft,
+			       .kind = kind,
+			       .list = &list,
+			       .pps = pps,
+			       .children = children,
+			       .pods = pods};
 	fleet_probe_all(ft, jobs, n, deadline, judge_one, &jc);
 	fleet_checks_run(out, kind, pods, n);
 	for (size_t i = 0; i < n; i++)

@@ -34,23 +34,23 @@
 #include "parse/prom_text.h"
 #include "parse/transcript.h"
 
-#define SEC_LIVE_PROC     "live:proc"
-#define SEC_LIVE_MAPS     "live:maps"
-#define SEC_LIVE_FD       "live:fd"
-#define SEC_LIVE_SAMPLE0  "live:sample:0"
-#define SEC_LIVE_SAMPLE1  "live:sample:1"
-#define SEC_LIVE_NETDEV0  "live:netdev:0"
-#define SEC_LIVE_NETDEV1  "live:netdev:1"
-#define SEC_LIVE_NIXL0    "live:nixl:0"
-#define SEC_LIVE_NIXL1    "live:nixl:1"
+#define SEC_LIVE_PROC    "live:proc"
+#define SEC_LIVE_MAPS    "live:maps"
+#define SEC_LIVE_FD      "live:fd"
+#define SEC_LIVE_SAMPLE0 "live:sample:0"
+#define SEC_LIVE_SAMPLE1 "live:sample:1"
+#define SEC_LIVE_NETDEV0 "live:netdev:0"
+#define SEC_LIVE_NETDEV1 "live:netdev:1"
+#define SEC_LIVE_NIXL0   "live:nixl:0"
+#define SEC_LIVE_NIXL1   "live:nixl:1"
 /* Not written by the script: the runner adds the worker's `kubectl logs
  * --tail=N` output under this name, in memory only (never saved), when
  * --logs is given; rc and the first line say why it could not be read. */
-#define SEC_LIVE_LOGS     "kube:logs"
+#define SEC_LIVE_LOGS    "kube:logs"
 
-#define LIVE_SECTION_LIST \
+#define LIVE_SECTION_LIST                                                              \
 	SEC_LIVE_PROC, SEC_LIVE_MAPS, SEC_LIVE_FD, SEC_LIVE_SAMPLE0, SEC_LIVE_SAMPLE1, \
-	SEC_LIVE_NETDEV0, SEC_LIVE_NETDEV1, SEC_LIVE_NIXL0, SEC_LIVE_NIXL1
+		SEC_LIVE_NETDEV0, SEC_LIVE_NETDEV1, SEC_LIVE_NIXL0, SEC_LIVE_NIXL1
 
 #define LIVE_MAX_PORTS 64
 
@@ -58,51 +58,52 @@
 struct live_port {
 	char *dev;
 	unsigned port;
-	bool efa;              /* EFA hw_counters, already bytes */
-	uint64_t tx, rx;       /* IB/RoCE: port_xmit_data/port_rcv_data x 4; EFA: tx_bytes/rx_bytes */
-	bool have_txrx;        /* EFA: tx_bytes/rx_bytes were there */
-	uint64_t rdma_tx, rdma_rx;   /* EFA: rdma_write_bytes + rdma_read_resp_bytes / the receiving pair */
+	bool efa;        /* EFA hw_counters, already bytes */
+	uint64_t tx, rx; /* IB/RoCE: port_xmit_data/port_rcv_data x 4; EFA: tx_bytes/rx_bytes */
+	bool have_txrx;  /* EFA: tx_bytes/rx_bytes were there */
+	uint64_t rdma_tx,
+		rdma_rx; /* EFA: rdma_write_bytes + rdma_read_resp_bytes / the receiving pair */
 };
 
 /* NIXL telemetry at one instant. */
 struct live_nixl {
-	bool have;             /* the exporter answered with agent_* samples */
-	double tx, rx;         /* agent_tx_bytes_total, agent_rx_bytes_total */
-	struct prom_text p;    /* for agent_errors_total{status=...} */
+	bool have;          /* the exporter answered with agent_* samples */
+	double tx, rx;      /* agent_tx_bytes_total, agent_rx_bytes_total */
+	struct prom_text p; /* for agent_errors_total{status=...} */
 };
 
 struct live_sample {
-	bool have;             /* the live:sample:N section was there */
-	double uptime;         /* /proc/uptime at the sample, seconds; < 0 unknown */
+	bool have;     /* the live:sample:N section was there */
+	double uptime; /* /proc/uptime at the sample, seconds; < 0 unknown */
 	struct live_port ports[LIVE_MAX_PORTS];
 	size_t n_ports;
 	bool have_netdev;
 	struct net_devs netdev;
 	struct live_nixl nixl;
-	char nixl_why[120];    /* why there is no telemetry, from the probe */
+	char nixl_why[120]; /* why there is no telemetry, from the probe */
 };
 
 struct live_facts {
-	bool collected;        /* the probe looked for the engine process */
-	bool found;            /* an engine process was found */
-	bool readable;         /* its maps and fd could be read */
+	bool collected; /* the probe looked for the engine process */
+	bool found;     /* an engine process was found */
+	bool readable;  /* its maps and fd could be read */
 	int pid;
-	char *engine;          /* "dynamo.vllm", "sglang", ... or NULL (pid 1) */
-	char *exe;             /* basename of argv[0] */
-	char *how;             /* "pid1", "cmdline" */
-	char *why;             /* why not found / not readable */
-	unsigned nixl_procs;   /* processes that mapped a NIXL plugin (TP ranks each have one) */
+	char *engine;        /* "dynamo.vllm", "sglang", ... or NULL (pid 1) */
+	char *exe;           /* basename of argv[0] */
+	char *how;           /* "pid1", "cmdline" */
+	char *why;           /* why not found / not readable */
+	unsigned nixl_procs; /* processes that mapped a NIXL plugin (TP ranks each have one) */
 	bool have_maps, have_fds;
 	struct proc_maps maps;
 	struct proc_fds fds;
 
-	unsigned observe_s;    /* the window asked for; 0: not observed */
+	unsigned observe_s; /* the window asked for; 0: not observed */
 
-	bool have_logs;        /* --logs: the section was added */
-	bool logs_read;        /* kubectl logs answered */
-	char *logs_why;        /* why not */
-	size_t logs_lines;     /* lines scanned */
-	struct logscan logs;   /* known transport lines only */
+	bool have_logs;      /* --logs: the section was added */
+	bool logs_read;      /* kubectl logs answered */
+	char *logs_why;      /* why not */
+	size_t logs_lines;   /* lines scanned */
+	struct logscan logs; /* known transport lines only */
 	struct live_sample s[2];
 };
 
@@ -113,14 +114,14 @@ void live_facts_read(struct live_facts *f, const struct transcript *t);
 /* What the facts mean, derived once and shared by the checks, the fleet
  * comparison and the renderers. */
 struct live_summary {
-	bool observed;         /* both samples present */
-	double seconds;        /* the measured window */
-	uint64_t rdma_tx, rdma_rx;   /* summed over ports, during the window */
-	uint64_t tcp_tx, tcp_rx;     /* non-loopback interfaces of the pod */
-	bool nixl;             /* NIXL telemetry at both ends */
+	bool observed;             /* both samples present */
+	double seconds;            /* the measured window */
+	uint64_t rdma_tx, rdma_rx; /* summed over ports, during the window */
+	uint64_t tcp_tx, tcp_rx;   /* non-loopback interfaces of the pod */
+	bool nixl;                 /* NIXL telemetry at both ends */
 	double nixl_tx, nixl_rx;
-	double nixl_errors;    /* growth of agent_errors_total */
-	char rdma_devs[160];   /* "mlx5_0..mlx5_3" or "mlx5_0, mlx5_2" (ports that moved) */
+	double nixl_errors;  /* growth of agent_errors_total */
+	char rdma_devs[160]; /* "mlx5_0..mlx5_3" or "mlx5_0, mlx5_2" (ports that moved) */
 	char error_statuses[200];
 };
 

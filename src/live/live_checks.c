@@ -45,7 +45,9 @@ static const char *bytes_str(double b, char *buf, size_t len)
 static const char *who(const struct live_facts *f, char *buf, size_t len)
 {
 	snprintf(buf, len, "process %d (%s)", f->pid,
-		 f->engine ? f->engine : f->exe ? f->exe : "pid 1");
+		 f->engine ? f->engine
+		 : f->exe  ? f->exe
+			   : "pid 1");
 	return buf;
 }
 
@@ -53,30 +55,37 @@ static void check_process(struct ci_report *r, const struct live_facts *f, const
 {
 	char w[96];
 	if (!f->found && !f->observe_s)
-		return;   /* a host or pod without an engine: nothing to say unasked */
+		return; /* a host or pod without an engine: nothing to say unasked */
 	if (!f->found) {
 		report_na(r, &live_check_table[LIVE_CK_PROCESS], subject,
-			   "%s: what the serving process loaded cannot be read",
-			   f->why ? f->why : "no engine process found");
+			  "%s: what the serving process loaded cannot be read",
+			  f->why ? f->why : "no engine process found");
 		return;
 	}
 	if (!f->readable) {
-		struct ci_check *c = report_na(r, &live_check_table[LIVE_CK_PROCESS], subject, "%s found, but %s", who(f, w, sizeof(w)),
-			f->why ? f->why : "its /proc entries could not be read");
+		struct ci_check *c =
+			report_na(r, &live_check_table[LIVE_CK_PROCESS], subject,
+				  "%s found, but %s", who(f, w, sizeof(w)),
+				  f->why ? f->why : "its /proc entries could not be read");
 		check_set_fix(c, "probe as the user the engine runs as (another user's "
-			      "/proc/PID/maps and fd are not readable), or as root");
+				 "/proc/PID/maps and fd are not readable), or as root");
 		return;
 	}
-	const char *how = !f->how ? "" : !strcmp(f->how, "nixl") ? ": it mapped a NIXL backend plugin"
-		: !strcmp(f->how, "pid1") ? ": pid 1, its command line runs the engine"
-		: ": its command line runs the engine (no process mapped a NIXL plugin)";
+	const char *how =
+		!f->how                   ? ""
+		: !strcmp(f->how, "nixl") ? ": it mapped a NIXL backend plugin"
+		: !strcmp(f->how, "pid1")
+			? ": pid 1, its command line runs the engine"
+			: ": its command line runs the engine (no process mapped a NIXL plugin)";
 	struct ci_check *c = report_check(r, &live_check_table[LIVE_CK_PROCESS], CI_OK, subject,
-		"%s%s%s%s", who(f, w, sizeof(w)), how, f->exe ? "; comm " : "", f->exe ? f->exe : "");
+					  "%s%s%s%s", who(f, w, sizeof(w)), how,
+					  f->exe ? "; comm " : "", f->exe ? f->exe : "");
 	check_add_evidence(c, "%zu transport libraries mapped, %zu device descriptors held",
 			   f->maps.n, f->fds.n);
 	if (f->nixl_procs > 1)
-		check_add_evidence(c, "%u processes run a NIXL agent (one per rank); the first is read",
-				   f->nixl_procs);
+		check_add_evidence(
+			c, "%u processes run a NIXL agent (one per rank); the first is read",
+			f->nixl_procs);
 }
 
 struct loaded {
@@ -116,8 +125,9 @@ static void gather_loaded(const struct live_facts *f, struct loaded *l)
 			size_t dl = (size_t)(b - p);
 			if (!l->ucp[0])
 				l->ucp[0] = p;
-			else if (!l->ucp[1] && (strlen(l->ucp[0]) - strlen(path_basename(l->ucp[0])) != dl ||
-						strncmp(l->ucp[0], p, dl)))
+			else if (!l->ucp[1] &&
+				 (strlen(l->ucp[0]) - strlen(path_basename(l->ucp[0])) != dl ||
+				  strncmp(l->ucp[0], p, dl)))
 				l->ucp[1] = p;
 		} else if (str_starts(b, "libfabric.so")) {
 			l->libfabric = p;
@@ -159,76 +169,93 @@ static void check_loaded(struct ci_report *r, const struct live_facts *f, const 
 	if (!l.n_plugins) {
 		report_na(r, &live_check_table[LIVE_CK_LOADED], subject,
 			  "%s has loaded no NIXL backend plugin: no NIXL agent runs in it "
-			  "(yet), so what KV would use cannot be read from it", w);
+			  "(yet), so what KV would use cannot be read from it",
+			  w);
 		return;
 	}
 	bool ucx = l.ucx_plugin != NULL, fabric = l.fabric_plugin != NULL;
 	if ((ucx && !l.uct_ib && !l.n_uverbs) || (fabric && !ucx && !l.n_uverbs)) {
 		c = report_check(r, &live_check_table[LIVE_CK_LOADED], CI_FAIL, subject,
-			"%s runs NIXL's %s backend but %s and holds no %s* descriptor: it "
-			"cannot be moving KV over RDMA", w, ucx ? "UCX" : "LIBFABRIC",
-			ucx ? "mapped no UCX InfiniBand transport (libuct_ib*)" : "opened no EFA device",
-			LIVE_UVERBS);
-		check_set_fix(c, ucx ? "give the pod its RDMA devices (rdma/ib or the SR-IOV "
-				       "resource) and make UCX_TLS include rc/dc/ib; then restart the worker"
-				     : "give the pod its EFA devices (vpc.amazonaws.com/efa) and restart the worker");
+				 "%s runs NIXL's %s backend but %s and holds no %s* descriptor: it "
+				 "cannot be moving KV over RDMA",
+				 w, ucx ? "UCX" : "LIBFABRIC",
+				 ucx ? "mapped no UCX InfiniBand transport (libuct_ib*)"
+				     : "opened no EFA device",
+				 LIVE_UVERBS);
+		check_set_fix(
+			c,
+			ucx ? "give the pod its RDMA devices (rdma/ib or the SR-IOV "
+			      "resource) and make UCX_TLS include rc/dc/ib; then restart the worker"
+			    : "give the pod its EFA devices (vpc.amazonaws.com/efa) and restart the worker");
 		evidence_loaded(c, &l);
 		return;
 	}
 	if (ucx && !l.uct_cuda) {
-		c = report_check(r, &live_check_table[LIVE_CK_LOADED], CI_FAIL, subject,
+		c = report_check(
+			r, &live_check_table[LIVE_CK_LOADED], CI_FAIL, subject,
 			"%s runs NIXL's UCX backend without UCX's CUDA transports (no libuct_cuda* "
-			"mapped): UCX treats VRAM as host memory", w);
+			"mapped): UCX treats VRAM as host memory",
+			w);
 		check_set_fix(c, "use a UCX built with CUDA (the one NIXL ships), and check the "
-			      "worker log for \"failed to load module libuct_cuda\"");
+				 "worker log for \"failed to load module libuct_cuda\"");
 		evidence_loaded(c, &l);
 		return;
 	}
 	if (l.ucp[1]) {
-		c = report_check(r, &live_check_table[LIVE_CK_LOADED], CI_WARN, subject,
+		c = report_check(
+			r, &live_check_table[LIVE_CK_LOADED], CI_WARN, subject,
 			"%s maps two copies of UCX (%s and %s): two UCX copies in one process can "
-			"hang or pick different transports", w, l.ucp[0], l.ucp[1]);
+			"hang or pick different transports",
+			w, l.ucp[0], l.ucp[1]);
 		check_set_fix(c, "keep one UCX in the image (the NIXL wheel's bundled copy or the "
-			      "system's), or set NIXL_UCX_DEEPBIND as NIXL documents");
+				 "system's), or set NIXL_UCX_DEEPBIND as NIXL documents");
 		evidence_loaded(c, &l);
 		return;
 	}
 	if (ucx && l.uct_ib && !l.n_uverbs) {
-		c = report_check(r, &live_check_table[LIVE_CK_LOADED], CI_WARN, subject,
+		c = report_check(
+			r, &live_check_table[LIVE_CK_LOADED], CI_WARN, subject,
 			"%s mapped UCX's InfiniBand transport but holds no %s* descriptor: UCX "
-			"opened no RDMA device, so KV between nodes cannot use RDMA", w, LIVE_UVERBS);
+			"opened no RDMA device, so KV between nodes cannot use RDMA",
+			w, LIVE_UVERBS);
 		check_set_fix(c, "check UCX_NET_DEVICES against the devices the pod was given "
-			      "(node.env.net_devices) and the worker log for UCX warnings");
+				 "(node.env.net_devices) and the worker log for UCX warnings");
 		evidence_loaded(c, &l);
 		return;
 	}
 	c = report_check(r, &live_check_table[LIVE_CK_LOADED], CI_OK, subject,
-		"%s runs NIXL (%s) with %s and holds %zu RDMA device descriptor%s", w, l.plugins,
-		ucx ? "UCX's InfiniBand and CUDA transports" : "libfabric", l.n_uverbs,
-		l.n_uverbs == 1 ? "" : "s");
+			 "%s runs NIXL (%s) with %s and holds %zu RDMA device descriptor%s", w,
+			 l.plugins, ucx ? "UCX's InfiniBand and CUDA transports" : "libfabric",
+			 l.n_uverbs, l.n_uverbs == 1 ? "" : "s");
 	evidence_loaded(c, &l);
 }
 
 static void traffic_evidence(struct ci_check *c, const struct live_summary *s)
 {
 	char a[32], b[32];
-	check_add_evidence(c, "RDMA ports: sent %s, received %s%s%s", bytes_str((double)s->rdma_tx, a, 32),
-			   bytes_str((double)s->rdma_rx, b, 32), *s->rdma_devs ? " on " : "",
-			   s->rdma_devs);
+	check_add_evidence(
+		c, "RDMA ports: sent %s, received %s%s%s", bytes_str((double)s->rdma_tx, a, 32),
+		bytes_str((double)s->rdma_rx, b, 32), *s->rdma_devs ? " on " : "", s->rdma_devs);
 	check_add_evidence(c, "pod interfaces (kernel TCP/IP): sent %s, received %s",
-			   bytes_str((double)s->tcp_tx, a, 32), bytes_str((double)s->tcp_rx, b, 32));
+			   bytes_str((double)s->tcp_tx, a, 32),
+			   bytes_str((double)s->tcp_rx, b, 32));
 	if (s->nixl)
-		check_add_evidence(c, "NIXL telemetry: agent_tx_bytes_total +%s, agent_rx_bytes_total +%s",
-				   bytes_str(s->nixl_tx, a, 32), bytes_str(s->nixl_rx, b, 32));
+		check_add_evidence(
+			c, "NIXL telemetry: agent_tx_bytes_total +%s, agent_rx_bytes_total +%s",
+			bytes_str(s->nixl_tx, a, 32), bytes_str(s->nixl_rx, b, 32));
 	check_add_evidence(c, "window: %.1f s", s->seconds);
 }
 
-static void say_nothing_moved(struct ci_report *r, const char *subject, const struct live_summary *s,
-			      const char *what)
+static void say_nothing_moved(struct ci_report *r, const char *subject,
+			      const struct live_summary *s, const char *what)
 {
-	struct ci_check *c = report_na(r, &live_check_table[LIVE_CK_TRAFFIC], subject, "no KV moved during the %.0f s window (%s): the path cannot be proven "
-		"from traffic", s->seconds, what);
-	check_set_fix(c, "observe while requests flow: start a benchmark, or send one request "
+	struct ci_check *c =
+		report_na(r, &live_check_table[LIVE_CK_TRAFFIC], subject,
+			  "no KV moved during the %.0f s window (%s): the path cannot be proven "
+			  "from traffic",
+			  s->seconds, what);
+	check_set_fix(c,
+		      "observe while requests flow: start a benchmark, or send one request "
 		      "through the frontend (see the next steps), then run again with --observe");
 	traffic_evidence(c, s);
 }
@@ -243,17 +270,21 @@ static void check_traffic(struct ci_report *r, const struct live_facts *f, const
 
 	if (!s->nixl) {
 		if (rdma == 0 && tcp < (1 << 20)) {
-			say_nothing_moved(r, subject, s, "no RDMA bytes, no TCP traffic beyond 1 MiB");
+			say_nothing_moved(r, subject, s,
+					  "no RDMA bytes, no TCP traffic beyond 1 MiB");
 			return;
 		}
-		c = report_check(r, &live_check_table[LIVE_CK_TRAFFIC], CI_WARN, subject,
+		c = report_check(
+			r, &live_check_table[LIVE_CK_TRAFFIC], CI_WARN, subject,
 			"during %.0f s the RDMA ports moved %s and the pod's TCP interfaces %s, but "
-			"without NIXL telemetry these bytes cannot be attributed to KV (%s)", secs,
-			bytes_str(rdma, a, 32), bytes_str(tcp, b, 32),
+			"without NIXL telemetry these bytes cannot be attributed to KV (%s)",
+			secs, bytes_str(rdma, a, 32), bytes_str(tcp, b, 32),
 			*f->s[1].nixl_why ? f->s[1].nixl_why : "no telemetry");
-		check_set_fix(c, "export NIXL's counters on the workers: NIXL_TELEMETRY_ENABLE=y "
-			      "NIXL_TELEMETRY_EXPORTER=prometheus (port NIXL_TELEMETRY_PROMETHEUS_PORT, "
-			      "default 9090), then observe again");
+		check_set_fix(
+			c,
+			"export NIXL's counters on the workers: NIXL_TELEMETRY_ENABLE=y "
+			"NIXL_TELEMETRY_EXPORTER=prometheus (port NIXL_TELEMETRY_PROMETHEUS_PORT, "
+			"default 9090), then observe again");
 		traffic_evidence(c, s);
 		return;
 	}
@@ -264,7 +295,8 @@ static void check_traffic(struct ci_report *r, const struct live_facts *f, const
 	}
 	if (rdma >= LIVE_SHARE * kv) {
 		char d[32];
-		c = report_check(r, &live_check_table[LIVE_CK_TRAFFIC], CI_OK, subject,
+		c = report_check(
+			r, &live_check_table[LIVE_CK_TRAFFIC], CI_OK, subject,
 			"KV moved %s over %s at %s/s during %.0f s (RDMA ports %s, TCP %s)",
 			bytes_str(kv, a, 32), *s->rdma_devs ? s->rdma_devs : "RDMA",
 			bytes_str(kv / secs, g, 32), secs, bytes_str(rdma, b, 32),
@@ -273,22 +305,24 @@ static void check_traffic(struct ci_report *r, const struct live_facts *f, const
 		return;
 	}
 	if (tcp >= LIVE_SHARE * kv) {
-		c = report_check(r, &live_check_table[LIVE_CK_TRAFFIC], CI_FAIL, subject,
+		c = report_check(
+			r, &live_check_table[LIVE_CK_TRAFFIC], CI_FAIL, subject,
 			"KV moved over TCP: NIXL moved %s during %.0f s while the RDMA ports moved "
-			"%s and the pod's TCP interfaces %s", bytes_str(kv, a, 32), secs,
-			bytes_str(rdma, b, 32), bytes_str(tcp, g, 32));
-		check_set_fix(c, "make UCX see and select the RDMA devices (node.rdma.*, "
+			"%s and the pod's TCP interfaces %s",
+			bytes_str(kv, a, 32), secs, bytes_str(rdma, b, 32), bytes_str(tcp, g, 32));
+		check_set_fix(c,
+			      "make UCX see and select the RDMA devices (node.rdma.*, "
 			      "nixl.ucx.rdma, UCX_TLS/UCX_NET_DEVICES), then restart the workers");
 		traffic_evidence(c, s);
 		return;
 	}
 	c = report_check(r, &live_check_table[LIVE_CK_TRAFFIC], CI_WARN, subject,
-		"NIXL moved %s during %.0f s, but neither the RDMA ports (%s) nor the TCP "
-		"interfaces (%s) moved half of it: the bytes took another path (cuda_ipc "
-		"within the node, or host shared memory)", bytes_str(kv, a, 32), secs,
-		bytes_str(rdma, b, 32), bytes_str(tcp, g, 32));
+			 "NIXL moved %s during %.0f s, but neither the RDMA ports (%s) nor the TCP "
+			 "interfaces (%s) moved half of it: the bytes took another path (cuda_ipc "
+			 "within the node, or host shared memory)",
+			 bytes_str(kv, a, 32), secs, bytes_str(rdma, b, 32), bytes_str(tcp, g, 32));
 	check_set_fix(c, "set UCX_PROTO_INFO=y on a worker and read which protocol UCX "
-		      "chose for the KV transfers");
+			 "chose for the KV transfers");
 	traffic_evidence(c, s);
 }
 
@@ -297,15 +331,18 @@ static void check_errors(struct ci_report *r, const char *subject, const struct 
 	if (!s->nixl)
 		return;
 	if (s->nixl_errors > 0) {
-		struct ci_check *c = report_check(r, &live_check_table[LIVE_CK_ERRORS], CI_FAIL, subject, "NIXL's error counters grew by %.0f during the window: %s",
-			s->nixl_errors, s->error_statuses);
-		check_set_fix(c, "read the worker logs around the errors (check_interconnect "
+		struct ci_check *c =
+			report_check(r, &live_check_table[LIVE_CK_ERRORS], CI_FAIL, subject,
+				     "NIXL's error counters grew by %.0f during the window: %s",
+				     s->nixl_errors, s->error_statuses);
+		check_set_fix(c,
+			      "read the worker logs around the errors (check_interconnect "
 			      "--logs); NIXL_ERR_REMOTE_DISCONNECT means the peer agent went away "
 			      "or is unreachable");
 		return;
 	}
 	report_check(r, &live_check_table[LIVE_CK_ERRORS], CI_OK, subject,
-		   "NIXL's error counters did not grow during the window");
+		     "NIXL's error counters did not grow during the window");
 }
 
 /* What a known line in a worker's log means for the KV path. */
@@ -320,17 +357,14 @@ static enum ci_status log_weight(enum log_symptom sym)
 	case LOG_UCX_NO_USABLE_TRANSPORT:
 	case LOG_UCX_UNREACHABLE:
 	case LOG_UCX_MEMLOCK:
-	case LOG_TCP_FALLBACK:
-		return CI_FAIL;
+	case LOG_TCP_FALLBACK: return CI_FAIL;
 	case LOG_NCCL_NET_IB:
 	case LOG_NCCL_NET_OFI:
 	case LOG_NCCL_GDRDMA_USED:
 	case LOG_NCCL_P2P:
 	case LOG_NCCL_MNNVL:
-	case LOG_UCX_DMABUF_SUPPORTED:
-		return CI_OK;
-	default:
-		return CI_WARN;
+	case LOG_UCX_DMABUF_SUPPORTED: return CI_OK;
+	default: return CI_WARN;
 	}
 }
 
@@ -347,8 +381,9 @@ static void check_logs(struct ci_report *r, const struct live_facts *f, const ch
 	if (!f->have_logs)
 		return;
 	if (!f->logs_read) {
-		struct ci_check *c = report_na(r, &live_check_table[LIVE_CK_LOGS], subject, "the worker's log could not be read: %s",
-			f->logs_why ? f->logs_why : "kubectl logs failed");
+		struct ci_check *c = report_na(r, &live_check_table[LIVE_CK_LOGS], subject,
+					       "the worker's log could not be read: %s",
+					       f->logs_why ? f->logs_why : "kubectl logs failed");
 		check_set_fix(c, "kubectl logs needs the pods/log permission (RBAC)");
 		return;
 	}
@@ -362,13 +397,14 @@ static void check_logs(struct ci_report *r, const struct live_facts *f, const ch
 	}
 	struct ci_check *c;
 	if (!bad)
-		c = report_check(r, &live_check_table[LIVE_CK_LOGS], CI_OK, subject,
-			       "no known transport error in the last %zu log lines%s", f->logs_lines,
-			       f->logs.n ? " (the lines below show the path NCCL/UCX chose)" : "");
+		c = report_check(
+			r, &live_check_table[LIVE_CK_LOGS], CI_OK, subject,
+			"no known transport error in the last %zu log lines%s", f->logs_lines,
+			f->logs.n ? " (the lines below show the path NCCL/UCX chose)" : "");
 	else
 		c = report_check(r, &live_check_table[LIVE_CK_LOGS], worst, subject,
-			       "%zu known transport problem%s in the last %zu log lines", bad,
-			       bad == 1 ? "" : "s", f->logs_lines);
+				 "%zu known transport problem%s in the last %zu log lines", bad,
+				 bad == 1 ? "" : "s", f->logs_lines);
 	for (size_t i = 0; i < f->logs.n; i++) {
 		const struct log_finding *g = &f->logs.v[i];
 		if (!log_line_safe(g->evidence)) {
@@ -382,9 +418,11 @@ static void check_logs(struct ci_report *r, const struct live_facts *f, const ch
 	}
 	if (withheld)
 		check_add_evidence(c, "%zu matching line%s withheld: %s a credential", withheld,
-				   withheld == 1 ? "" : "s", withheld == 1 ? "it names" : "they name");
+				   withheld == 1 ? "" : "s",
+				   withheld == 1 ? "it names" : "they name");
 	if (worst != CI_OK)
-		check_set_fix(c, "read the lines above in the worker's log (kubectl logs); each names "
+		check_set_fix(c,
+			      "read the lines above in the worker's log (kubectl logs); each names "
 			      "the layer that failed");
 }
 

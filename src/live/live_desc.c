@@ -6,13 +6,14 @@
 
 const struct check_desc live_check_table[LIVE_CK_COUNT] = {
 	[LIVE_CK_PROCESS] = {"node.live.process", CI_LAYER_ENV, false,
-		"the engine process whose loaded libraries and descriptors are read"},
-	[LIVE_CK_LOADED] = {"node.live.loaded", CI_LAYER_DRIVER, true,
-		"what the engine loaded and holds: NIXL plugin, UCX IB/CUDA modules, uverbs"},
+			     "the engine process whose loaded libraries and descriptors are read"},
+	[LIVE_CK_LOADED] =
+		{"node.live.loaded", CI_LAYER_DRIVER, true,
+		 "what the engine loaded and holds: NIXL plugin, UCX IB/CUDA modules, uverbs"},
 	[LIVE_CK_TRAFFIC] = {"node.live.traffic", CI_LAYER_FABRIC, true,
-		"what moved during --observe: NIXL bytes against RDMA and TCP bytes"},
+			     "what moved during --observe: NIXL bytes against RDMA and TCP bytes"},
 	[LIVE_CK_ERRORS] = {"node.live.errors", CI_LAYER_ENV, true,
-		"NIXL's error counters during --observe"},
+			    "NIXL's error counters during --observe"},
 	[LIVE_CK_LOGS] = {"node.live.logs", CI_LAYER_ENV, true,
-		"known transport lines in the worker's log (--logs)"},
+			  "known transport lines in the worker's log (--logs)"},
 };

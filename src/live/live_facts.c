@@ -162,7 +162,8 @@ static void sample_counter(struct live_sample *s, const char *path, const char *
 	} else if (str_starts(ps, "/hw_counters/") &&
 		   (!strcmp(name, "tx_bytes") || !strcmp(name, "rx_bytes") ||
 		    !strcmp(name, "rdma_read_bytes") || !strcmp(name, "rdma_write_bytes") ||
-		    !strcmp(name, "rdma_read_resp_bytes") || !strcmp(name, "rdma_write_recv_bytes"))) {
+		    !strcmp(name, "rdma_read_resp_bytes") ||
+		    !strcmp(name, "rdma_write_recv_bytes"))) {
 		/* EFA's hw_counters are bytes already.  tx_bytes/rx_bytes count
 		 * everything the port moved (kernel drivers/infiniband/hw/efa,
 		 * EFA_STATS); the rdma_* pairs only stand in where an older
@@ -176,7 +177,8 @@ static void sample_counter(struct live_sample *s, const char *path, const char *
 		} else if (!strcmp(name, "rx_bytes")) {
 			p->rx = v;
 			p->have_txrx = true;
-		} else if (!strcmp(name, "rdma_write_bytes") || !strcmp(name, "rdma_read_resp_bytes")) {
+		} else if (!strcmp(name, "rdma_write_bytes") ||
+			   !strcmp(name, "rdma_read_resp_bytes")) {
 			p->rdma_tx += v;
 		} else {
 			p->rdma_rx += v;

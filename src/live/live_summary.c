@@ -52,8 +52,8 @@ static void name_devs(const char **devs, size_t n, char *out, size_t cap)
 	for (size_t i = 0; i < n && run; i++) {
 		size_t stem;
 		unsigned num;
-		if (!split_num(devs[i], &stem, &num) || (i && (stem != stem0 ||
-		    strncmp(devs[i], devs[0], stem) || num != prev + 1)))
+		if (!split_num(devs[i], &stem, &num) ||
+		    (i && (stem != stem0 || strncmp(devs[i], devs[0], stem) || num != prev + 1)))
 			run = false;
 		stem0 = stem;
 		prev = num;

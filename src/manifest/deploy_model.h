@@ -14,27 +14,27 @@
 #include <stddef.h>
 
 struct src_loc {
-	const char *file;  /* points into manifest_set.files[]; NULL if unknown */
-	int line;          /* 1-based; 0 if unknown */
+	const char *file; /* points into manifest_set.files[]; NULL if unknown */
+	int line;         /* 1-based; 0 if unknown */
 };
 
 enum env_origin {
-	ENV_DEPLOYMENT,    /* spec.envs / spec.env: every service */
-	ENV_SERVICE,       /* services.<X>.envs (v1alpha1) */
-	ENV_CONTAINER,     /* the main container's env[] */
-	ENV_INLINE,        /* `export X=...`, `X=... cmd`, `env X=...` inside command/args
+	ENV_DEPLOYMENT, /* spec.envs / spec.env: every service */
+	ENV_SERVICE,    /* services.<X>.envs (v1alpha1) */
+	ENV_CONTAINER,  /* the main container's env[] */
+	ENV_INLINE,     /* `export X=...`, `X=... cmd`, `env X=...` inside command/args
 	                      (only names matching [A-Z_][A-Z0-9_]*) */
-	ENV_CONFIGMAP,     /* through envFrom: configMapRef of a ConfigMap in the same
+	ENV_CONFIGMAP,  /* through envFrom: configMapRef of a ConfigMap in the same
 	                      file or folder; only names no other source set */
 };
 
 struct env_var {
 	char *name;
-	char *value;       /* literal value as written (numbers/bools as text); NULL
+	char *value;      /* literal value as written (numbers/bools as text); NULL
 	                      for YAML null and when value_from is set, except that a
 	                      configMapKeyRef to a ConfigMap in the same file/folder
 	                      also gets the ConfigMap's literal here */
-	char *value_from;  /* "<secret NAME/KEY>", "<configmap NAME/KEY>", "<field PATH>", ... */
+	char *value_from; /* "<secret NAME/KEY>", "<configmap NAME/KEY>", "<field PATH>", ... */
 	enum env_origin origin;
 	struct src_loc loc;
 };
@@ -44,9 +44,16 @@ struct env_list {
 	size_t n, cap;
 };
 
-enum svc_role { ROLE_UNKNOWN = 0, ROLE_FRONTEND, ROLE_WORKER, ROLE_PREFILL, ROLE_DECODE, ROLE_OTHER };
+enum svc_role {
+	ROLE_UNKNOWN = 0,
+	ROLE_FRONTEND,
+	ROLE_WORKER,
+	ROLE_PREFILL,
+	ROLE_DECODE,
+	ROLE_OTHER
+};
 
-struct kv {             /* a key with a string value and where it was set */
+struct kv { /* a key with a string value and where it was set */
 	char *key;
 	char *value;
 	struct src_loc loc;
@@ -62,17 +69,17 @@ struct kv_list {
  * and a container that is not the engine may still set transport variables
  * or request the NIC. */
 enum ctr_kind {
-	CTR_MAIN = 0,      /* the operator's main container (v1alpha1 mainContainer,
+	CTR_MAIN = 0, /* the operator's main container (v1alpha1 mainContainer,
 	                      v1beta1 containers[name=main]; plain pods: each container) */
-	CTR_EXTRA,         /* another entry of containers[] (extraPodSpec.containers) */
-	CTR_SIDECAR,       /* initContainers[] with restartPolicy: Always (a Kubernetes
+	CTR_EXTRA,    /* another entry of containers[] (extraPodSpec.containers) */
+	CTR_SIDECAR,  /* initContainers[] with restartPolicy: Always (a Kubernetes
 	                      native sidecar: runs for the pod's whole life) */
-	CTR_INIT,          /* a plain init container: runs to completion before the
+	CTR_INIT,     /* a plain init container: runs to completion before the
 	                      others start, so nothing it sets reaches the engine */
 };
 
 struct container {
-	char *name;                   /* as written, or "container-N" */
+	char *name; /* as written, or "container-N" */
 	enum ctr_kind kind;
 	char *image;
 	struct src_loc loc;
@@ -80,58 +87,58 @@ struct container {
 	 * its own env[], envFrom ConfigMaps, inline shell assignments. */
 	struct env_list env;
 	struct kv_list env_from;
-	char *command_line;           /* command + args joined by spaces, or NULL */
+	char *command_line; /* command + args joined by spaces, or NULL */
 	struct src_loc command_loc;
-	struct kv_list resources;     /* this container's (main: with the DGD service's) */
-	struct kv_list cap_add;       /* value: "container" or "pod" */
+	struct kv_list resources; /* this container's (main: with the DGD service's) */
+	struct kv_list cap_add;   /* value: "container" or "pod" */
 	bool privileged;
 	struct src_loc privileged_loc;
-	bool engine;                  /* its command runs an engine or a transfer test */
+	bool engine; /* its command runs an engine or a transfer test */
 };
 
 struct service {
 	char *name;
-	enum svc_role role;           /* from componentType/subComponentType/type, else
+	enum svc_role role; /* from componentType/subComponentType/type, else
 	                                 from --disaggregation-mode / the name */
-	char *role_source;            /* how the role was decided, for the report:
+	char *role_source;  /* how the role was decided, for the report:
 	                                 "componentType: worker", "subComponentType: prefill",
 	                                 "type: decode", "--disaggregation-mode prefill",
 	                                 "service name PrefillWorker" (only when the deployment
 	                                 also has the other side), "not declared" */
-	long replicas;                /* 1 when absent */
-	long node_count;              /* multinode.nodeCount, 1 when absent */
-	long gpus;                    /* per pod: resources gpu / nvidia.com/gpu, 0 when absent */
+	long replicas;      /* 1 when absent */
+	long node_count;    /* multinode.nodeCount, 1 when absent */
+	long gpus;          /* per pod: resources gpu / nvidia.com/gpu, 0 when absent */
 	char *image;
-	struct src_loc loc;           /* where the service/component starts */
+	struct src_loc loc; /* where the service/component starts */
 
 	/* Effective environment of the main container: deployment-wide, then
 	 * service, then container, later wins (the overridden entries are
 	 * dropped), then inline shell assignments from command/args. */
 	struct env_list env;
-	struct kv_list env_from;      /* key: "secret"|"configmap", value: its name */
+	struct kv_list env_from; /* key: "secret"|"configmap", value: its name */
 
-	char *command_line;           /* command + args joined by spaces */
+	char *command_line; /* command + args joined by spaces */
 	struct src_loc command_loc;
 
-	struct kv_list resources;     /* limits and requests merged: "rdma/ib" -> "1",
+	struct kv_list resources; /* limits and requests merged: "rdma/ib" -> "1",
 	                                 "vpc.amazonaws.com/efa" -> "16", "gpu" -> "8" */
-	struct kv_list cap_add;       /* securityContext.capabilities.add: key = capability as
+	struct kv_list cap_add;   /* securityContext.capabilities.add: key = capability as
 	                                 written, value = "container" or "pod" */
 	bool privileged;
 	struct src_loc privileged_loc;
 	bool host_ipc;
 	bool host_network;
-	struct kv_list host_paths;    /* volume name -> hostPath.path */
-	char *shm_size;               /* sharedMemory.size / sharedMemorySize / emptyDir Memory
+	struct kv_list host_paths;      /* volume name -> hostPath.path */
+	char *shm_size;                 /* sharedMemory.size / sharedMemorySize / emptyDir Memory
 	                                 mounted at /dev/shm ("" = present, size unknown) */
 	struct kv_list resource_claims; /* claim name -> template name (ComputeDomain channel) */
-	bool anti_affinity;           /* podAntiAffinity or topologySpreadConstraints on hostname */
+	bool anti_affinity; /* podAntiAffinity or topologySpreadConstraints on hostname */
 
 	/* Added by the manifest reader (additive): where the scalar fields above
 	 * were set; line 0 when absent (defaulted). */
 	struct src_loc role_loc, replicas_loc, node_count_loc, gpus_loc, image_loc;
 	struct src_loc host_ipc_loc, host_network_loc, shm_loc, anti_affinity_loc;
-	char *container;              /* the engine container's name, or NULL (v1alpha1
+	char *container; /* the engine container's name, or NULL (v1alpha1
 	                                 mainContainer without a name) */
 
 	/* Every container of the pod (additive).  The fields above describe
@@ -144,7 +151,7 @@ struct service {
 	 * service_container_with() says which one it was. */
 	struct container *ctrs;
 	size_t n_ctrs, cap_ctrs;
-	size_t engine_ctr;            /* index into ctrs (0 when n_ctrs == 0) */
+	size_t engine_ctr; /* index into ctrs (0 when n_ctrs == 0) */
 	/* Multi-node evidence for plain workloads: "--nnodes 2" and the like.
 	 * node_count above is set from it. */
 	char *nodes_how;
@@ -161,22 +168,22 @@ struct service {
 
 struct configmap {
 	char *name;
-	char *text;                   /* all data values concatenated, '\n'-separated */
+	char *text; /* all data values concatenated, '\n'-separated */
 	struct src_loc loc;
-	struct kv_list data;          /* data key -> value, each with its line (additive) */
+	struct kv_list data; /* data key -> value, each with its line (additive) */
 };
 
 struct deployment {
 	char *name;
-	char *kind;                   /* DynamoGraphDeployment, Deployment, Pod, ... */
+	char *kind; /* DynamoGraphDeployment, Deployment, Pod, ... */
 	char *api_version;
-	char *framework;              /* spec.backendFramework, or NULL */
+	char *framework; /* spec.backendFramework, or NULL */
 	struct src_loc loc;
-	struct env_list env;          /* deployment-wide (already merged into services) */
+	struct env_list env; /* deployment-wide (already merged into services) */
 	struct service *svcs;
 	size_t n_svcs, cap_svcs;
-	bool has_compute_domain;      /* a ComputeDomain in the same file */
-	int doc_index;                /* 0-based document number in its file (additive) */
+	bool has_compute_domain; /* a ComputeDomain in the same file */
+	int doc_index;           /* 0-based document number in its file (additive) */
 	/* Plain workloads that the reader paired (a prefill Deployment and a
 	 * decode Deployment of the same folder, roles from their engine
 	 * flags) are moved into the first one; the others keep no service
@@ -191,31 +198,35 @@ struct deployment {
  * ComputeDomain creates: its name and the device classes it requests. */
 struct claim_template {
 	char *name;
-	char *classes;                /* "gpu.nvidia.com,rdma-dranet",
+	char *classes;       /* "gpu.nvidia.com,rdma-dranet",
 	                                 "compute-domain-default-channel.nvidia.com" */
-	bool compute_domain;          /* created by a ComputeDomain's channel */
+	bool compute_domain; /* created by a ComputeDomain's channel */
 	struct src_loc loc;
 };
 
-enum diag_severity { DIAG_NOTE = 0, DIAG_WARN, DIAG_ERROR };
+enum diag_severity {
+	DIAG_NOTE = 0,
+	DIAG_WARN,
+	DIAG_ERROR
+};
 
 /* A problem reading the input: reported as a finding, never fatal to the run. */
 struct diag {
 	enum diag_severity severity;
 	char *file;
-	int line, col;                /* 0 when not applicable */
-	char *message;                /* one line */
+	int line, col; /* 0 when not applicable */
+	char *message; /* one line */
 };
 
 struct manifest_set {
-	char **files;                 /* every file read, as given/found */
+	char **files; /* every file read, as given/found */
 	size_t n_files, cap_files;
 	struct deployment *deps;
 	size_t n_deps, cap_deps;
 	struct configmap *cms;
 	size_t n_cms, cap_cms;
 	size_t n_compute_domains;
-	struct claim_template *claims;  /* additive */
+	struct claim_template *claims; /* additive */
 	size_t n_claims, cap_claims;
 	struct diag *diags;
 	size_t n_diags, cap_diags;
@@ -229,11 +240,11 @@ void manifest_set_release(struct manifest_set *ms);
 /* Caps: bigger files are skipped with a DIAG_ERROR (a truncated prefix would
  * only produce a bogus syntax error), deeper nesting or more nodes stop the
  * file with a DIAG_ERROR, keeping the documents before. */
-#define MANIFEST_MAX_FILE_BYTES (8u << 20)
-#define MANIFEST_MAX_FILES 20000u           /* YAML files read per folder walk */
-#define MANIFEST_MAX_DEPTH 64
-#define MANIFEST_MAX_NODES 200000u          /* per file, as written */
-#define MANIFEST_MAX_EXPANDED 200000u       /* per document, aliases expanded */
+#define MANIFEST_MAX_FILE_BYTES     (8u << 20)
+#define MANIFEST_MAX_FILES          20000u /* YAML files read per folder walk */
+#define MANIFEST_MAX_DEPTH          64
+#define MANIFEST_MAX_NODES          200000u /* per file, as written */
+#define MANIFEST_MAX_EXPANDED       200000u /* per document, aliases expanded */
 #define MANIFEST_MAX_EXPANDED_BYTES (16u << 20)
 
 /* Parse one file's bytes (pure: no I/O) into ms.  `name` is used for
@@ -288,10 +299,10 @@ const struct container *service_engine_container(const struct service *s);
 const struct claim_template *manifest_claim_template(const struct manifest_set *ms,
 						     const char *template_name);
 enum claim_kind {
-	CLAIM_UNKNOWN = 0,  /* its template is not in the input */
-	CLAIM_MNNVL,        /* a ComputeDomain channel or an IMEX channel */
-	CLAIM_GPU,          /* gpu.nvidia.com, gpu.intel.com, ... */
-	CLAIM_NIC,          /* an RDMA/network device class */
+	CLAIM_UNKNOWN = 0, /* its template is not in the input */
+	CLAIM_MNNVL,       /* a ComputeDomain channel or an IMEX channel */
+	CLAIM_GPU,         /* gpu.nvidia.com, gpu.intel.com, ... */
+	CLAIM_NIC,         /* an RDMA/network device class */
 	CLAIM_OTHER,
 };
 enum claim_kind manifest_claim_kind(const struct manifest_set *ms, const char *template_name);

@@ -6,13 +6,13 @@
 #include "manifest/deploy_model.h"
 
 /* Per-list caps: a hostile file cannot make a merge quadratic. */
-#define MANIFEST_MAX_ENV 1024
-#define MANIFEST_MAX_KV 1024
-#define MANIFEST_MAX_SERVICES 1024
+#define MANIFEST_MAX_ENV        1024
+#define MANIFEST_MAX_KV         1024
+#define MANIFEST_MAX_SERVICES   1024
 /* Entries copied from one place to many (deployment env into every service,
  * ConfigMap data through envFrom) per file: the one amplification the
  * tree's alias budget does not bound. */
-#define MANIFEST_MAX_COPIES 200000u
+#define MANIFEST_MAX_COPIES     200000u
 #define MANIFEST_MAX_COPY_BYTES (64u << 20)
 
 /* manifest_set.c */

@@ -19,7 +19,7 @@
 
 #define MAX_DIR_DEPTH 32
 /* Directory entries looked at, in all: ten per file allowed, at least 200000. */
-#define MIN_ENTRIES 200000u
+#define MIN_ENTRIES   200000u
 
 struct visited {
 	dev_t dev;
@@ -29,7 +29,7 @@ struct visited {
 
 struct walk {
 	struct manifest_set *ms;
-	struct visited *seen;        /* directories entered, for symlink loops: a hash set */
+	struct visited *seen; /* directories entered, for symlink loops: a hash set */
 	size_t n_seen, cap_seen;
 	size_t n_files, max_files;
 	size_t n_entries, max_entries;
@@ -47,8 +47,12 @@ static void diag_errno(struct manifest_set *ms, enum diag_severity sev, const ch
  * was skipped. */
 static const char *file_kind(mode_t m)
 {
-	return S_ISFIFO(m) ? "a FIFO" : S_ISSOCK(m) ? "a socket" : S_ISCHR(m) ? "a character device"
-	       : S_ISBLK(m) ? "a block device" : S_ISDIR(m) ? "a folder" : "not a regular file";
+	return S_ISFIFO(m)   ? "a FIFO"
+	       : S_ISSOCK(m) ? "a socket"
+	       : S_ISCHR(m)  ? "a character device"
+	       : S_ISBLK(m)  ? "a block device"
+	       : S_ISDIR(m)  ? "a folder"
+			     : "not a regular file";
 }
 
 /* Read one regular file (O_NONBLOCK so a FIFO named *.yaml cannot hang us;
@@ -65,7 +69,8 @@ static bool load_file(struct manifest_set *ms, const char *path, bool explicit_p
 	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
 		if (explicit_path)
 			ms_diag(ms, DIAG_ERROR, path, 0, 0,
-				xasprintf("%s, not a regular file: skipped", file_kind(st.st_mode)));
+				xasprintf("%s, not a regular file: skipped",
+					  file_kind(st.st_mode)));
 		close(fd);
 		return false;
 	}
@@ -84,7 +89,8 @@ static bool load_file(struct manifest_set *ms, const char *path, bool explicit_p
 		if (len == cap) {
 			if (cap > MANIFEST_MAX_FILE_BYTES)
 				break;
-			cap = cap * 2 > MANIFEST_MAX_FILE_BYTES + 1 ? MANIFEST_MAX_FILE_BYTES + 1 : cap * 2;
+			cap = cap * 2 > MANIFEST_MAX_FILE_BYTES + 1 ? MANIFEST_MAX_FILE_BYTES + 1
+								    : cap * 2;
 			buf = xrealloc(buf, cap + 1);
 		}
 		ssize_t r = read(fd, buf + len, cap - len);
@@ -139,7 +145,8 @@ static bool seen_dir(struct walk *w, const struct stat *st)
 		struct visited *v = xcalloc(cap, sizeof(*v));
 		for (size_t i = 0; i < w->cap_seen; i++)
 			if (w->seen[i].used)
-				v[visited_slot(v, cap, w->seen[i].dev, w->seen[i].ino)] = w->seen[i];
+				v[visited_slot(v, cap, w->seen[i].dev, w->seen[i].ino)] =
+					w->seen[i];
 		free(w->seen);
 		w->seen = v;
 		w->cap_seen = cap;
@@ -161,7 +168,8 @@ static void walk_dir(struct walk *w, const char *dir, const struct stat *dst, in
 		return;
 	}
 	if (depth > MAX_DIR_DEPTH) {
-		ms_diag(ms, DIAG_WARN, dir, 0, 0, xstrdup("folders nested deeper than 32 levels, skipped"));
+		ms_diag(ms, DIAG_WARN, dir, 0, 0,
+			xstrdup("folders nested deeper than 32 levels, skipped"));
 		return;
 	}
 	DIR *d = opendir(dir);
@@ -194,7 +202,8 @@ static void walk_dir(struct walk *w, const char *dir, const struct stat *dst, in
 			if (!w->too_big)
 				ms_diag(ms, DIAG_WARN, path, 0, 0,
 					xasprintf("more than %zu folder entries; the rest skipped "
-						  "(raise --max-files)", w->max_entries));
+						  "(raise --max-files)",
+						  w->max_entries));
 			w->too_big = true;
 		} else if (stat(path, &st) != 0) {
 			/* A dangling link to a .yaml is worth saying; to anything else not. */
@@ -212,14 +221,17 @@ static void walk_dir(struct walk *w, const char *dir, const struct stat *dst, in
 			/* Said, and never opened: a FIFO would block, a device
 			 * open may do something. */
 			ms_diag(ms, DIAG_WARN, path, 0, 0,
-				xasprintf("%s, not a regular file: skipped", file_kind(st.st_mode)));
+				xasprintf("%s, not a regular file: skipped",
+					  file_kind(st.st_mode)));
 		} else if (S_ISREG(st.st_mode) && has_yaml_ext(names[i])) {
 			w->yaml_found++;
 			if (w->n_files >= w->max_files) {
 				if (!w->too_many)
 					ms_diag(ms, DIAG_WARN, path, 0, 0,
-						xasprintf("more than %zu YAML files; the rest skipped "
-							  "(raise --max-files)", w->max_files));
+						xasprintf(
+							"more than %zu YAML files; the rest skipped "
+							"(raise --max-files)",
+							w->max_files));
 				w->too_many = true;
 			} else {
 				w->n_files++;
@@ -241,7 +253,8 @@ bool manifest_load_fd(struct manifest_set *ms, const char *name, int fd)
 		if (len == cap) {
 			if (cap > MANIFEST_MAX_FILE_BYTES)
 				break;
-			cap = cap * 2 > MANIFEST_MAX_FILE_BYTES + 1 ? MANIFEST_MAX_FILE_BYTES + 1 : cap * 2;
+			cap = cap * 2 > MANIFEST_MAX_FILE_BYTES + 1 ? MANIFEST_MAX_FILE_BYTES + 1
+								    : cap * 2;
 			buf = xrealloc(buf, cap + 1);
 		}
 		ssize_t r = read(fd, buf + len, cap - len);
@@ -285,10 +298,18 @@ void manifest_drop_lines(struct manifest_set *ms, size_t first_dep)
 		locs_of_env(&d->env);
 		for (size_t j = 0; j < d->n_svcs; j++) {
 			struct service *s = &d->svcs[j];
-			struct src_loc *locs[] = {&s->loc, &s->command_loc, &s->privileged_loc,
-						  &s->role_loc, &s->replicas_loc, &s->node_count_loc,
-						  &s->gpus_loc, &s->image_loc, &s->host_ipc_loc,
-						  &s->host_network_loc, &s->shm_loc, &s->anti_affinity_loc};
+			struct src_loc *locs[] = {&s->loc,
+						  &s->command_loc,
+						  &s->privileged_loc,
+						  &s->role_loc,
+						  &s->replicas_loc,
+						  &s->node_count_loc,
+						  &s->gpus_loc,
+						  &s->image_loc,
+						  &s->host_ipc_loc,
+						  &s->host_network_loc,
+						  &s->shm_loc,
+						  &s->anti_affinity_loc};
 			for (size_t k = 0; k < sizeof(locs) / sizeof(locs[0]); k++)
 				locs[k]->line = 0;
 			locs_of_env(&s->env);

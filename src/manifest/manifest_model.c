@@ -22,7 +22,7 @@
 
 struct pctx {
 	struct manifest_set *ms;
-	const char *file;          /* ms->files[] entry */
+	const char *file; /* ms->files[] entry */
 	size_t first_dep;
 	bool compute_domain;
 	int docs;                  /* documents with content */
@@ -36,7 +36,7 @@ struct ctr_src {
 	enum ctr_kind kind;
 };
 
-#define MAX_CONTAINERS 64      /* per pod: more is not a pod anyone writes */
+#define MAX_CONTAINERS 64 /* per pod: more is not a pod anyone writes */
 
 /* Scratch while one service is being built. */
 struct sbuild {
@@ -44,7 +44,7 @@ struct sbuild {
 	struct deployment *dep;
 	struct service *s;
 	const struct ynode *v1_component_type, *v1_sub_type, *v2_type;
-	const struct ynode *podspec;          /* for /dev/shm volume lookups */
+	const struct ynode *podspec; /* for /dev/shm volume lookups */
 	struct ctr_src src[MAX_CONTAINERS];
 	size_t n_src;
 };
@@ -91,12 +91,15 @@ static char *value_from_text(const struct ynode *vf)
 		return xasprintf("<secret %s/%s>", ymap_str(r, "name") ? ymap_str(r, "name") : "?",
 				 ymap_str(r, "key") ? ymap_str(r, "key") : "?");
 	if ((r = ymap_get(vf, "configMapKeyRef")))
-		return xasprintf("<configmap %s/%s>", ymap_str(r, "name") ? ymap_str(r, "name") : "?",
+		return xasprintf("<configmap %s/%s>",
+				 ymap_str(r, "name") ? ymap_str(r, "name") : "?",
 				 ymap_str(r, "key") ? ymap_str(r, "key") : "?");
 	if ((r = ymap_get(vf, "fieldRef")))
-		return xasprintf("<field %s>", ymap_str(r, "fieldPath") ? ymap_str(r, "fieldPath") : "?");
+		return xasprintf("<field %s>",
+				 ymap_str(r, "fieldPath") ? ymap_str(r, "fieldPath") : "?");
 	if ((r = ymap_get(vf, "resourceFieldRef")))
-		return xasprintf("<resource %s>", ymap_str(r, "resource") ? ymap_str(r, "resource") : "?");
+		return xasprintf("<resource %s>",
+				 ymap_str(r, "resource") ? ymap_str(r, "resource") : "?");
 	return xstrdup("<valueFrom>");
 }
 
@@ -286,7 +289,7 @@ static void scan_inline(struct inline_ctx *ic, const struct ynode *cmd, const st
 				if (want_script) {
 					script(ic, e);
 					want_script = false;
-					shell = false;   /* later words are $0, $1... */
+					shell = false; /* later words are $0, $1... */
 					continue;
 				}
 				if (is_dash_c(w))
@@ -347,7 +350,7 @@ static void res_put(struct pctx *pc, struct kv_list *l, const char *key, const s
 struct res_ctx {
 	struct pctx *pc;
 	struct kv_list *l;
-	bool dynamo;       /* v1alpha1 style: `custom:` holds extended resources */
+	bool dynamo; /* v1alpha1 style: `custom:` holds extended resources */
 };
 
 static bool on_res_custom(void *vctx, const struct ynode *k, const struct ynode *v)
@@ -372,14 +375,16 @@ static bool on_res(void *vctx, const struct ynode *k, const struct ynode *v)
 }
 
 /* Requests first, then limits: where both name a resource, limits win. */
-static void resources_apply(struct pctx *pc, struct service *s, const struct ynode *res, bool dynamo)
+static void resources_apply(struct pctx *pc, struct service *s, const struct ynode *res,
+			    bool dynamo)
 {
 	struct res_ctx rc = {pc, &s->resources, dynamo};
 	ymap_each(ymap_get(res, "requests"), on_res, &rc);
 	ymap_each(ymap_get(res, "limits"), on_res, &rc);
 }
 
-static void caps_apply(struct pctx *pc, struct kv_list *l, const struct ynode *sc, const char *where)
+static void caps_apply(struct pctx *pc, struct kv_list *l, const struct ynode *sc,
+		       const char *where)
 {
 	const struct ynode *add = YPATH(sc, "capabilities", "add");
 	if (yscalar(add)) {
@@ -429,7 +434,8 @@ static void mounts_apply(struct pctx *pc, struct service *s, const struct ynode 
 		const char *path = ymap_str(m, "mountPath");
 		if (!path || strcmp(path, "/dev/shm") != 0 || s->shm_size)
 			continue;
-		const struct ynode *ed = ymap_get(volume_named(podspec, ymap_str(m, "name")), "emptyDir");
+		const struct ynode *ed =
+			ymap_get(volume_named(podspec, ymap_str(m, "name")), "emptyDir");
 		const char *medium = ymap_str(ed, "medium");
 		if (medium && strcasecmp(medium, "Memory") == 0) {
 			const char *size = ymap_str(ed, "sizeLimit");
@@ -444,9 +450,17 @@ static void mounts_apply(struct pctx *pc, struct service *s, const struct ynode 
 static bool runs_engine(const char *cmd)
 {
 	static const char *const mods[] = {
-		"dynamo.vllm", "dynamo.sglang", "dynamo.trtllm", "dynamo.mocker", "vllm serve",
-		"vllm.entrypoints", "sglang.launch_server", "trtllm-serve", "nixlbench",
-		"ucx_perftest", NULL,
+		"dynamo.vllm",
+		"dynamo.sglang",
+		"dynamo.trtllm",
+		"dynamo.mocker",
+		"vllm serve",
+		"vllm.entrypoints",
+		"sglang.launch_server",
+		"trtllm-serve",
+		"nixlbench",
+		"ucx_perftest",
+		NULL,
 	};
 	for (size_t i = 0; cmd && mods[i]; i++)
 		if (strstr(cmd, mods[i]))
@@ -469,7 +483,7 @@ static void container_build(struct sbuild *b, const struct ctr_src *src, size_t 
 {
 	struct pctx *pc = b->pc;
 	struct service *s = b->s;
-	const struct ynode *c = src->n;   /* NULL: v1alpha1 main container left implicit */
+	const struct ynode *c = src->n; /* NULL: v1alpha1 main container left implicit */
 	if (c && !yis_map(c))
 		return;
 	struct container *k = XPUSH(s->ctrs, s->n_ctrs, s->cap_ctrs);
@@ -480,7 +494,8 @@ static void container_build(struct sbuild *b, const struct ctr_src *src, size_t 
 	if ((n = ymap_get(c, "name")) && yscalar(n))
 		k->name = xstrdup(yscalar(n));
 	else
-		k->name = src->kind == CTR_MAIN && idx == 0 ? NULL : xasprintf("container-%zu", idx + 1);
+		k->name = src->kind == CTR_MAIN && idx == 0 ? NULL
+							    : xasprintf("container-%zu", idx + 1);
 	if ((n = ymap_get(c, "image")) && yscalar(n))
 		k->image = xstrdup(yscalar(n));
 	/* Deployment-wide first, then the service's: everything later
@@ -497,7 +512,8 @@ static void container_build(struct sbuild *b, const struct ctr_src *src, size_t 
 			if ((r = ymap_get(e, "secretRef")) && ymap_str(r, "name"))
 				kv_list_add(&k->env_from, "secret", ymap_str(r, "name"), at(pc, r));
 			else if ((r = ymap_get(e, "configMapRef")) && ymap_str(r, "name"))
-				kv_list_add(&k->env_from, "configmap", ymap_str(r, "name"), at(pc, r));
+				kv_list_add(&k->env_from, "configmap", ymap_str(r, "name"),
+					    at(pc, r));
 		}
 	}
 	const struct ynode *cmd = ymap_get(c, "command"), *args = ymap_get(c, "args");
@@ -571,14 +587,14 @@ static void containers_finish(struct sbuild *b)
 	s->engine_ctr = eng;
 	struct container *e = &s->ctrs[eng];
 	env_list_release(&s->env);
-	env_dup(&s->env, &e->env);   /* a copy of a budgeted copy: not counted again */
+	env_dup(&s->env, &e->env); /* a copy of a budgeted copy: not counted again */
 	kv_list_release(&s->env_from);
 	kv_copy_into(&s->env_from, &e->env_from);
 	set_str(&s->container, e->name);
 	if (e->image) {
 		set_str(&s->image, e->image);
 		s->image_loc = e->loc;
-		const struct ynode *im = ymap_get(b->src[eng].n, "image");   /* NULL-safe */
+		const struct ynode *im = ymap_get(b->src[eng].n, "image"); /* NULL-safe */
 		if (im)
 			s->image_loc = at(pc, im);
 	}
@@ -612,15 +628,16 @@ static void pod_containers(struct sbuild *b, const struct ynode *ps, const struc
 			if (cs->u.kids[i] == main_c)
 				continue;
 			bool as_main = main_is_first && !main_c;
-			b->src[b->n_src++] = (struct ctr_src){cs->u.kids[i],
-							      as_main ? CTR_MAIN : CTR_EXTRA};
+			b->src[b->n_src++] =
+				(struct ctr_src){cs->u.kids[i], as_main ? CTR_MAIN : CTR_EXTRA};
 		}
 	const struct ynode *ic = ymap_get(ps, "initContainers");
 	if (yis_seq(ic))
 		for (size_t i = 0; i < ic->n && b->n_src < MAX_CONTAINERS; i++) {
 			const char *rp = ymap_str(ic->u.kids[i], "restartPolicy");
 			bool side = rp && !strcmp(rp, "Always");
-			b->src[b->n_src++] = (struct ctr_src){ic->u.kids[i], side ? CTR_SIDECAR : CTR_INIT};
+			b->src[b->n_src++] =
+				(struct ctr_src){ic->u.kids[i], side ? CTR_SIDECAR : CTR_INIT};
 		}
 }
 
@@ -668,8 +685,9 @@ static void podspec_apply(struct sbuild *b, const struct ynode *ps)
 			const struct ynode *v = vols->u.kids[i];
 			const char *path = ymap_str(ymap_get(v, "hostPath"), "path");
 			if (path)
-				kv_list_set(&s->host_paths, ymap_str(v, "name") ? ymap_str(v, "name") : "",
-					    path, at(pc, v));
+				kv_list_set(&s->host_paths,
+					    ymap_str(v, "name") ? ymap_str(v, "name") : "", path,
+					    at(pc, v));
 		}
 	}
 	claims_apply(pc, s, ymap_get(ps, "resourceClaims"));
@@ -678,7 +696,8 @@ static void podspec_apply(struct sbuild *b, const struct ynode *ps)
 		s->anti_affinity_loc = at(pc, n);
 		/* Only a required term keeps two pods off one node; a preferred
 		 * one yields when the scheduler is short of nodes. */
-		const struct ynode *req = ymap_get(n, "requiredDuringSchedulingIgnoredDuringExecution");
+		const struct ynode *req =
+			ymap_get(n, "requiredDuringSchedulingIgnoredDuringExecution");
 		for (size_t i = 0; yis_seq(req) && i < req->n; i++) {
 			const char *tk = ymap_str(req->u.kids[i], "topologyKey");
 			if (tk && !strcmp(tk, "kubernetes.io/hostname")) {
@@ -698,7 +717,8 @@ static void podspec_apply(struct sbuild *b, const struct ynode *ps)
 				s->anti_affinity_loc = at(pc, k);
 				/* DoNotSchedule with maxSkew 1 spreads one pod per node
 				 * only while nodes are free; count it as required. */
-				if (wu && !strcmp(wu, "DoNotSchedule") && (!ms_ || !strcmp(ms_, "1")))
+				if (wu && !strcmp(wu, "DoNotSchedule") &&
+				    (!ms_ || !strcmp(ms_, "1")))
 					s->anti_affinity_required = true;
 			}
 		}
@@ -710,8 +730,8 @@ static void podspec_apply(struct sbuild *b, const struct ynode *ps)
 
 static bool is_sidecar_name(const char *name)
 {
-	static const char *const side[] = {"sidecar", "istio-proxy", "envoy", "linkerd-proxy",
-					   "fluent", "log-collector", NULL};
+	static const char *const side[] = {"sidecar", "istio-proxy",   "envoy", "linkerd-proxy",
+					   "fluent",  "log-collector", NULL};
 	for (size_t i = 0; name && side[i]; i++)
 		if (strstr(name, side[i]))
 			return true;
@@ -820,7 +840,8 @@ enum svc_role manifest_role_from_command(const char *cmd, char *how, size_t hows
 	}
 	/* vLLM's producer/consumer connectors name the side in kv_role. */
 	const char *kr = strstr(cmd, "kv-transfer-config") || strstr(cmd, "kv_transfer_config")
-		? kv_role_of(cmd) : NULL;
+				 ? kv_role_of(cmd)
+				 : NULL;
 	if (kr) {
 		snprintf(how, howsz, "--kv-transfer-config kv_role %s", kr);
 		return !strcmp(kr, "kv_producer") ? ROLE_PREFILL : ROLE_DECODE;
@@ -840,7 +861,8 @@ static void role_decide(struct sbuild *b, bool allow_name)
 	const char *sub = yscalar(b->v1_sub_type);
 
 	if (sub && (role_word(sub) == ROLE_PREFILL || role_word(sub) == ROLE_DECODE)) {
-		role_set(s, role_word(sub), xasprintf("subComponentType: %s", sub), at(pc, b->v1_sub_type));
+		role_set(s, role_word(sub), xasprintf("subComponentType: %s", sub),
+			 at(pc, b->v1_sub_type));
 		return;
 	}
 	enum svc_role r = role_word(ctw);
@@ -851,9 +873,11 @@ static void role_decide(struct sbuild *b, bool allow_name)
 	/* The operator's labels on a rendered pod template (Grove cliques,
 	 * LWS): what the DGD declared. */
 	const struct kv *lab = kv_list_find(&s->labels, "nvidia.com/dynamo-sub-component-type");
-	if (lab && (role_word(lab->value) == ROLE_PREFILL || role_word(lab->value) == ROLE_DECODE)) {
+	if (lab &&
+	    (role_word(lab->value) == ROLE_PREFILL || role_word(lab->value) == ROLE_DECODE)) {
 		role_set(s, role_word(lab->value),
-			 xasprintf("label nvidia.com/dynamo-sub-component-type=%s", lab->value), lab->loc);
+			 xasprintf("label nvidia.com/dynamo-sub-component-type=%s", lab->value),
+			 lab->loc);
 		return;
 	}
 	char how[96];
@@ -866,7 +890,8 @@ static void role_decide(struct sbuild *b, bool allow_name)
 	if (!ct && lab) {
 		enum svc_role lr = role_word(lab->value);
 		role_set(s, lr == ROLE_UNKNOWN ? ROLE_OTHER : lr,
-			 xasprintf("label nvidia.com/dynamo-component-type=%s", lab->value), lab->loc);
+			 xasprintf("label nvidia.com/dynamo-component-type=%s", lab->value),
+			 lab->loc);
 		return;
 	}
 	if (allow_name && (r == ROLE_WORKER || ctw == NULL)) {
@@ -975,7 +1000,9 @@ static void dgd_roles(struct dgd_ctx *dc)
 {
 	struct deployment *d = dc->d;
 	for (size_t i = 0; i < d->n_svcs && i < dc->n_roles; i++) {
-		struct sbuild b = {.pc = dc->pc, .dep = d, .s = &d->svcs[i],
+		struct sbuild b = {.pc = dc->pc,
+				   .dep = d,
+				   .s = &d->svcs[i],
 				   .v1_component_type = dc->roles[i].v1_component_type,
 				   .v1_sub_type = dc->roles[i].v1_sub_type,
 				   .v2_type = dc->roles[i].v2_type};
@@ -992,7 +1019,9 @@ static void dgd_roles(struct dgd_ctx *dc)
 		    (s->role == ROLE_DECODE && prefill) ||
 		    (s->role != ROLE_PREFILL && s->role != ROLE_DECODE))
 			continue;
-		struct sbuild b = {.pc = dc->pc, .dep = d, .s = s,
+		struct sbuild b = {.pc = dc->pc,
+				   .dep = d,
+				   .s = s,
 				   .v1_component_type = dc->roles[i].v1_component_type,
 				   .v1_sub_type = dc->roles[i].v1_sub_type,
 				   .v2_type = dc->roles[i].v2_type};
@@ -1081,7 +1110,8 @@ static struct deployment *dep_new(struct pctx *pc, const struct ynode *root, con
 	struct manifest_set *ms = pc->ms;
 	struct deployment *d = XPUSH(ms->deps, ms->n_deps, ms->cap_deps);
 	memset(d, 0, sizeof(*d));
-	const char *name = YPATH(root, "metadata", "name") ? yscalar(YPATH(root, "metadata", "name")) : NULL;
+	const char *name =
+		YPATH(root, "metadata", "name") ? yscalar(YPATH(root, "metadata", "name")) : NULL;
 	d->name = xstrdup(name ? name : "<unnamed>");
 	d->kind = xstrdup(kind);
 	const char *api = ymap_str(root, "apiVersion");
@@ -1322,8 +1352,10 @@ static void build_pcs(struct pctx *pc, const struct ynode *root, int doc_index)
 					const char *o = ymap_str(cliques->u.kids[j], "name");
 					if (o && yscalar(names->u.kids[k]) &&
 					    !strcmp(o, yscalar(names->u.kids[k])))
-						nodes += parse_long(ymap_str(YPATH(cliques->u.kids[j], "spec"),
-									     "replicas"), 1);
+						nodes += parse_long(
+							ymap_str(YPATH(cliques->u.kids[j], "spec"),
+								 "replicas"),
+							1);
 				}
 		}
 		if (nodes > 1) {
@@ -1336,8 +1368,8 @@ static void build_pcs(struct pctx *pc, const struct ynode *root, int doc_index)
 }
 
 static const char *const pod_template_kinds[] = {
-	"Deployment", "StatefulSet", "DaemonSet", "ReplicaSet", "Job", "ReplicationController",
-	"PodTemplate", NULL,
+	"Deployment", "StatefulSet",           "DaemonSet",   "ReplicaSet",
+	"Job",        "ReplicationController", "PodTemplate", NULL,
 };
 
 static void build_object(struct pctx *pc, const struct ynode *root, int doc_index, int depth)
@@ -1354,8 +1386,8 @@ static void build_object(struct pctx *pc, const struct ynode *root, int doc_inde
 		/* The channel template it creates is what workers claim. */
 		const struct ynode *t = YPATH(spec, "channel", "resourceClaimTemplate", "name");
 		if (yscalar(t))
-			claim_template_add(pc, yscalar(t), "compute-domain-default-channel.nvidia.com",
-					   true, t);
+			claim_template_add(pc, yscalar(t),
+					   "compute-domain-default-channel.nvidia.com", true, t);
 	} else if (strcmp(kind, "ResourceClaimTemplate") == 0) {
 		build_claim_template(pc, root);
 	} else if (strcmp(kind, "PodCliqueSet") == 0) {
@@ -1390,12 +1422,15 @@ static void build_object(struct pctx *pc, const struct ynode *root, int doc_inde
 		if (!yis_map(ps))
 			return;
 		struct deployment *d = dep_new(pc, root, kind, doc_index);
-		const struct ynode *meta = strcmp(kind, "Pod") == 0 ? ymap_get(root, "metadata") : NULL;
+		const struct ynode *meta =
+			strcmp(kind, "Pod") == 0 ? ymap_get(root, "metadata") : NULL;
 		if (!meta && ps) {
 			/* the template's metadata sits beside its spec */
-			const struct ynode *tp = strcmp(kind, "CronJob") == 0
-				? YPATH(spec, "jobTemplate", "spec", "template")
-				: YPATH(strcmp(kind, "PodTemplate") == 0 ? root : spec, "template");
+			const struct ynode *tp =
+				strcmp(kind, "CronJob") == 0
+					? YPATH(spec, "jobTemplate", "spec", "template")
+					: YPATH(strcmp(kind, "PodTemplate") == 0 ? root : spec,
+						"template");
 			meta = ymap_get(tp, "metadata");
 		}
 		pod_services(pc, d, ps, meta, replicas, 1, NULL);
@@ -1468,7 +1503,8 @@ static void resolve_env(const struct manifest_set *ms, const struct deployment *
 	for (size_t k = 0; k < env_from->n; k++) {
 		if (strcmp(env_from->v[k].key, "configmap") != 0)
 			continue;
-		const struct configmap *cm = cm_find(ms, env_from->v[k].value, d->loc.file, same_file);
+		const struct configmap *cm =
+			cm_find(ms, env_from->v[k].value, d->loc.file, same_file);
 		size_t cm_bytes = cm ? strlen(cm->text) : 0;
 		if (cm && (cm->data.n > bud->n || cm_bytes > bud->bytes))
 			continue;
@@ -1478,7 +1514,8 @@ static void resolve_env(const struct manifest_set *ms, const struct deployment *
 		}
 		for (size_t m = 0; cm && m < cm->data.n; m++) {
 			const struct kv *e = &cm->data.v[m];
-			if (shell_env_name_ok(e->key, strlen(e->key)) && !env_list_find(env, e->key))
+			if (shell_env_name_ok(e->key, strlen(e->key)) &&
+			    !env_list_find(env, e->key))
 				env_list_set(env, e->key, e->value, NULL, ENV_CONFIGMAP, e->loc);
 		}
 	}
@@ -1523,7 +1560,8 @@ void manifest_resolve_configmaps(struct manifest_set *ms, size_t first_dep, bool
 			struct service *s = &d->svcs[j];
 			resolve_env(ms, d, &s->env, &s->env_from, same_file, &bud);
 			for (size_t c = 0; c < s->n_ctrs; c++)
-				resolve_env(ms, d, &s->ctrs[c].env, &s->ctrs[c].env_from, same_file, &bud);
+				resolve_env(ms, d, &s->ctrs[c].env, &s->ctrs[c].env_from, same_file,
+					    &bud);
 		}
 	}
 }
@@ -1532,8 +1570,8 @@ void manifest_resolve_configmaps(struct manifest_set *ms, size_t first_dep, bool
 
 static bool plain_workload(const struct deployment *d)
 {
-	return d->kind && strcmp(d->kind, "DynamoGraphDeployment") && strcmp(d->kind, "PodCliqueSet") &&
-	       !d->paired_with;
+	return d->kind && strcmp(d->kind, "DynamoGraphDeployment") &&
+	       strcmp(d->kind, "PodCliqueSet") && !d->paired_with;
 }
 
 static bool has_role(const struct deployment *d, enum svc_role r)
@@ -1583,7 +1621,8 @@ static void pair_workloads(struct manifest_set *ms, size_t first_dep)
 				continue;
 			for (size_t k = 0; k < b->n_svcs && a->n_svcs < MANIFEST_MAX_SERVICES; k++)
 				*XPUSH(a->svcs, a->n_svcs, a->cap_svcs) = b->svcs[k];
-			for (size_t k = a->n_svcs < MANIFEST_MAX_SERVICES ? b->n_svcs : 0; k < b->n_svcs; k++)
+			for (size_t k = a->n_svcs < MANIFEST_MAX_SERVICES ? b->n_svcs : 0;
+			     k < b->n_svcs; k++)
 				service_release(&b->svcs[k]);
 			b->n_svcs = 0;
 			b->paired_with = xstrdup(a->name);
@@ -1615,7 +1654,8 @@ static bool looks_binary(const char *buf, size_t len)
 
 void manifest_parse_bytes(struct manifest_set *ms, const char *name, const char *buf, size_t len)
 {
-	struct pctx pc = {.ms = ms, .file = ms_add_file(ms, name ? name : "<input>"),
+	struct pctx pc = {.ms = ms,
+			  .file = ms_add_file(ms, name ? name : "<input>"),
 			  .first_dep = ms->n_deps};
 	if (len > MANIFEST_MAX_FILE_BYTES) {
 		ms_diag(ms, DIAG_ERROR, pc.file, 0, 0,
@@ -1626,7 +1666,8 @@ void manifest_parse_bytes(struct manifest_set *ms, const char *name, const char 
 	if (!buf)
 		len = 0;
 	if (len && looks_binary(buf, len)) {
-		ms_diag(ms, DIAG_ERROR, pc.file, 0, 0, xstrdup("not a text/YAML file (binary data), skipped"));
+		ms_diag(ms, DIAG_ERROR, pc.file, 0, 0,
+			xstrdup("not a text/YAML file (binary data), skipped"));
 		return;
 	}
 	struct yerror err;

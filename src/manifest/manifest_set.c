@@ -12,9 +12,9 @@
 /* The index behind manifest_name_count(); allocated by manifest_set_init so
  * that a const set can still fill it on first use. */
 struct manifest_names {
-	const char **v;          /* ms->deps[i].name (borrowed), sorted */
+	const char **v; /* ms->deps[i].name (borrowed), sorted */
 	size_t n;
-	size_t built_for;        /* ms->n_deps when sorted; SIZE_MAX: never */
+	size_t built_for; /* ms->n_deps when sorted; SIZE_MAX: never */
 };
 
 void manifest_set_init(struct manifest_set *ms)
@@ -319,7 +319,8 @@ enum claim_kind manifest_claim_kind(const struct manifest_set *ms, const char *n
 	const struct claim_template *t = manifest_claim_template(ms, name);
 	if (!t)
 		return CLAIM_UNKNOWN;
-	if (t->compute_domain || strstr(t->classes, "compute-domain") || strcasestr(t->classes, "imex"))
+	if (t->compute_domain || strstr(t->classes, "compute-domain") ||
+	    strcasestr(t->classes, "imex"))
 		return CLAIM_MNNVL;
 	if (strcasestr(t->classes, "rdma") || strcasestr(t->classes, "dranet") ||
 	    strcasestr(t->classes, "sriov") || strcasestr(t->classes, "nic"))

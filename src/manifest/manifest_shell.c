@@ -28,7 +28,7 @@ struct word {
 static void word_put(struct word *w, char c)
 {
 	if (w->n + 1 >= WORD_MAX)
-		return;          /* truncate absurd words; the name part survives */
+		return; /* truncate absurd words; the name part survives */
 	if (w->n + 2 > w->cap) {
 		w->cap = w->cap ? w->cap * 2 : 64;
 		w->buf = xrealloc(w->buf, w->cap);
@@ -82,15 +82,19 @@ static bool is_blank(char c)
 /* Words after which the next word still starts a command. */
 static bool is_prefix_keyword(const char *w)
 {
-	static const char *const kw[] = {"exec", "then", "do", "else", "elif", "if", "while",
-					 "until", "!", "time", "{", "nohup", NULL};
+	static const char *const kw[] = {"exec",  "then", "do",   "else", "elif",  "if", "while",
+					 "until", "!",    "time", "{",    "nohup", NULL};
 	for (size_t i = 0; kw[i]; i++)
 		if (strcmp(w, kw[i]) == 0)
 			return true;
 	return false;
 }
 
-enum mode { M_NORMAL, M_EXPORT, M_ENV };
+enum mode {
+	M_NORMAL,
+	M_EXPORT,
+	M_ENV
+};
 
 struct scan {
 	const char *s;
@@ -111,7 +115,7 @@ static void read_word(struct scan *sc, struct word *w)
 			return;
 		if (c == '\\') {
 			sc->i++;
-			if (s[sc->i] == '\n') {   /* continuation joins the word */
+			if (s[sc->i] == '\n') { /* continuation joins the word */
 				sc->line++;
 				sc->i++;
 			} else if (s[sc->i]) {
@@ -134,8 +138,7 @@ static void read_word(struct scan *sc, struct word *w)
 			sc->i++;
 			while (s[sc->i] && s[sc->i] != '"') {
 				char d = s[sc->i];
-				if (d == '\\' && s[sc->i + 1] &&
-				    strchr("\"\\$`\n", s[sc->i + 1])) {
+				if (d == '\\' && s[sc->i + 1] && strchr("\"\\$`\n", s[sc->i + 1])) {
 					if (s[sc->i + 1] == '\n') {
 						sc->line++;
 						sc->i += 2;
@@ -206,7 +209,7 @@ void shell_scan_assignments(const char *script, int line, shell_assign_fn fn, vo
 			sc.i++;
 			continue;
 		}
-		if (c == '#') {                      /* comment to end of line */
+		if (c == '#') { /* comment to end of line */
 			while (s[sc.i] && s[sc.i] != '\n')
 				sc.i++;
 			continue;
@@ -214,7 +217,7 @@ void shell_scan_assignments(const char *script, int line, shell_assign_fn fn, vo
 		int wline = sc.line;
 		size_t before = sc.i;
 		read_word(&sc, &w);
-		if (sc.i == before) {                /* cannot happen; never spin */
+		if (sc.i == before) { /* cannot happen; never spin */
 			sc.i++;
 			continue;
 		}
@@ -238,7 +241,8 @@ void shell_scan_assignments(const char *script, int line, shell_assign_fn fn, vo
 			if (w.buf[0] == '-') {
 				/* options that take a value: -u NAME, -C DIR, -S STRING */
 				skip_arg = strcmp(w.buf, "-u") == 0 || strcmp(w.buf, "-C") == 0 ||
-					   strcmp(w.buf, "-S") == 0 || strcmp(w.buf, "--unset") == 0 ||
+					   strcmp(w.buf, "-S") == 0 ||
+					   strcmp(w.buf, "--unset") == 0 ||
 					   strcmp(w.buf, "--chdir") == 0;
 				continue;
 			}
@@ -260,7 +264,7 @@ void shell_scan_assignments(const char *script, int line, shell_assign_fn fn, vo
 				w.buf[nlen] = '\0';
 				fn(ctx, w.buf, w.buf + nlen + 1, wline);
 			}
-			continue;                      /* more prefix assignments may follow */
+			continue; /* more prefix assignments may follow */
 		}
 		if (strcmp(w.buf, "export") == 0 || strcmp(w.buf, "declare") == 0 ||
 		    strcmp(w.buf, "typeset") == 0) {
@@ -289,14 +293,16 @@ const char *shell_flag_word(const char *cmdline, const char *flag, char *out, si
 		bool start = p == cmdline || is_blank(p[-1]) || p[-1] == '\n' || p[-1] == '"' ||
 			     p[-1] == '\'';
 		p = q;
-		if (!start || (*q != '=' && !is_blank(*q) && *q != '\n' && *q != '\\' && *q != '"' &&
-			       *q != '\''))
-			continue;          /* --disaggregation-mode-foo */
-		while (*q == '=' || is_blank(*q) || *q == '"' || *q == '\'' || *q == '\\' || *q == '\n')
+		if (!start || (*q != '=' && !is_blank(*q) && *q != '\n' && *q != '\\' &&
+			       *q != '"' && *q != '\''))
+			continue; /* --disaggregation-mode-foo */
+		while (*q == '=' || is_blank(*q) || *q == '"' || *q == '\'' || *q == '\\' ||
+		       *q == '\n')
 			q++;
 		size_t n = 0;
 		while ((isalnum((unsigned char)q[n]) || q[n] == '_' || q[n] == '-' || q[n] == '$' ||
-			q[n] == '{' || q[n] == '}') && n + 1 < outsz) {
+			q[n] == '{' || q[n] == '}') &&
+		       n + 1 < outsz) {
 			out[n] = (char)tolower((unsigned char)q[n]);
 			n++;
 		}

@@ -61,7 +61,7 @@ struct anchor {
 
 struct anchors {
 	struct anchor *slot;
-	size_t cap, n;   /* cap is a power of two */
+	size_t cap, n; /* cap is a power of two */
 };
 
 static size_t anchor_hash(const char *s)
@@ -124,8 +124,8 @@ static void anchors_clear(struct anchors *t)
 
 struct frame {
 	struct ynode *node;
-	const char *anchor;          /* arena copy, or NULL */
-	const struct ynode **kids;   /* scratch, kept between uses of this depth */
+	const char *anchor;        /* arena copy, or NULL */
+	const struct ynode **kids; /* scratch, kept between uses of this depth */
 	size_t n, cap;
 };
 
@@ -135,7 +135,7 @@ struct builder {
 	struct frame frames[MANIFEST_MAX_DEPTH + 1];
 	int depth;
 	const struct ynode *root;
-	size_t nodes;                /* in the file, as written */
+	size_t nodes; /* in the file, as written */
 	struct yerror *err;
 	bool failed;
 	const char *buf;
@@ -182,9 +182,11 @@ static void add_child(struct builder *b, const struct ynode *child, const yaml_m
 	/* Every ancestor's weight is at least its descendants', so checking the
 	 * open collections catches an alias bomb before it grows further. */
 	if (parent->weight > MANIFEST_MAX_EXPANDED)
-		fail(b, m, xstrdup("aliases expand to more than 200000 nodes (alias bomb?); rest of file skipped"));
+		fail(b, m,
+		     xstrdup("aliases expand to more than 200000 nodes (alias bomb?); rest of file skipped"));
 	else if (parent->bytes > MANIFEST_MAX_EXPANDED_BYTES)
-		fail(b, m, xstrdup("aliases expand to more than 16 MiB of text (alias bomb?); rest of file skipped"));
+		fail(b, m,
+		     xstrdup("aliases expand to more than 16 MiB of text (alias bomb?); rest of file skipped"));
 }
 
 static struct ynode *new_node(struct builder *b, unsigned char kind, const yaml_mark_t *m)
@@ -205,8 +207,10 @@ static struct ynode *new_node(struct builder *b, unsigned char kind, const yaml_
 static void set_anchor(struct builder *b, const struct ynode *n, const yaml_char_t *anchor)
 {
 	if (anchor)
-		anchors_put(&b->anchors, arena_strdup(&b->arena, (const char *)anchor,
-						      strlen((const char *)anchor)), n);
+		anchors_put(
+			&b->anchors,
+			arena_strdup(&b->arena, (const char *)anchor, strlen((const char *)anchor)),
+			n);
 }
 
 static bool is_null_scalar(const yaml_event_t *ev)
@@ -215,7 +219,7 @@ static bool is_null_scalar(const yaml_event_t *ev)
 	if (tag && strcmp(tag, "tag:yaml.org,2002:null") == 0)
 		return true;
 	if (tag && strcmp(tag, "!") != 0)
-		return false;      /* !!str null is the text "null" */
+		return false; /* !!str null is the text "null" */
 	if (ev->data.scalar.style != YAML_PLAIN_SCALAR_STYLE)
 		return false;
 	const char *v = (const char *)ev->data.scalar.value;
@@ -246,7 +250,8 @@ static void on_start(struct builder *b, const yaml_event_t *ev, unsigned char ki
 		     const yaml_char_t *anchor)
 {
 	if (b->depth >= MANIFEST_MAX_DEPTH) {
-		fail(b, &ev->start_mark, xstrdup("nesting deeper than 64 levels; rest of file skipped"));
+		fail(b, &ev->start_mark,
+		     xstrdup("nesting deeper than 64 levels; rest of file skipped"));
 		return;
 	}
 	struct ynode *n = new_node(b, kind, &ev->start_mark);
@@ -255,8 +260,9 @@ static void on_start(struct builder *b, const yaml_event_t *ev, unsigned char ki
 	struct frame *f = &b->frames[b->depth++];
 	f->node = n;
 	f->n = 0;
-	f->anchor = anchor ? arena_strdup(&b->arena, (const char *)anchor,
-					  strlen((const char *)anchor)) : NULL;
+	f->anchor =
+		anchor ? arena_strdup(&b->arena, (const char *)anchor, strlen((const char *)anchor))
+		       : NULL;
 }
 
 static void on_end(struct builder *b, const yaml_event_t *ev)
@@ -320,9 +326,11 @@ static void parser_error(struct builder *b, const yaml_parser_t *p)
 		if (strstr(problem, "UTF") || p->problem_value != -1) {
 			char value[16] = "";
 			if (p->problem_value != -1)
-				snprintf(value, sizeof(value), " 0x%02x", (unsigned)p->problem_value & 0xffu);
-			fail(b, &m, xasprintf("invalid YAML: %s (byte%s at offset %zu): not UTF-8 text",
-					      problem, value, p->problem_offset));
+				snprintf(value, sizeof(value), " 0x%02x",
+					 (unsigned)p->problem_value & 0xffu);
+			fail(b, &m,
+			     xasprintf("invalid YAML: %s (byte%s at offset %zu): not UTF-8 text",
+				       problem, value, p->problem_offset));
 		} else {
 			fail(b, &m, xasprintf("invalid YAML: %s", problem));
 		}
@@ -330,13 +338,13 @@ static void parser_error(struct builder *b, const yaml_parser_t *p)
 	case YAML_MEMORY_ERROR:
 		fail(b, NULL, xstrdup("invalid YAML: libyaml ran out of memory"));
 		return;
-	default:
-		break;
+	default: break;
 	}
 	char *msg;
 	if (p->context)
-		msg = xasprintf("invalid YAML: %s (%s at line %zu, column %zu)", problem, p->context,
-				(size_t)p->context_mark.line + 1, (size_t)p->context_mark.column + 1);
+		msg = xasprintf("invalid YAML: %s (%s at line %zu, column %zu)", problem,
+				p->context, (size_t)p->context_mark.line + 1,
+				(size_t)p->context_mark.column + 1);
 	else
 		msg = xasprintf("invalid YAML: %s", problem);
 	fail(b, &m, msg);
@@ -368,9 +376,7 @@ bool ytree_parse(const char *buf, size_t len, ytree_doc_fn fn, void *ctx, struct
 			break;
 		}
 		switch (ev.type) {
-		case YAML_STREAM_END_EVENT:
-			done = true;
-			break;
+		case YAML_STREAM_END_EVENT: done = true; break;
 		case YAML_DOCUMENT_START_EVENT:
 			arena_release(&b.arena);
 			anchors_clear(&b.anchors);
@@ -383,9 +389,7 @@ bool ytree_parse(const char *buf, size_t len, ytree_doc_fn fn, void *ctx, struct
 			doc_index++;
 			b.root = NULL;
 			break;
-		case YAML_SCALAR_EVENT:
-			on_scalar(&b, &ev);
-			break;
+		case YAML_SCALAR_EVENT: on_scalar(&b, &ev); break;
 		case YAML_SEQUENCE_START_EVENT:
 			on_start(&b, &ev, YN_SEQ, ev.data.sequence_start.anchor);
 			break;
@@ -393,14 +397,9 @@ bool ytree_parse(const char *buf, size_t len, ytree_doc_fn fn, void *ctx, struct
 			on_start(&b, &ev, YN_MAP, ev.data.mapping_start.anchor);
 			break;
 		case YAML_SEQUENCE_END_EVENT:
-		case YAML_MAPPING_END_EVENT:
-			on_end(&b, &ev);
-			break;
-		case YAML_ALIAS_EVENT:
-			on_alias(&b, &ev);
-			break;
-		default:
-			break;
+		case YAML_MAPPING_END_EVENT: on_end(&b, &ev); break;
+		case YAML_ALIAS_EVENT: on_alias(&b, &ev); break;
+		default: break;
 		}
 		yaml_event_delete(&ev);
 	}
@@ -433,7 +432,8 @@ const char *yscalar(const struct ynode *n)
 
 static bool is_merge_key(const struct ynode *k)
 {
-	return k->kind == YN_SCALAR && k->plain && k->n == 2 && k->u.s[0] == '<' && k->u.s[1] == '<';
+	return k->kind == YN_SCALAR && k->plain && k->n == 2 && k->u.s[0] == '<' &&
+	       k->u.s[1] == '<';
 }
 
 /* Merge sources nest (a merged map may merge another); depth keeps a

@@ -21,25 +21,29 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-enum ynode_kind { YN_SCALAR = 0, YN_MAP, YN_SEQ };
+enum ynode_kind {
+	YN_SCALAR = 0,
+	YN_MAP,
+	YN_SEQ
+};
 
 struct ynode {
 	unsigned char kind;
-	bool is_null;        /* plain null, ~, empty, or tagged !!null */
-	bool plain;          /* scalar written without quotes or block style */
-	int line, col;       /* 1-based; block scalars: the first content line */
-	size_t n;            /* scalar bytes, or children (maps: 2 per pair) */
+	bool is_null;  /* plain null, ~, empty, or tagged !!null */
+	bool plain;    /* scalar written without quotes or block style */
+	int line, col; /* 1-based; block scalars: the first content line */
+	size_t n;      /* scalar bytes, or children (maps: 2 per pair) */
 	union {
-		char *s;             /* NUL-terminated scalar */
+		char *s;                   /* NUL-terminated scalar */
 		const struct ynode **kids; /* maps: key, value, key, value... */
 	} u;
-	size_t weight;       /* nodes with aliases expanded (saturating) */
-	size_t bytes;        /* scalar bytes with aliases expanded (saturating) */
+	size_t weight; /* nodes with aliases expanded (saturating) */
+	size_t bytes;  /* scalar bytes with aliases expanded (saturating) */
 };
 
 struct yerror {
-	int line, col;       /* 1-based, 0 when unknown */
-	char *message;       /* owned by the caller after ytree_parse() */
+	int line, col; /* 1-based, 0 when unknown */
+	char *message; /* owned by the caller after ytree_parse() */
 };
 
 /* Called for each complete document; the tree is freed when it returns. */

@@ -27,17 +27,24 @@
 
 /* Tools looked up on PATH by the probe (section `which`). */
 enum nixl_tool {
-	NT_NIXLBENCH = 0, NT_NIXL_TEST, NT_NIXL_EXAMPLE, NT_KVBENCH, NT_ETCDCTL,
-	NT_UCX_PERFTEST, NT_UCX_INFO, NT_FI_INFO, NT_COUNT
+	NT_NIXLBENCH = 0,
+	NT_NIXL_TEST,
+	NT_NIXL_EXAMPLE,
+	NT_KVBENCH,
+	NT_ETCDCTL,
+	NT_UCX_PERFTEST,
+	NT_UCX_INFO,
+	NT_FI_INFO,
+	NT_COUNT
 };
 const char *nixl_tool_name(enum nixl_tool t);
 
-#define NIXL_MAX_PLUGINS 64
+#define NIXL_MAX_PLUGINS     64
 #define NIXL_MAX_PLUGIN_DIRS 16
-#define NIXL_MAX_PY 8
+#define NIXL_MAX_PY          8
 
 struct nixl_plugin {
-	char *name;          /* "UCX" from libplugin_UCX.so */
+	char *name; /* "UCX" from libplugin_UCX.so */
 	char *path;
 };
 
@@ -45,24 +52,28 @@ struct nixl_py {
 	char *name, *version, *path;
 };
 
-enum nixl_backend { NB_UCX = 0, NB_LIBFABRIC, NB_OTHER };
+enum nixl_backend {
+	NB_UCX = 0,
+	NB_LIBFABRIC,
+	NB_OTHER
+};
 
 struct nixl_facts {
-	struct node_facts node;        /* env, RDMA devices, fi_info, GPUs */
+	struct node_facts node; /* env, RDMA devices, fi_info, GPUs */
 
 	bool have_which;
-	char *tool_path[NT_COUNT];     /* NULL when not on PATH */
+	char *tool_path[NT_COUNT]; /* NULL when not on PATH */
 
 	struct tool_out ucx_v_t, ucx_d_t;
-	bool have_ucxv, have_ucxd;     /* parsed */
+	bool have_ucxv, have_ucxd; /* parsed */
 	struct ucx_version ucxv;
 	struct ucx_devices ucxd;
 	/* UCX's own log lines inside the ucx_info -d output (a pod with
 	 * UCX_LOG_LEVEL=debug, or an old probe that did not quiet it): a CUDA
 	 * module that failed to load is a fact, whatever else was listed. */
-	char *ucx_cuda_missing;        /* the log line, or NULL */
+	char *ucx_cuda_missing; /* the log line, or NULL */
 
-	bool have_plugins;             /* the nixl:plugins section exists */
+	bool have_plugins; /* the nixl:plugins section exists */
 	char *plugin_dirs[NIXL_MAX_PLUGIN_DIRS];
 	size_t n_plugin_dirs;
 	struct nixl_plugin plugins[NIXL_MAX_PLUGINS];
@@ -73,11 +84,11 @@ struct nixl_facts {
 	size_t n_py;
 
 	/* derived */
-	bool efa;                      /* an EFA fabric */
+	bool efa; /* an EFA fabric */
 	char efa_how[160];
 	bool mnnvl;
 	enum nixl_backend backend;
-	char backend_name[32];         /* "UCX", "LIBFABRIC", or the selector's word */
+	char backend_name[32]; /* "UCX", "LIBFABRIC", or the selector's word */
 	char backend_how[256];
 };
 
@@ -96,22 +107,27 @@ bool nixl_tl_is_network(const struct ucx_tl *tl);
 
 /* ---- targets, peers and the checks ---- */
 
-enum nixl_kind { NK_LOCAL = 0, NK_SYSROOT, NK_REPLAY, NK_POD };
+enum nixl_kind {
+	NK_LOCAL = 0,
+	NK_SYSROOT,
+	NK_REPLAY,
+	NK_POD
+};
 
 enum nixl_peer_state {
-	PEER_NONE = 0,       /* not looked for (local target without --peer) */
-	PEER_GIVEN,          /* --peer */
-	PEER_FOUND,          /* discovered by the one `get pods` */
-	PEER_NOT_FOUND,      /* looked, none fits: why says */
-	PEER_LOOKUP_FAILED,  /* `get pods` failed: why says */
+	PEER_NONE = 0,      /* not looked for (local target without --peer) */
+	PEER_GIVEN,         /* --peer */
+	PEER_FOUND,         /* discovered by the one `get pods` */
+	PEER_NOT_FOUND,     /* looked, none fits: why says */
+	PEER_LOOKUP_FAILED, /* `get pods` failed: why says */
 };
 
 /* The pod whose role the peer must have, chosen from a `get pods` list. */
 struct nixl_peer_choice {
-	enum nixl_peer_state state;    /* PEER_FOUND or PEER_NOT_FOUND */
-	const struct kube_pod *self;   /* the probed pod in the list; may be NULL */
-	const struct kube_pod *peer;   /* PEER_FOUND */
-	char why[512];                 /* one line: why this peer, or why none */
+	enum nixl_peer_state state;  /* PEER_FOUND or PEER_NOT_FOUND */
+	const struct kube_pod *self; /* the probed pod in the list; may be NULL */
+	const struct kube_pod *peer; /* PEER_FOUND */
+	char why[512];               /* one line: why this peer, or why none */
 };
 /* Pure: pick the peer of pod `self_name` in l (same DGD label, the other
  * sub-component type; Running, ready, not terminating; another node
@@ -122,7 +138,7 @@ void nixl_pick_peer(const struct kube_pod_list *l, const char *self_name,
 struct nixl_target {
 	enum nixl_kind kind;
 	const char *namespace_, *pod, *container, *context, *kubeconfig;
-	const char *peer;              /* pod name (pod target) or host (local) */
+	const char *peer; /* pod name (pod target) or host (local) */
 	enum nixl_peer_state peer_state;
 	const char *peer_why;
 	/* from the get pods list when known; NULL otherwise */
@@ -131,8 +147,8 @@ struct nixl_target {
 };
 
 /* Every nixl.* check (and the transport variables as facts). */
-void nixl_analyze(struct ci_report *r, const struct nixl_facts *f,
-		  const struct nixl_target *t, const char *subject);
+void nixl_analyze(struct ci_report *r, const struct nixl_facts *f, const struct nixl_target *t,
+		  const char *subject);
 /* The next commands (report_add_step). */
 void nixl_steps(struct ci_report *r, const struct nixl_facts *f, const struct nixl_target *t);
 

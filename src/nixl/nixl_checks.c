@@ -26,8 +26,8 @@
 
 #define UCX_FAIL_BELOW_MAJOR 1
 #define UCX_FAIL_BELOW_MINOR 14
-#define UCX_OK_FROM_MAJOR 1
-#define UCX_OK_FROM_MINOR 19
+#define UCX_OK_FROM_MAJOR    1
+#define UCX_OK_FROM_MINOR    19
 
 /* Lists in details stop at about this many bytes, and say how many more
  * items there were (strbuf_joinf_capped). */
@@ -38,7 +38,7 @@
 static void check_tools(struct ci_report *r, const struct nixl_facts *f)
 {
 	static const enum nixl_tool listed[] = {NT_NIXLBENCH, NT_NIXL_TEST, NT_NIXL_EXAMPLE,
-						NT_KVBENCH, NT_ETCDCTL, NT_UCX_PERFTEST};
+						NT_KVBENCH,   NT_ETCDCTL,   NT_UCX_PERFTEST};
 	if (!f->have_which) {
 		report_check(r, NIXL_CHECK(TOOLS), CI_SKIPPED, "PATH",
 			     "the probe did not look the test tools up on PATH");
@@ -59,23 +59,28 @@ static void check_tools(struct ci_report *r, const struct nixl_facts *f)
 				 "pair-test tools present: %s%s%s", have.buf,
 				 miss.len ? "; not on PATH: " : "", miss.len ? miss.buf : "");
 	} else if (perf && f->backend == NB_UCX) {
-		c = report_check(r, NIXL_CHECK(TOOLS), CI_WARN, "PATH",
-				 "no nixlbench in this image (only %s): the UCX pair test works, the "
-				 "NIXL one needs nixlbench", have.buf);
-		check_set_fix(c, "run nixlbench from a NIXL-enabled image (the Dynamo runtime images "
+		c = report_check(
+			r, NIXL_CHECK(TOOLS), CI_WARN, "PATH",
+			"no nixlbench in this image (only %s): the UCX pair test works, the "
+			"NIXL one needs nixlbench",
+			have.buf);
+		check_set_fix(c,
+			      "run nixlbench from a NIXL-enabled image (the Dynamo runtime images "
 			      "ship it), or from a debug pod on the same node with that image");
 	} else {
 		c = report_check(r, NIXL_CHECK(TOOLS), CI_WARN, "PATH",
 				 "no pair-test tool in this image (none of nixlbench, nixl_test, "
 				 "nixl_example, kvbench, ucx_perftest%s)",
 				 f->tool_path[NT_ETCDCTL] ? "; etcdctl is there" : ", etcdctl");
-		check_set_fix(c, "use a NIXL-enabled image (the Dynamo runtime images ship nixlbench), "
-			      "or start a debug pod on the same node with such an image and the same "
-			      "RDMA resources");
+		check_set_fix(
+			c, "use a NIXL-enabled image (the Dynamo runtime images ship nixlbench), "
+			   "or start a debug pod on the same node with such an image and the same "
+			   "RDMA resources");
 	}
 	for (size_t i = 0; i < sizeof(listed) / sizeof(listed[0]); i++)
 		if (f->tool_path[listed[i]])
-			check_add_evidence(c, "%s=%s", nixl_tool_name(listed[i]), f->tool_path[listed[i]]);
+			check_add_evidence(c, "%s=%s", nixl_tool_name(listed[i]),
+					   f->tool_path[listed[i]]);
 	strbuf_release(&have);
 	strbuf_release(&miss);
 }
@@ -88,9 +93,10 @@ static void check_python(struct ci_report *r, const struct nixl_facts *f)
 		return;
 	}
 	if (!f->n_py) {
-		report_check(r, NIXL_CHECK(PYTHON), CI_SKIPPED, "site-packages",
-			     "no nixl Python distribution (nixl, nixl-cu12, nixl-cu13) in the usual "
-			     "site-packages; an engine may still carry NIXL in its own tree");
+		report_check(
+			r, NIXL_CHECK(PYTHON), CI_SKIPPED, "site-packages",
+			"no nixl Python distribution (nixl, nixl-cu12, nixl-cu13) in the usual "
+			"site-packages; an engine may still carry NIXL in its own tree");
 		return;
 	}
 	struct strbuf b = STRBUF_INIT;
@@ -126,13 +132,14 @@ static void check_plugins(struct ci_report *r, const struct nixl_facts *f)
 		return;
 	}
 	if (!f->n_plugins) {
-		struct ci_check *c = report_check(r, NIXL_CHECK(PLUGINS), CI_FAIL,
-						  "NIXL plugins",
-						  "the NIXL plugin directory holds no libplugin_*.so: NIXL "
-						  "can create no backend (NIXL_ERR_BACKEND)");
+		struct ci_check *c =
+			report_check(r, NIXL_CHECK(PLUGINS), CI_FAIL, "NIXL plugins",
+				     "the NIXL plugin directory holds no libplugin_*.so: NIXL "
+				     "can create no backend (NIXL_ERR_BACKEND)");
 		for (size_t i = 0; i < f->n_plugin_dirs; i++)
 			check_add_evidence(c, "%s/", f->plugin_dirs[i]);
-		check_set_fix(c, "point NIXL_PLUGIN_DIR at the plugins/ directory beside libnixl, or "
+		check_set_fix(c,
+			      "point NIXL_PLUGIN_DIR at the plugins/ directory beside libnixl, or "
 			      "use an image whose NIXL build installed its plugins");
 		return;
 	}
@@ -151,24 +158,27 @@ static void check_backend(struct ci_report *r, const struct nixl_facts *f)
 	const char *be = f->backend_name;
 	struct ci_check *c;
 	if (!f->have_plugins || !nixl_installed(f)) {
-		c = report_check(r, NIXL_CHECK(BACKEND), CI_SKIPPED, be,
-				 "backend %s (%s): no NIXL installation found in this container, so its "
-				 "plugin cannot be checked", be, f->backend_how);
+		c = report_check(
+			r, NIXL_CHECK(BACKEND), CI_SKIPPED, be,
+			"backend %s (%s): no NIXL installation found in this container, so its "
+			"plugin cannot be checked",
+			be, f->backend_how);
 		check_set_fix(c, "probe the container that runs the engine (--container), or set "
-			      "NIXL_PLUGIN_DIR in it");
+				 "NIXL_PLUGIN_DIR in it");
 		return;
 	}
 	if (!f->n_plugins) {
 		report_check(r, NIXL_CHECK(BACKEND), CI_SKIPPED, be,
-			     "backend %s (%s): no plugin could be found at all (see nixl.plugins)", be,
-			     f->backend_how);
+			     "backend %s (%s): no plugin could be found at all (see nixl.plugins)",
+			     be, f->backend_how);
 		return;
 	}
 	if (nixl_has_plugin(f, be)) {
 		for (size_t i = 0; i < f->n_plugins; i++)
 			if (!strcasecmp(f->plugins[i].name, be)) {
 				c = report_check(r, NIXL_CHECK(BACKEND), CI_OK, be,
-						 "the KV backend %s has its plugin (%s)", be, f->backend_how);
+						 "the KV backend %s has its plugin (%s)", be,
+						 f->backend_how);
 				check_add_evidence(c, "%s", f->plugins[i].path);
 				break;
 			}
@@ -176,13 +186,17 @@ static void check_backend(struct ci_report *r, const struct nixl_facts *f)
 	}
 	c = report_check(r, NIXL_CHECK(BACKEND), CI_FAIL, be,
 			 "the KV backend %s has no plugin here (libplugin_%s.so missing; %s): "
-			 "createBackend fails with NIXL_ERR_BACKEND", be, be, f->backend_how);
+			 "createBackend fails with NIXL_ERR_BACKEND",
+			 be, be, f->backend_how);
 	if (f->backend == NB_LIBFABRIC)
-		check_set_fix(c, "use a NIXL build with the LIBFABRIC plugin (built against "
-			      "libfabric with EFA), or set NIXL_PLUGIN_DIR to where it is installed");
+		check_set_fix(
+			c, "use a NIXL build with the LIBFABRIC plugin (built against "
+			   "libfabric with EFA), or set NIXL_PLUGIN_DIR to where it is installed");
 	else
-		check_set_fix(c, "use a NIXL build that installs libplugin_%s.so, or set "
-			      "NIXL_PLUGIN_DIR to its plugins/ directory", be);
+		check_set_fix(c,
+			      "use a NIXL build that installs libplugin_%s.so, or set "
+			      "NIXL_PLUGIN_DIR to its plugins/ directory",
+			      be);
 }
 
 static void check_libfabric(struct ci_report *r, const struct nixl_facts *f)
@@ -199,16 +213,19 @@ static void check_libfabric(struct ci_report *r, const struct nixl_facts *f)
 		size_t k = 0;
 		for (size_t i = 0; i < n->fi.n; i++)
 			k += n->fi.v[i].provider && !strcmp(n->fi.v[i].provider, "efa");
-		report_check(r, NIXL_CHECK(LIBFABRIC), CI_OK, "fi_info -p efa",
-			     "libfabric lists the efa provider (%zu endpoint%s): the LIBFABRIC backend "
-			     "has a device", k, k == 1 ? "" : "s");
+		report_check(
+			r, NIXL_CHECK(LIBFABRIC), CI_OK, "fi_info -p efa",
+			"libfabric lists the efa provider (%zu endpoint%s): the LIBFABRIC backend "
+			"has a device",
+			k, k == 1 ? "" : "s");
 		return;
 	}
-	c = report_check_as(r, NIXL_CHECK(LIBFABRIC), CI_FAIL, true, CI_LAYER_FABRIC, "fi_info -p efa",
-			    "libfabric finds no EFA provider%s: the LIBFABRIC backend has no device",
-			    n->fi.no_data ? " (fi_getinfo: -61)" : "");
+	c = report_check_as(
+		r, NIXL_CHECK(LIBFABRIC), CI_FAIL, true, CI_LAYER_FABRIC, "fi_info -p efa",
+		"libfabric finds no EFA provider%s: the LIBFABRIC backend has no device",
+		n->fi.no_data ? " (fi_getinfo: -61)" : "");
 	check_set_fix(c, "request vpc.amazonaws.com/efa in the pod resources and use an image with "
-		      "the EFA libfabric (FI_PROVIDER=efa)");
+			 "the EFA libfabric (FI_PROVIDER=efa)");
 }
 
 /* ---- UCX ---- */
@@ -222,17 +239,19 @@ static bool ucx_unusable(struct ci_report *r, const struct nixl_facts *f,
 	bool crit = f->backend == NB_UCX;
 	if (f->backend != NB_UCX) {
 		report_check_as(r, ck, CI_SKIPPED, false, CI_LAYER_DRIVER, subject,
-			   "UCX is not on the KV path: the backend is %s (%s)", f->backend_name,
-			   f->backend_how);
+				"UCX is not on the KV path: the backend is %s (%s)",
+				f->backend_name, f->backend_how);
 		return true;
 	}
 	const struct tool_out *t = need_d ? &f->ucx_d_t : &f->ucx_v_t;
 	bool ok = need_d ? f->have_ucxd : f->have_ucxv;
 	if (!ok) {
-		struct ci_check *c = report_check_as(r, ck, CI_SKIPPED, crit, CI_LAYER_DRIVER, subject,
-						     "%s: UCX cannot be inspected", t->why);
+		struct ci_check *c =
+			report_check_as(r, ck, CI_SKIPPED, crit, CI_LAYER_DRIVER, subject,
+					"%s: UCX cannot be inspected", t->why);
 		if (t->state == TOOL_MISSING)
-			check_set_fix(c, "ucx_info ships with UCX (ucx-utils/ucx packages; the Dynamo "
+			check_set_fix(c,
+				      "ucx_info ships with UCX (ucx-utils/ucx packages; the Dynamo "
 				      "runtime images have it); probe a container that has it");
 		return true;
 	}
@@ -252,32 +271,40 @@ static void check_ucx_version(struct ci_report *r, const struct nixl_facts *f)
 	bool two = n->ucp_system && n->ucp_wheel, said_two = false;
 	struct ci_check *c;
 	if (!ucx_version_at_least(v, UCX_FAIL_BELOW_MAJOR, UCX_FAIL_BELOW_MINOR, 0)) {
-		c = report_check(r, ck, CI_FAIL, "ucx_info -v",
-				 "UCX %s is too old for NIXL (< %d.%d: no DMA-BUF GPUDirect, and NIXL "
-				 "builds refuse it: \"UCP version is incompatible\")", v->version,
-				 UCX_FAIL_BELOW_MAJOR, UCX_FAIL_BELOW_MINOR);
-		check_set_fix(c, "use UCX >= 1.19 (NIXL's README tests 1.22.x), e.g. the UCX in the "
+		c = report_check(
+			r, ck, CI_FAIL, "ucx_info -v",
+			"UCX %s is too old for NIXL (< %d.%d: no DMA-BUF GPUDirect, and NIXL "
+			"builds refuse it: \"UCP version is incompatible\")",
+			v->version, UCX_FAIL_BELOW_MAJOR, UCX_FAIL_BELOW_MINOR);
+		check_set_fix(c,
+			      "use UCX >= 1.19 (NIXL's README tests 1.22.x), e.g. the UCX in the "
 			      "Dynamo runtime images");
 	} else if (f->mnnvl && !ucx_version_at_least(v, 1, 18, 0)) {
-		c = report_check(r, ck, CI_FAIL, "ucx_info -v",
-				 "UCX %s on a multi-node NVLink system: fabric-handle cuda_ipc, which "
-				 "MNNVL needs, exists only from UCX 1.18, so KV cannot cross nodes over "
-				 "NVLink", v->version);
+		c = report_check(
+			r, ck, CI_FAIL, "ucx_info -v",
+			"UCX %s on a multi-node NVLink system: fabric-handle cuda_ipc, which "
+			"MNNVL needs, exists only from UCX 1.18, so KV cannot cross nodes over "
+			"NVLink",
+			v->version);
 		check_set_fix(c, "use UCX >= 1.19 (>= 1.18 for MNNVL cuda_ipc)");
 	} else if (!ucx_version_at_least(v, UCX_OK_FROM_MAJOR, UCX_OK_FROM_MINOR, 0)) {
-		c = report_check(r, ck, CI_WARN, "ucx_info -v",
-				 "UCX %s is older than 1.19: NIXL's UCX plugin warns \"CUDA support is "
-				 "limited, including the lack of support for multi-GPU within a single "
-				 "process\"", v->version);
+		c = report_check(
+			r, ck, CI_WARN, "ucx_info -v",
+			"UCX %s is older than 1.19: NIXL's UCX plugin warns \"CUDA support is "
+			"limited, including the lack of support for multi-GPU within a single "
+			"process\"",
+			v->version);
 		check_set_fix(c, "use UCX >= 1.19 (NIXL's README tests 1.22.x)");
 	} else if (two) {
 		said_two = true;
-		c = report_check(r, ck, CI_WARN, "ucx_info -v",
-				 "UCX %s on PATH, but the image holds two UCX copies (%s and the NIXL "
-				 "wheel's %s): two copies in one process can hang, and the version NIXL "
-				 "uses is the wheel's, not necessarily this one", v->version,
-				 n->ucp_system, n->ucp_wheel);
-		check_set_fix(c, "keep one UCX in the image, or let NIXL load its own with "
+		c = report_check(
+			r, ck, CI_WARN, "ucx_info -v",
+			"UCX %s on PATH, but the image holds two UCX copies (%s and the NIXL "
+			"wheel's %s): two copies in one process can hang, and the version NIXL "
+			"uses is the wheel's, not necessarily this one",
+			v->version, n->ucp_system, n->ucp_wheel);
+		check_set_fix(c,
+			      "keep one UCX in the image, or let NIXL load its own with "
 			      "NIXL_UCX_DEEPBIND=1 (RTLD_DEEPBIND) and check that copy's version");
 	} else {
 		c = report_check(r, ck, CI_OK, "ucx_info -v",
@@ -291,8 +318,8 @@ static void check_ucx_version(struct ci_report *r, const struct nixl_facts *f)
 
 static bool has_cuda_tl(const struct ucx_devices *d)
 {
-	return ucx_devices_has_transport(d, "cuda_copy") || ucx_devices_has_transport(d, "cuda_ipc") ||
-	       ucx_devices_has_transport(d, "gdr_copy");
+	return ucx_devices_has_transport(d, "cuda_copy") ||
+	       ucx_devices_has_transport(d, "cuda_ipc") || ucx_devices_has_transport(d, "gdr_copy");
 }
 
 static void check_ucx_build(struct ci_report *r, const struct nixl_facts *f)
@@ -314,22 +341,25 @@ static void check_ucx_build(struct ci_report *r, const struct nixl_facts *f)
 	struct ci_check *c;
 	if (v->verbs == UCX_OPT_WITHOUT || v->cuda == UCX_OPT_WITHOUT) {
 		bool both = v->verbs == UCX_OPT_WITHOUT && v->cuda == UCX_OPT_WITHOUT;
-		c = report_check(r, NIXL_CHECK(UCX_BUILD), CI_FAIL, "ucx_info -v",
-				 "UCX %s was configured %s%s%s: %s", v->version,
-				 v->verbs == UCX_OPT_WITHOUT ? "--without-verbs" : "",
-				 both ? " and " : "", v->cuda == UCX_OPT_WITHOUT ? "--without-cuda" : "",
-				 v->verbs == UCX_OPT_WITHOUT ? "no RDMA transport at all, KV moves over TCP"
-							   : "it cannot move GPU memory");
-		check_set_fix(c, "rebuild UCX with --with-verbs --with-cuda (and --with-gdrcopy), or "
+		c = report_check(
+			r, NIXL_CHECK(UCX_BUILD), CI_FAIL, "ucx_info -v",
+			"UCX %s was configured %s%s%s: %s", v->version,
+			v->verbs == UCX_OPT_WITHOUT ? "--without-verbs" : "", both ? " and " : "",
+			v->cuda == UCX_OPT_WITHOUT ? "--without-cuda" : "",
+			v->verbs == UCX_OPT_WITHOUT ? "no RDMA transport at all, KV moves over TCP"
+						    : "it cannot move GPU memory");
+		check_set_fix(c,
+			      "rebuild UCX with --with-verbs --with-cuda (and --with-gdrcopy), or "
 			      "use the UCX of the Dynamo runtime images");
 	} else if (!cuda_listed && v->cuda != UCX_OPT_WITH) {
 		bool gpu = node_has_gpu(&f->node);
-		c = report_check(r, NIXL_CHECK(UCX_BUILD), gpu ? CI_FAIL : CI_WARN,
-				 "ucx_info -v",
-				 "UCX %s shows no CUDA support (no --with-cuda, no cuda_copy/cuda_ipc "
-				 "transport)%s", v->version,
-				 gpu ? " on a GPU node: NIXL cannot register VRAM"
-				   : "; no GPU is visible here, so CUDA transports may just have no device");
+		c = report_check(
+			r, NIXL_CHECK(UCX_BUILD), gpu ? CI_FAIL : CI_WARN, "ucx_info -v",
+			"UCX %s shows no CUDA support (no --with-cuda, no cuda_copy/cuda_ipc "
+			"transport)%s",
+			v->version,
+			gpu ? " on a GPU node: NIXL cannot register VRAM"
+			    : "; no GPU is visible here, so CUDA transports may just have no device");
 		check_set_fix(c, "use a UCX built --with-cuda (the UCX NIXL was built against)");
 	} else {
 		c = report_check(r, NIXL_CHECK(UCX_BUILD), CI_OK, "ucx_info -v",
@@ -348,7 +378,7 @@ static void list_rdma(const struct ucx_devices *d, struct strbuf *b)
 	for (size_t i = 0; i < d->ntls; i++)
 		if (ucx_tl_is_rdma(d->tls[i].transport))
 			strbuf_joinf_capped(b, LIST_CAP, ", ", "%s/%s", d->tls[i].transport,
-			       d->tls[i].device ? d->tls[i].device : "?");
+					    d->tls[i].device ? d->tls[i].device : "?");
 }
 
 static void list_names(const struct ucx_devices *d, struct strbuf *b)
@@ -364,16 +394,18 @@ static void list_names(const struct ucx_devices *d, struct strbuf *b)
 
 /* The probe cut ucx_info -d at its cap: an absence in it proves nothing
  * (a pod's UCX_LOG_LEVEL=debug once flooded the listing this way). */
-static bool listing_cut(struct ci_report *r, const struct nixl_facts *f, const struct check_desc *ck,
-			const char *what)
+static bool listing_cut(struct ci_report *r, const struct nixl_facts *f,
+			const struct check_desc *ck, const char *what)
 {
 	if (!f->ucx_d_t.capped)
 		return false;
-	struct ci_check *c = report_check_as(r, ck, CI_SKIPPED, true, ck->layer, "ucx_info -d",
-					     "the ucx_info -d listing was cut at the probe's cap before "
-					     "any %s: the rest was not collected, so it cannot tell", what);
+	struct ci_check *c =
+		report_check_as(r, ck, CI_SKIPPED, true, ck->layer, "ucx_info -d",
+				"the ucx_info -d listing was cut at the probe's cap before "
+				"any %s: the rest was not collected, so it cannot tell",
+				what);
 	check_set_fix(c, "run the probe again with the current check_interconnect (it quiets "
-		      "UCX_LOG_LEVEL for ucx_info), or look at `ucx_info -d` in the pod");
+			 "UCX_LOG_LEVEL for ucx_info), or look at `ucx_info -d` in the pod");
 	return true;
 }
 
@@ -399,7 +431,8 @@ static void check_ucx_rdma(struct ci_report *r, const struct nixl_facts *f)
 	if (f->mnnvl && ucx_devices_has_transport(d, "cuda_ipc")) {
 		report_check(r, NIXL_CHECK(UCX_RDMA), CI_OK, "ucx_info -d",
 			     "no RDMA transport, but this is a multi-node NVLink system: cuda_ipc "
-			     "carries KV across nodes (transports: %s)", all.buf);
+			     "carries KV across nodes (transports: %s)",
+			     all.buf);
 		strbuf_release(&all);
 		return;
 	}
@@ -415,13 +448,18 @@ static void check_ucx_rdma(struct ci_report *r, const struct nixl_facts *f)
 	if (f->ucxv.verbs == UCX_OPT_WITHOUT)
 		snprintf(why, sizeof(why), "UCX was configured --without-verbs");
 	else if (nverbs && f->node.have_dev && !f->node.n_uverbs)
-		snprintf(why, sizeof(why), "%zu RDMA device%s in sysfs, but no /dev/infiniband/uverbs* "
-			 "in the pod", nverbs, nverbs == 1 ? "" : "s");
+		snprintf(why, sizeof(why),
+			 "%zu RDMA device%s in sysfs, but no /dev/infiniband/uverbs* "
+			 "in the pod",
+			 nverbs, nverbs == 1 ? "" : "s");
 	else if (nverbs)
-		snprintf(why, sizeof(why), "%zu RDMA device%s in sysfs that UCX does not use (UCX "
-			 "built without verbs/mlx5, or the ports are down)", nverbs, nverbs == 1 ? "" : "s");
+		snprintf(why, sizeof(why),
+			 "%zu RDMA device%s in sysfs that UCX does not use (UCX "
+			 "built without verbs/mlx5, or the ports are down)",
+			 nverbs, nverbs == 1 ? "" : "s");
 	else if (f->efa)
-		snprintf(why, sizeof(why), "EFA is reached through libfabric, not through this UCX");
+		snprintf(why, sizeof(why),
+			 "EFA is reached through libfabric, not through this UCX");
 	else
 		snprintf(why, sizeof(why), "no RDMA device is visible here");
 	c = report_check_as(r, NIXL_CHECK(UCX_RDMA), CI_FAIL, true, layer, "ucx_info -d",
@@ -429,16 +467,20 @@ static void check_ucx_rdma(struct ci_report *r, const struct nixl_facts *f)
 			    all.len ? all.buf : "nothing", why);
 	strbuf_release(&all);
 	if (f->efa)
-		check_set_fix(c, "on EFA use NIXL's LIBFABRIC backend (UCX on EFA gives no GPUDirect)");
+		check_set_fix(
+			c, "on EFA use NIXL's LIBFABRIC backend (UCX on EFA gives no GPUDirect)");
 	else if (nverbs && f->node.have_dev && !f->node.n_uverbs)
 		check_set_fix(c, "give the pod its NICs: request rdma/ib (or the cluster's RDMA "
-			      "resource) so that /dev/infiniband is mounted");
+				 "resource) so that /dev/infiniband is mounted");
 	else if (build_cause)
-		check_set_fix(c, "use a UCX built with verbs/mlx5 (ucx_info -d must list rc_mlx5 or "
+		check_set_fix(c,
+			      "use a UCX built with verbs/mlx5 (ucx_info -d must list rc_mlx5 or "
 			      "dc_mlx5), e.g. the UCX of the Dynamo runtime images");
 	else
-		check_set_fix(c, "run on a node with RDMA NICs given to the pod (rdma/ib resource), "
-			      "with a UCX built with verbs/mlx5 (ucx_info -d must list rc_mlx5 or dc_mlx5)");
+		check_set_fix(
+			c,
+			"run on a node with RDMA NICs given to the pod (rdma/ib resource), "
+			"with a UCX built with verbs/mlx5 (ucx_info -d must list rc_mlx5 or dc_mlx5)");
 }
 
 /* The RDMA memory domains list host memory only: host staging, judged as
@@ -452,24 +494,32 @@ static void host_staging(struct ci_report *r, const struct nixl_facts *f, const 
 	struct gdr_view gv;
 	node_gpudirect_view(&f->node, &gv);
 	c = report_check(r, NIXL_CHECK(UCX_GPUDIRECT), node_host_staging_status(), "ucx_info -d",
-			    "the RDMA memory domain%s %s list%s only host memory: %s",
-			    n_host == 1 ? "" : "s", mds, n_host == 1 ? "s" : "",
-			    node_host_staging_words());
+			 "the RDMA memory domain%s %s list%s only host memory: %s",
+			 n_host == 1 ? "" : "s", mds, n_host == 1 ? "s" : "",
+			 node_host_staging_words());
 	const char *gdr = nixl_env(f, "UCX_IB_GPU_DIRECT_RDMA");
-	bool gdr_off = gdr && (!strcasecmp(gdr, "n") || !strcasecmp(gdr, "no") || !strcmp(gdr, "0") ||
-			       !strcasecmp(gdr, "off") || !strcasecmp(gdr, "false"));
+	bool gdr_off =
+		gdr && (!strcasecmp(gdr, "n") || !strcasecmp(gdr, "no") || !strcmp(gdr, "0") ||
+			!strcasecmp(gdr, "off") || !strcasecmp(gdr, "false"));
 	if (gdr_off) {
-		check_set_fix(c, "UCX_IB_GPU_DIRECT_RDMA=%s turns GPUDirect off in UCX: unset it", gdr);
+		check_set_fix(c, "UCX_IB_GPU_DIRECT_RDMA=%s turns GPUDirect off in UCX: unset it",
+			      gdr);
 	} else if (gv.mode == GDR_MODE_PEERMEM || gv.mode == GDR_MODE_EFA_PEERMEM ||
 		   gv.mode == GDR_MODE_DMABUF || gv.mode == GDR_MODE_PEERMEM_BARE) {
 		/* The kernel side is ready: the cause is in UCX. */
-		check_set_fix(c, "the node side is ready (%s), so look at UCX: its IB module built "
-			      "without CUDA support (rebuild --with-cuda), or the ucx_info on PATH is not "
-			      "the UCX NIXL loads (the wheel bundles its own)", gv.name);
+		check_set_fix(
+			c,
+			"the node side is ready (%s), so look at UCX: its IB module built "
+			"without CUDA support (rebuild --with-cuda), or the ucx_info on PATH is not "
+			"the UCX NIXL loads (the wheel bundles its own)",
+			gv.name);
 	} else {
-		check_set_fix(c, "%s", *gv.fix ? gv.fix : "enable GPUDirect RDMA on the node: load "
-			      "nvidia_peermem, or use DMA-BUF (NVIDIA open kernel module, kernel >= 5.12, "
-			      "UCX >= 1.14)");
+		check_set_fix(
+			c, "%s",
+			*gv.fix ? gv.fix
+				: "enable GPUDirect RDMA on the node: load "
+				  "nvidia_peermem, or use DMA-BUF (NVIDIA open kernel module, kernel >= 5.12, "
+				  "UCX >= 1.14)");
 	}
 }
 
@@ -504,16 +554,18 @@ static void check_ucx_gpudirect(struct ci_report *r, const struct nixl_facts *f)
 		}
 	}
 	if (n_cuda) {
-		struct ci_check *c = report_check(r, NIXL_CHECK(UCX_GPUDIRECT), CI_OK, "ucx_info -d",
-				 "GPUDirect RDMA inside UCX: the memory domain%s %s list%s cuda memory",
-				 n_cuda == 1 ? "" : "s", cuda.buf, n_cuda == 1 ? "s" : "");
+		struct ci_check *c = report_check(
+			r, NIXL_CHECK(UCX_GPUDIRECT), CI_OK, "ucx_info -d",
+			"GPUDirect RDMA inside UCX: the memory domain%s %s list%s cuda memory",
+			n_cuda == 1 ? "" : "s", cuda.buf, n_cuda == 1 ? "s" : "");
 		if (n_host)
 			check_add_evidence(c, "host memory only: %s", host.buf);
 	} else if (!typed) {
 		report_na(r, NIXL_CHECK(UCX_GPUDIRECT), "ucx_info -d",
 			  "this UCX prints no memory types for its RDMA memory domains: GPUDirect "
 			  "inside UCX cannot be read (node.gpudirect shows the kernel side)");
-	} else if (!listing_cut(r, f, NIXL_CHECK(UCX_GPUDIRECT), "memory domain with cuda memory")) {
+	} else if (!listing_cut(r, f, NIXL_CHECK(UCX_GPUDIRECT),
+				"memory domain with cuda memory")) {
 		host_staging(r, f, host.buf, n_host);
 	}
 	strbuf_release(&cuda);
@@ -527,13 +579,15 @@ static void check_ucx_cuda(struct ci_report *r, const struct nixl_facts *f)
 	 * whatever else the listing holds (even nothing). */
 	if (f->backend == NB_UCX && f->ucx_cuda_missing) {
 		bool gpu = node_has_gpu(&f->node);
-		c = report_check(r, NIXL_CHECK(UCX_CUDA), gpu ? CI_FAIL : CI_WARN, "ucx_info -d",
-				 "UCX without CUDA support: its CUDA module failed to load, so there is "
-				 "no cuda_copy/cuda_ipc and VRAM is treated as host memory%s",
-				 gpu ? "" : " (no GPU is visible here)");
+		c = report_check(
+			r, NIXL_CHECK(UCX_CUDA), gpu ? CI_FAIL : CI_WARN, "ucx_info -d",
+			"UCX without CUDA support: its CUDA module failed to load, so there is "
+			"no cuda_copy/cuda_ipc and VRAM is treated as host memory%s",
+			gpu ? "" : " (no GPU is visible here)");
 		check_add_evidence(c, "%s", f->ucx_cuda_missing);
-		check_set_fix(c, "install UCX's CUDA module (libuct_cuda.so, e.g. the ucx-cuda package "
-			      "or a UCX built --with-cuda) and the CUDA runtime it links against");
+		check_set_fix(
+			c, "install UCX's CUDA module (libuct_cuda.so, e.g. the ucx-cuda package "
+			   "or a UCX built --with-cuda) and the CUDA runtime it links against");
 		return;
 	}
 	if (ucx_unusable(r, f, NIXL_CHECK(UCX_CUDA), "ucx_info -d", true))
@@ -546,25 +600,30 @@ static void check_ucx_cuda(struct ci_report *r, const struct nixl_facts *f)
 		return;
 	if (!copy) {
 		bool gpu = node_has_gpu(&f->node);
-		c = report_check(r, NIXL_CHECK(UCX_CUDA), gpu ? CI_FAIL : CI_WARN,
-				 "ucx_info -d",
-				 "no cuda_copy transport%s: UCX cannot move GPU memory, NIXL fails to "
-				 "register VRAM (NIXL_ERR_BACKEND)%s", ipc ? "" : " and no cuda_ipc",
-				 gpu ? "" : "; no GPU is visible here, which may be the only reason");
-		check_set_fix(c, "use a UCX built --with-cuda whose CUDA module loads (libuct_cuda; "
+		c = report_check(
+			r, NIXL_CHECK(UCX_CUDA), gpu ? CI_FAIL : CI_WARN, "ucx_info -d",
+			"no cuda_copy transport%s: UCX cannot move GPU memory, NIXL fails to "
+			"register VRAM (NIXL_ERR_BACKEND)%s",
+			ipc ? "" : " and no cuda_ipc",
+			gpu ? "" : "; no GPU is visible here, which may be the only reason");
+		check_set_fix(c,
+			      "use a UCX built --with-cuda whose CUDA module loads (libuct_cuda; "
 			      "run ucx_info -d with UCX_LOG_LEVEL=debug to see why it does not)");
 		return;
 	}
 	if (!ipc && f->mnnvl) {
-		c = report_check(r, NIXL_CHECK(UCX_CUDA), CI_FAIL, "ucx_info -d",
-				 "cuda_copy present but no cuda_ipc on a multi-node NVLink system: KV "
-				 "cannot cross nodes over NVLink");
-		check_set_fix(c, "use a UCX whose cuda_ipc supports MNNVL (UCX_CUDA_IPC_ENABLE_MNNVL=y)");
+		c = report_check(
+			r, NIXL_CHECK(UCX_CUDA), CI_FAIL, "ucx_info -d",
+			"cuda_copy present but no cuda_ipc on a multi-node NVLink system: KV "
+			"cannot cross nodes over NVLink");
+		check_set_fix(
+			c, "use a UCX whose cuda_ipc supports MNNVL (UCX_CUDA_IPC_ENABLE_MNNVL=y)");
 		return;
 	}
 	report_check(r, NIXL_CHECK(UCX_CUDA), CI_OK, "ucx_info -d",
 		     "cuda_copy%s%s present: UCX moves GPU memory%s", ipc ? ", cuda_ipc" : "",
-		     gdr ? ", gdr_copy" : "", ipc ? "" : " (no cuda_ipc: only within-process copies)");
+		     gdr ? ", gdr_copy" : "",
+		     ipc ? "" : " (no cuda_ipc: only within-process copies)");
 }
 
 static void check_ucx_filters(struct ci_report *r, const struct nixl_facts *f)
@@ -574,11 +633,14 @@ static void check_ucx_filters(struct ci_report *r, const struct nixl_facts *f)
 	const struct ucx_devices *d = &f->ucxd;
 	const char *tls = nixl_env(f, "UCX_TLS");
 	const char *nd = nixl_env(f, "UCX_NET_DEVICES");
-	const char *subj = tls && nd ? "UCX_TLS, UCX_NET_DEVICES" : tls ? "UCX_TLS" : "UCX_NET_DEVICES";
+	const char *subj = tls && nd ? "UCX_TLS, UCX_NET_DEVICES"
+			   : tls     ? "UCX_TLS"
+				     : "UCX_NET_DEVICES";
 	if (!tls && !nd) {
-		report_check(r, NIXL_CHECK(UCX_FILTERS), CI_OK, "UCX_TLS",
-			     "UCX_TLS and UCX_NET_DEVICES are unset: UCX may use every transport it "
-			     "lists");
+		report_check(
+			r, NIXL_CHECK(UCX_FILTERS), CI_OK, "UCX_TLS",
+			"UCX_TLS and UCX_NET_DEVICES are unset: UCX may use every transport it "
+			"lists");
 		return;
 	}
 	struct strbuf use = STRBUF_INIT, cut = STRBUF_INIT;
@@ -603,32 +665,38 @@ static void check_ucx_filters(struct ci_report *r, const struct nixl_facts *f)
 	struct ci_check *c;
 	if (!n_rdma) {
 		if (f->mnnvl && ipc_ok) {
-			report_check(r, NIXL_CHECK(UCX_FILTERS), CI_OK, subj,
-				     "the filters keep cuda_ipc, which carries KV across nodes on this "
-				     "multi-node NVLink system");
+			report_check(
+				r, NIXL_CHECK(UCX_FILTERS), CI_OK, subj,
+				"the filters keep cuda_ipc, which carries KV across nodes on this "
+				"multi-node NVLink system");
 			goto out;
 		}
-		report_na(r, NIXL_CHECK(UCX_FILTERS), subj,
-			  "UCX lists no RDMA transport for the filters to keep (see nixl.ucx.rdma)");
+		report_na(
+			r, NIXL_CHECK(UCX_FILTERS), subj,
+			"UCX lists no RDMA transport for the filters to keep (see nixl.ucx.rdma)");
 		goto out;
 	}
 	if (!use.len && !(f->mnnvl && ipc_ok)) {
-		c = report_check(r, NIXL_CHECK(UCX_FILTERS), CI_FAIL, subj,
-				 "the environment filters leave no RDMA transport of the %zu UCX lists: "
-				 "KV would move over TCP or fail", n_rdma);
+		c = report_check(
+			r, NIXL_CHECK(UCX_FILTERS), CI_FAIL, subj,
+			"the environment filters leave no RDMA transport of the %zu UCX lists: "
+			"KV would move over TCP or fail",
+			n_rdma);
 		if (tls)
 			check_add_evidence(c, "UCX_TLS=%s", tls);
 		if (nd)
 			check_add_evidence(c, "UCX_NET_DEVICES=%s", nd);
 		check_add_evidence(c, "removed: %s", cut.buf);
-		check_set_fix(c, "allow RDMA in UCX_TLS (e.g. rc_x,rc,cuda_copy,cuda_ipc, or leave it "
+		check_set_fix(c,
+			      "allow RDMA in UCX_TLS (e.g. rc_x,rc,cuda_copy,cuda_ipc, or leave it "
 			      "unset) and name devices ucx_info -d lists in UCX_NET_DEVICES "
 			      "(dev:port, e.g. mlx5_0:1)");
 		goto out;
 	}
 	if (!copy_ok) {
 		c = report_check(r, NIXL_CHECK(UCX_FILTERS), CI_FAIL, subj,
-				 "UCX_TLS=%s leaves out cuda_copy: GPU buffers cannot be moved", tls);
+				 "UCX_TLS=%s leaves out cuda_copy: GPU buffers cannot be moved",
+				 tls);
 		check_set_fix(c, "add cuda_copy (or cuda) to UCX_TLS");
 		goto out;
 	}
@@ -650,33 +718,35 @@ out:
 static void check_peer(struct ci_report *r, const struct nixl_facts *f, const struct nixl_target *t)
 {
 	struct ci_check *c;
-	if (f->efa && t->peer && t->pod_node && t->peer_node && !strcmp(t->pod_node, t->peer_node)) {
+	if (f->efa && t->peer && t->pod_node && t->peer_node &&
+	    !strcmp(t->pod_node, t->peer_node)) {
 		/* EFA moves data between nodes only: a same-node pair retries
 		 * forever (fi_read EAGAIN), in the test and in serving. */
 		c = report_check_as(r, NIXL_CHECK(PEER), CI_WARN, false, CI_LAYER_FABRIC, t->peer,
 				    "%s; on EFA a pair on one node (%s) fails with EAGAIN",
 				    t->peer_why ? t->peer_why : t->peer, t->pod_node);
 		check_set_fix(c, "keep prefill and decode on different nodes (pod anti-affinity), "
-			      "and pass --peer with a pod on another node");
+				 "and pass --peer with a pod on another node");
 		return;
 	}
 	switch (t->peer_state) {
 	case PEER_GIVEN:
-		report_check(r, NIXL_CHECK(PEER), CI_OK, t->peer,
-			     "peer %s, given with --peer", t->peer);
+		report_check(r, NIXL_CHECK(PEER), CI_OK, t->peer, "peer %s, given with --peer",
+			     t->peer);
 		break;
 	case PEER_FOUND:
 		report_check(r, NIXL_CHECK(PEER), CI_OK, t->peer, "%s",
 			     t->peer_why ? t->peer_why : t->peer);
 		break;
 	case PEER_NOT_FOUND:
-		c = report_check(r, NIXL_CHECK(PEER), CI_SKIPPED, "peer",
-				 "no peer found: %s", t->peer_why ? t->peer_why : "");
+		c = report_check(r, NIXL_CHECK(PEER), CI_SKIPPED, "peer", "no peer found: %s",
+				 t->peer_why ? t->peer_why : "");
 		check_set_fix(c, "name the other side with --peer POD");
 		break;
 	case PEER_LOOKUP_FAILED:
 		c = report_check(r, NIXL_CHECK(PEER), CI_SKIPPED, "peer",
-				 "the peer could not be looked up: %s", t->peer_why ? t->peer_why : "");
+				 "the peer could not be looked up: %s",
+				 t->peer_why ? t->peer_why : "");
 		check_set_fix(c, "name the other side with --peer POD");
 		break;
 	case PEER_NONE:

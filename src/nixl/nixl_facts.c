@@ -18,10 +18,10 @@
 #include "parse/logscan.h"
 
 static const char *const tool_names[NT_COUNT] = {
-	[NT_NIXLBENCH] = "nixlbench", [NT_NIXL_TEST] = "nixl_test",
+	[NT_NIXLBENCH] = "nixlbench",       [NT_NIXL_TEST] = "nixl_test",
 	[NT_NIXL_EXAMPLE] = "nixl_example", [NT_KVBENCH] = "kvbench",
-	[NT_ETCDCTL] = "etcdctl", [NT_UCX_PERFTEST] = "ucx_perftest",
-	[NT_UCX_INFO] = "ucx_info", [NT_FI_INFO] = "fi_info",
+	[NT_ETCDCTL] = "etcdctl",           [NT_UCX_PERFTEST] = "ucx_perftest",
+	[NT_UCX_INFO] = "ucx_info",         [NT_FI_INFO] = "fi_info",
 };
 
 const char *nixl_tool_name(enum nixl_tool t)
@@ -108,9 +108,11 @@ static void read_ucx(struct nixl_facts *f, const struct transcript *t)
 	node_tool_state(d, d == vd ? "ucx_info -v -d" : "ucx_info -d", &f->ucx_d_t);
 	/* One wording for a missing tool, whichever listing asked. */
 	if (f->ucx_v_t.state == TOOL_MISSING)
-		snprintf(f->ucx_v_t.why, sizeof(f->ucx_v_t.why), "ucx_info is not on PATH in this image");
+		snprintf(f->ucx_v_t.why, sizeof(f->ucx_v_t.why),
+			 "ucx_info is not on PATH in this image");
 	if (f->ucx_d_t.state == TOOL_MISSING)
-		snprintf(f->ucx_d_t.why, sizeof(f->ucx_d_t.why), "ucx_info is not on PATH in this image");
+		snprintf(f->ucx_d_t.why, sizeof(f->ucx_d_t.why),
+			 "ucx_info is not on PATH in this image");
 	if (f->ucx_v_t.state == TOOL_OK) {
 		if (ucx_version_parse(v->body, v->len, &f->ucxv) == 0) {
 			f->have_ucxv = true;
@@ -123,7 +125,8 @@ static void read_ucx(struct nixl_facts *f, const struct transcript *t)
 	if (d && !d->missing && d->len) {
 		struct logscan ls;
 		if (logscan_parse(d->body, d->len, &ls) == 0) {
-			const struct log_finding *lf = logscan_get(&ls, LOG_UCX_CUDA_MODULE_MISSING);
+			const struct log_finding *lf =
+				logscan_get(&ls, LOG_UCX_CUDA_MODULE_MISSING);
 			if (lf && lf->evidence)
 				f->ucx_cuda_missing = xstrdup(lf->evidence);
 		}
@@ -170,7 +173,7 @@ static void read_plugins(struct nixl_facts *f, const struct section *s)
 			continue;
 		char *nm = xstrndup(name, nl);
 		if (nixl_has_plugin(f, nm)) {
-			free(nm);   /* the same plugin in two roots: the first wins */
+			free(nm); /* the same plugin in two roots: the first wins */
 			continue;
 		}
 		f->plugins[f->n_plugins].name = nm;
@@ -239,8 +242,8 @@ static void decide_fabric(struct nixl_facts *f)
 
 	if (nefa) {
 		f->efa = true;
-		snprintf(f->efa_how, sizeof(f->efa_how), "%zu EFA device%s in /sys/class/infiniband",
-			 nefa, nefa == 1 ? "" : "s");
+		snprintf(f->efa_how, sizeof(f->efa_how),
+			 "%zu EFA device%s in /sys/class/infiniband", nefa, nefa == 1 ? "" : "s");
 	} else if (f->node.fi_t.state == TOOL_OK && fi_info_has_provider(&f->node.fi, "efa")) {
 		f->efa = true;
 		snprintf(f->efa_how, sizeof(f->efa_how), "fi_info lists the efa provider");
@@ -256,7 +259,9 @@ static void decide_fabric(struct nixl_facts *f)
 static void decide_backend(struct nixl_facts *f)
 {
 	static const char *const selectors[] = {
-		"SGLANG_DISAGGREGATION_NIXL_BACKEND", "TRTLLM_NIXL_KVCACHE_BACKEND", NULL,
+		"SGLANG_DISAGGREGATION_NIXL_BACKEND",
+		"TRTLLM_NIXL_KVCACHE_BACKEND",
+		NULL,
 	};
 	for (size_t i = 0; selectors[i]; i++) {
 		const char *v = nixl_env(f, selectors[i]);
@@ -272,7 +277,9 @@ static void decide_backend(struct nixl_facts *f)
 		if (!n)
 			continue;
 		snprintf(f->backend_name, sizeof(f->backend_name), "%s", w);
-		f->backend = !strcmp(w, "UCX") ? NB_UCX : !strcmp(w, "LIBFABRIC") ? NB_LIBFABRIC : NB_OTHER;
+		f->backend = !strcmp(w, "UCX")         ? NB_UCX
+			     : !strcmp(w, "LIBFABRIC") ? NB_LIBFABRIC
+						       : NB_OTHER;
 		snprintf(f->backend_how, sizeof(f->backend_how), "%s=%s in the pod environment",
 			 selectors[i], v);
 		return;
@@ -296,9 +303,10 @@ static void decide_backend(struct nixl_facts *f)
 	if (f->efa) {
 		f->backend = NB_LIBFABRIC;
 		snprintf(f->backend_name, sizeof(f->backend_name), "LIBFABRIC");
-		snprintf(f->backend_how, sizeof(f->backend_how),
-			 "assumed: EFA fabric (%s), where NIXL's LIBFABRIC backend is the recommended one",
-			 f->efa_how);
+		snprintf(
+			f->backend_how, sizeof(f->backend_how),
+			"assumed: EFA fabric (%s), where NIXL's LIBFABRIC backend is the recommended one",
+			f->efa_how);
 	} else {
 		f->backend = NB_UCX;
 		snprintf(f->backend_name, sizeof(f->backend_name), "UCX");

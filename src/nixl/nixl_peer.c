@@ -48,7 +48,8 @@ void nixl_pick_peer(const struct kube_pod_list *l, const char *self_name,
 	if (!self || !self->dgd) {
 		snprintf(out->why, sizeof(out->why),
 			 "pod %s carries no %s label (not deployed by the Dynamo operator?): "
-			 "name the peer with --peer POD", self_name ? self_name : "?", KUBE_LABEL_DGD);
+			 "name the peer with --peer POD",
+			 self_name ? self_name : "?", KUBE_LABEL_DGD);
 		return;
 	}
 	const char *want = other_role(self->sub_component_type);
@@ -75,9 +76,11 @@ void nixl_pick_peer(const struct kube_pod_list *l, const char *self_name,
 	const char *role_word = want ? want : "worker";
 	if (!best) {
 		if (n_role)
-			snprintf(out->why, sizeof(out->why),
-				 "no Running %s pod in deployment %s (%zu found, none Running or all "
-				 "terminating): name the peer with --peer POD", role_word, self->dgd, n_role);
+			snprintf(
+				out->why, sizeof(out->why),
+				"no Running %s pod in deployment %s (%zu found, none Running or all "
+				"terminating): name the peer with --peer POD",
+				role_word, self->dgd, n_role);
 		else
 			snprintf(out->why, sizeof(out->why),
 				 "no other %s pod in deployment %s: name the peer with --peer POD",
@@ -87,18 +90,23 @@ void nixl_pick_peer(const struct kube_pod_list *l, const char *self_name,
 	out->state = PEER_FOUND;
 	out->peer = best;
 	bool ready = kube_pod_ready(best);
-	bool same_node = self->node_name && best->node_name && !strcmp(self->node_name, best->node_name);
+	bool same_node =
+		self->node_name && best->node_name && !strcmp(self->node_name, best->node_name);
 	char also[96] = "";
 	if (n_role > 1)
 		snprintf(also, sizeof(also), "; %zu %s pods in all, %zu not Running", n_role,
 			 role_word, n_down);
 	snprintf(out->why, sizeof(out->why),
-		 "%s pod %s of deployment %s (the probed pod is %s): %s on node %s%s%s",
-		 role_word, best->name, self->dgd,
-		 self->sub_component_type ? self->sub_component_type : "a worker without a prefill/decode role",
+		 "%s pod %s of deployment %s (the probed pod is %s): %s on node %s%s%s", role_word,
+		 best->name, self->dgd,
+		 self->sub_component_type ? self->sub_component_type
+					  : "a worker without a prefill/decode role",
 		 ready ? "Running and ready" : "Running but not ready",
 		 best->node_name ? best->node_name : "(unknown)",
-		 same_node ? " (the same node as the probed pod: this pair does not cross the fabric)"
-			   : (self->node_name && best->node_name ? ", another node than the probed pod" : ""),
+		 same_node
+			 ? " (the same node as the probed pod: this pair does not cross the fabric)"
+			 : (self->node_name && best->node_name
+				    ? ", another node than the probed pod"
+				    : ""),
 		 also);
 }

@@ -81,15 +81,15 @@ void nixl_expect_gbs(double gbps, double *low, double *high)
 
 /* One side of the test: how to run a command there. */
 struct side {
-	const char *pod;     /* pod name; NULL on a host */
-	const char *host;    /* host label when pod is NULL ("this host", "<peer-host>") */
-	const char *role;    /* "decode", "prefill", NULL */
+	const char *pod;  /* pod name; NULL on a host */
+	const char *host; /* host label when pod is NULL ("this host", "<peer-host>") */
+	const char *role; /* "decode", "prefill", NULL */
 };
 
 struct ctx {
 	const struct nixl_facts *f;
 	const struct nixl_target *t;
-	char *prefix_ctx;    /* "kubectl [--context 'C'] [--kubeconfig 'F'] " */
+	char *prefix_ctx; /* "kubectl [--context 'C'] [--kubeconfig 'F'] " */
 };
 
 /* "kubectl ... exec -n 'NS' 'POD' [-c 'C'] -- " or "" on a host. */
@@ -212,11 +212,14 @@ static void expectation(struct ci_report *r, const struct nixl_facts *f)
 		}
 		strbuf_addf(&cmd, " (%zu active port%s here); 1-2 GB/s means TCP", nports,
 			    nports == 1 ? "" : "s");
-		report_add_step(r, "What bandwidth to expect (from the RDMA port rates read here; a "
-				"single-rail test reaches about one port's worth)", cmd.buf);
+		report_add_step(r,
+				"What bandwidth to expect (from the RDMA port rates read here; a "
+				"single-rail test reaches about one port's worth)",
+				cmd.buf);
 		strbuf_release(&cmd);
 	} else {
-		report_add_step(r, "What bandwidth to expect (no port rate was readable here: the "
+		report_add_step(r,
+				"What bandwidth to expect (no port rate was readable here: the "
 				"usual figures)",
 				"# ~20-25 GB/s per HDR 200G port, ~45-50 GB/s per NDR 400G port, "
 				"~10-12 GB/s per 100G EFA adapter; 1-2 GB/s means TCP");
@@ -251,8 +254,8 @@ static char *target_address(struct ci_report *r, const struct ctx *c, const stru
 		return shell_quote(tgt_ip);
 	if (pod && (tgt_is_self || t->peer)) {
 		char *ns = shell_quote(t->namespace_), *pq = shell_quote(tgt->pod);
-		char *cmd = xasprintf("%s=$(%sget pod -n %s %s -o jsonpath='{.status.podIP}')", ipvar,
-				      c->prefix_ctx, ns, pq);
+		char *cmd = xasprintf("%s=$(%sget pod -n %s %s -o jsonpath='{.status.podIP}')",
+				      ipvar, c->prefix_ctx, ns, pq);
 		char *desc = xasprintf("Read the target's pod IP (read-only): %s %s",
 				       tgt->role ? tgt->role : "pod", tgt->pod);
 		step_add_owned(r, desc, cmd);
@@ -262,21 +265,25 @@ static char *target_address(struct ci_report *r, const struct ctx *c, const stru
 	}
 	if (!pod && t->peer && !tgt_is_self)
 		return shell_quote(t->peer);
-	return xstrdup(!tgt_is_self ? (pod ? "<peer-pod-ip>" : "<peer-host-ip>") : "<this-host-ip>");
+	return xstrdup(!tgt_is_self ? (pod ? "<peer-pod-ip>" : "<peer-host-ip>")
+				    : "<this-host-ip>");
 }
 
 /* The one nixlbench command both sides run. */
 static char *bench_command(const struct nixl_facts *f, const char *ipq, const char *eq)
 {
-	const char *be = f->backend == NB_OTHER ? f->backend_name
-						: (f->backend == NB_LIBFABRIC ? "LIBFABRIC" : "UCX");
+	const char *be = f->backend == NB_OTHER
+				 ? f->backend_name
+				 : (f->backend == NB_LIBFABRIC ? "LIBFABRIC" : "UCX");
 	/* UCX and LIBFABRIC are our words; a selector's word is quoted. */
 	char *bq = f->backend == NB_OTHER ? shell_quote(be) : xstrdup(be);
 	char *dl = f->backend == NB_UCX ? device_list(f) : xstrdup("");
-	char *runtime = eq ? xasprintf("--etcd_endpoints %s", eq)
-			   : xasprintf("--runtime_type ASIO --asio_address %s --asio_port 12345", ipq);
+	char *runtime =
+		eq ? xasprintf("--etcd_endpoints %s", eq)
+		   : xasprintf("--runtime_type ASIO --asio_address %s --asio_port 12345", ipq);
 	char *bench = xasprintf("nixlbench %s --backend %s --initiator_seg_type VRAM "
-				"--target_seg_type VRAM --check_consistency%s", runtime, bq, dl);
+				"--target_seg_type VRAM --check_consistency%s",
+				runtime, bq, dl);
 	free(runtime);
 	free(dl);
 	free(bq);
@@ -290,11 +297,13 @@ static void etcd_cleanup_step(struct ci_report *r, const struct ctx *c, const st
 	char *self_prefix = exec_prefix(c, self);
 	char *cmd = xasprintf("%setcdctl --endpoints %s del xferbench --prefix",
 			      here ? self_prefix : "", eq);
-	report_add_step(r, here ? "After a crash or an interrupted run, clear nixlbench's "
-				  "stale etcd keys"
-				: "After a crash or an interrupted run, clear nixlbench's "
-				  "stale etcd keys (etcdctl is not in this image: run it "
-				  "where etcd is reachable)", cmd);
+	report_add_step(r,
+			here ? "After a crash or an interrupted run, clear nixlbench's "
+			       "stale etcd keys"
+			     : "After a crash or an interrupted run, clear nixlbench's "
+			       "stale etcd keys (etcdctl is not in this image: run it "
+			       "where etcd is reachable)",
+			cmd);
 	free(cmd);
 	free(self_prefix);
 }
@@ -302,12 +311,14 @@ static void etcd_cleanup_step(struct ci_report *r, const struct ctx *c, const st
 static void perftest_steps(struct ci_report *r, const struct nixl_facts *f, const char *tw,
 			   const char *iw, const char *tp, const char *ip, const char *ipq)
 {
-	const char *perf_note = f->tool_path[NT_UCX_PERFTEST] ? "" :
-				" (ucx_perftest is not in this image; it ships with UCX)";
+	const char *perf_note = f->tool_path[NT_UCX_PERFTEST]
+					? ""
+					: " (ucx_perftest is not in this image; it ships with UCX)";
 	step_add_owned(r, xasprintf("UCX alone, without NIXL: server on %s%s", tw, perf_note),
 		       xasprintf("%sucx_perftest -t tag_bw -m cuda -s 134217728 -n 100", tp));
-	step_add_owned(r, xasprintf("then the client on %s, the server's IP first", iw),
-		       xasprintf("%sucx_perftest %s -t tag_bw -m cuda -s 134217728 -n 100", ip, ipq));
+	step_add_owned(
+		r, xasprintf("then the client on %s, the server's IP first", iw),
+		xasprintf("%sucx_perftest %s -t tag_bw -m cuda -s 134217728 -n 100", ip, ipq));
 }
 
 void nixl_steps(struct ci_report *r, const struct nixl_facts *f, const struct nixl_target *t)
@@ -318,29 +329,37 @@ void nixl_steps(struct ci_report *r, const struct nixl_facts *f, const struct ni
 	/* The two sides, and which one is the target. */
 	struct side self = {.pod = pod ? t->pod : NULL, .host = "this host", .role = t->pod_role};
 	struct side peer = {.pod = pod ? (t->peer ? t->peer : "<peer-pod>") : NULL,
-			    .host = t->peer ? t->peer : "<peer-host>", .role = t->peer_role};
+			    .host = t->peer ? t->peer : "<peer-host>",
+			    .role = t->peer_role};
 	bool self_is_target = t->pod_role && !strcmp(t->pod_role, "decode");
 	const struct side *tgt = self_is_target ? &self : &peer;
 	const struct side *ini = self_is_target ? &peer : &self;
 	char *ipq = target_address(r, &c, tgt, self_is_target);
 
-	const char *be = f->backend == NB_OTHER ? f->backend_name
-						: (f->backend == NB_LIBFABRIC ? "LIBFABRIC" : "UCX");
+	const char *be = f->backend == NB_OTHER
+				 ? f->backend_name
+				 : (f->backend == NB_LIBFABRIC ? "LIBFABRIC" : "UCX");
 	const char *etcd = etcd_endpoints(f);
 	char *eq = etcd ? shell_quote(etcd) : NULL;
 	char *bench = bench_command(f, ipq, eq);
-	const char *placeholder_note = !pod && !t->peer ? (etcd ? " (replace <peer-host>)" : " (replace <peer-host> and its IP)") :
-				       pod && !t->peer ? " (replace <peer-pod>: no peer was found)" : "";
+	const char *placeholder_note =
+		!pod && !t->peer
+			? (etcd ? " (replace <peer-host>)" : " (replace <peer-host> and its IP)")
+		: pod && !t->peer ? " (replace <peer-pod>: no peer was found)"
+				  : "";
 	bool no_bench = !f->tool_path[NT_NIXLBENCH];
 	const char *tool_note = no_bench ? "; nixlbench is not in this image: run it from a "
 					   "NIXL-enabled image (e.g. a Dynamo runtime image) or a "
-					   "debug pod with one" : "";
+					   "debug pod with one"
+					 : "";
 
 	char *tw = where(tgt), *iw = where(ini);
 	char *tp = exec_prefix(&c, tgt), *ip = exec_prefix(&c, ini);
 	char *d1 = xasprintf("nixlbench, target side first, on %s (backend %s, GPU memory on both "
-			     "sides, data checked%s)%s%s", tw, be,
-			     etcd ? ", ranks paired through etcd" : ", ASIO runtime: no etcd in the environment",
+			     "sides, data checked%s)%s%s",
+			     tw, be,
+			     etcd ? ", ranks paired through etcd"
+				  : ", ASIO runtime: no etcd in the environment",
 			     placeholder_note, tool_note);
 	step_add_owned(r, d1, xasprintf("%s%s", tp, bench));
 	step_add_owned(r, xasprintf("Within 60 s, the initiator on %s", iw),

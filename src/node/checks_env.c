@@ -81,16 +81,18 @@ static void check_ucx_net_devices(struct ci_report *r, const struct node_facts *
 			const struct node_rdma_dev *d = node_find_dev(f, e);
 			const struct node_port *pp = NULL;
 			if (!d) {
-				strbuf_joinf(&bad, ", ", "%s:%s (no such RDMA device here)",
-					     e, colon + 1);
+				strbuf_joinf(&bad, ", ", "%s:%s (no such RDMA device here)", e,
+					     colon + 1);
 			} else if (!port_ok(d, port, &pp)) {
 				strbuf_joinf(&bad, ", ", "%s:%s (%s)", e, colon + 1,
 					     pp ? "port not active" : "no such port");
 			} else if (pp->ll == IB_LL_INFINIBAND && pp->have_lid && pp->lid == 0) {
 				/* LID 0 is a fault on InfiniBand only: RoCE ports (LAG
 				 * bonds included) have LID 0 by design, addressed by GID */
-				strbuf_joinf(&bad, ", ", "%s:%u (InfiniBand port with LID 0: no subnet manager)",
-					     e, port);
+				strbuf_joinf(
+					&bad, ", ",
+					"%s:%u (InfiniBand port with LID 0: no subnet manager)", e,
+					port);
 			} else {
 				good++;
 				strbuf_joinf(&okl, ", ", "%s:%u", e, port);
@@ -105,8 +107,10 @@ static void check_ucx_net_devices(struct ci_report *r, const struct node_facts *
 			good++;
 			strbuf_joinf(&okl, ", ", "%s", e);
 		} else if (d) {
-			strbuf_joinf(&bad, ", ", "%s (an RDMA device without its port selects no RDMA "
-				     "port: UCX matches \"%s:1\" exactly)", e, e);
+			strbuf_joinf(&bad, ", ",
+				     "%s (an RDMA device without its port selects no RDMA "
+				     "port: UCX matches \"%s:1\" exactly)",
+				     e, e);
 		} else {
 			strbuf_joinf(&bad, ", ", "%s (no such device or interface here)", e);
 		}
@@ -187,18 +191,22 @@ static void check_nccl_ib_hca(struct ci_report *r, const struct node_facts *f, c
 	}
 	struct ci_check *c;
 	if (!nsel) {
-		c = report_check(r, ck, CI_FAIL, "NCCL_IB_HCA",
-				 "NCCL_IB_HCA=%s selects none of this pod's RDMA devices: NCCL falls back "
-				 "to sockets", v);
-		check_set_fix(c, "name devices this pod has (`^` excludes, `=` exact match, otherwise "
-				 "prefix match), or unset NCCL_IB_HCA");
+		c = report_check(
+			r, ck, CI_FAIL, "NCCL_IB_HCA",
+			"NCCL_IB_HCA=%s selects none of this pod's RDMA devices: NCCL falls back "
+			"to sockets",
+			v);
+		check_set_fix(c,
+			      "name devices this pod has (`^` excludes, `=` exact match, otherwise "
+			      "prefix match), or unset NCCL_IB_HCA");
 	} else if (miss.len) {
 		c = report_check(r, ck, CI_WARN, "NCCL_IB_HCA",
-				 "NCCL_IB_HCA=%s names devices this pod does not have: %s", v, miss.buf);
+				 "NCCL_IB_HCA=%s names devices this pod does not have: %s", v,
+				 miss.buf);
 		check_add_evidence(c, "selected: %s", sel.buf);
 	} else {
-		c = report_check(r, ck, CI_OK, "NCCL_IB_HCA",
-				 "NCCL_IB_HCA=%s selects %zu device%s", v, nsel, nsel == 1 ? "" : "s");
+		c = report_check(r, ck, CI_OK, "NCCL_IB_HCA", "NCCL_IB_HCA=%s selects %zu device%s",
+				 v, nsel, nsel == 1 ? "" : "s");
 		check_add_evidence(c, "selected: %s", sel.buf);
 	}
 	strbuf_release(&sel);
@@ -238,12 +246,12 @@ static bool routable(const struct node_netif *n)
 	return n->v4_routable || n->v6_global;
 }
 
-static void check_socket_ifname(struct ci_report *r, const struct node_facts *f,
-				const char *var, const char *v)
+static void check_socket_ifname(struct ci_report *r, const struct node_facts *f, const char *var,
+				const char *v)
 {
 	bool gloo = strcmp(var, "NCCL_SOCKET_IFNAME") != 0;
-	const struct check_desc *ck = !gloo ? NODE_CHECK(ENV_NCCL_SOCKET_IFNAME)
-					    : NODE_CHECK(ENV_GLOO_SOCKET_IFNAME);
+	const struct check_desc *ck =
+		!gloo ? NODE_CHECK(ENV_NCCL_SOCKET_IFNAME) : NODE_CHECK(ENV_GLOO_SOCKET_IFNAME);
 	if (!f->n_ifs) {
 		report_na(r, ck, var, "the probe could not list /sys/class/net");
 		return;
@@ -253,9 +261,11 @@ static void check_socket_ifname(struct ci_report *r, const struct node_facts *f,
 	while (*s == ' ')
 		s++;
 	if (gloo && (*s == '^' || *s == '=')) {
-		c = report_check(r, ck, CI_FAIL, var,
-				 "%s=%s uses NCCL's `%c` syntax, which Gloo does not take: it looks for "
-				 "an interface named \"%s\" and finds none", var, v, *s, s);
+		c = report_check(
+			r, ck, CI_FAIL, var,
+			"%s=%s uses NCCL's `%c` syntax, which Gloo does not take: it looks for "
+			"an interface named \"%s\" and finds none",
+			var, v, *s, s);
 		check_set_fix(c, "name the interface itself (e.g. GLOO_SOCKET_IFNAME=eth0); only "
 				 "NCCL_SOCKET_IFNAME takes ^, = and prefixes");
 		return;
@@ -285,21 +295,29 @@ static void check_socket_ifname(struct ci_report *r, const struct node_facts *f,
 	}
 	if (!nup) {
 		c = report_check(r, ck, CI_FAIL, var,
-				 "%s=%s matches no interface that is up%s%s%s%s: bootstrap hangs", var, v,
-				 down.len ? "; down: " : "", down.buf,
-				 pref.len ? "; Gloo takes whole names, not prefixes: " : "", pref.buf);
-		check_set_fix(c, "set it to an interface this pod has and that is up (see /sys/class/net),"
-				 " or unset it");
+				 "%s=%s matches no interface that is up%s%s%s%s: bootstrap hangs",
+				 var, v, down.len ? "; down: " : "", down.buf,
+				 pref.len ? "; Gloo takes whole names, not prefixes: " : "",
+				 pref.buf);
+		check_set_fix(
+			c,
+			"set it to an interface this pod has and that is up (see /sys/class/net),"
+			" or unset it");
 	} else if (!nroute) {
-		c = report_check(r, ck, CI_FAIL, var,
-				 "%s=%s matches %s, but none has a routable address (link-local only): "
-				 "the other pods cannot reach it, bootstrap hangs", var, v, sel.buf);
-		check_set_fix(c, "select the interface that holds the pod IP (the default route's), "
-				 "or unset it");
+		c = report_check(
+			r, ck, CI_FAIL, var,
+			"%s=%s matches %s, but none has a routable address (link-local only): "
+			"the other pods cannot reach it, bootstrap hangs",
+			var, v, sel.buf);
+		check_set_fix(c,
+			      "select the interface that holds the pod IP (the default route's), "
+			      "or unset it");
 	} else if (ll.len) {
-		c = report_check(r, ck, CI_WARN, var,
-				 "%s=%s matches %s; %s has only link-local addresses (not reachable from "
-				 "other nodes)", var, v, sel.buf, ll.buf);
+		c = report_check(
+			r, ck, CI_WARN, var,
+			"%s=%s matches %s; %s has only link-local addresses (not reachable from "
+			"other nodes)",
+			var, v, sel.buf, ll.buf);
 		check_set_fix(c, "leave out the link-local-only interfaces");
 	} else {
 		c = report_check(r, ck, CI_OK, var, "%s=%s matches %s", var, v, sel.buf);
@@ -340,8 +358,9 @@ void node_check_env(struct ci_report *r, const struct node_facts *f)
 		return;
 	}
 	if (!f->n_env) {
-		report_check(r, NODE_CHECK(ENV), CI_OK, "environment",
-			     "no transport variable is set: UCX and NCCL use every device they find");
+		report_check(
+			r, NODE_CHECK(ENV), CI_OK, "environment",
+			"no transport variable is set: UCX and NCCL use every device they find");
 		return;
 	}
 	report_check(r, NODE_CHECK(ENV), CI_OK, "environment",
@@ -353,7 +372,8 @@ void node_check_env(struct ci_report *r, const struct node_facts *f)
 		vars[n++] = (struct var_view){
 			.name = f->env[i].name,
 			.value = f->env[i].value,
-			.shown = redact_value(f->env[i].name, f->env[i].value ? f->env[i].value : ""),
+			.shown = redact_value(f->env[i].name,
+					      f->env[i].value ? f->env[i].value : ""),
 			.where = f->env[i].source,
 		};
 	/* This pod is one end of a transfer (KV crosses pods when it is a

@@ -58,8 +58,7 @@ static bool selects(const struct node_facts *f, const char *var, const struct no
 	return true;
 }
 
-static void one_var(struct ci_report *r, const struct node_facts *f, const char *var,
-		    const char *v)
+static void one_var(struct ci_report *r, const struct node_facts *f, const char *var, const char *v)
 {
 	const struct check_desc *ck = NODE_CHECK(ENV_GID_INDEX);
 	char *end;
@@ -67,14 +66,14 @@ static void one_var(struct ci_report *r, const struct node_facts *f, const char 
 	while (*end == ' ')
 		end++;
 	if (end == v || *end || idx < -1 || idx >= NODE_MAX_GIDS) {
-		struct ci_check *c = report_check(r, ck, CI_WARN, var,
-						"%s=%s is not a GID index", var, v);
-		check_set_fix(c, "leave %s unset (the library picks a RoCE v2 GID) or set a number", var);
+		struct ci_check *c =
+			report_check(r, ck, CI_WARN, var, "%s=%s is not a GID index", var, v);
+		check_set_fix(c, "leave %s unset (the library picks a RoCE v2 GID) or set a number",
+			      var);
 		return;
 	}
 	if (idx < 0) {
-		report_check(r, ck, CI_OK, var,
-			   "%s=%s: automatic GID selection", var, v);
+		report_check(r, ck, CI_OK, var, "%s=%s: automatic GID selection", var, v);
 		return;
 	}
 	struct strbuf bad = STRBUF_INIT, good = STRBUF_INIT;
@@ -86,45 +85,52 @@ static void one_var(struct ci_report *r, const struct node_facts *f, const char 
 			continue;
 		for (size_t j = 0; j < d->n_ports; j++) {
 			const struct node_port *p = &d->ports[j];
-			if (p->ll != IB_LL_ETHERNET || !node_port_active(p) || !selects(f, var, d, p->num))
+			if (p->ll != IB_LL_ETHERNET || !node_port_active(p) ||
+			    !selects(f, var, d, p->num))
 				continue;
 			n++;
 			const struct node_gid *g = node_port_gid(p, (unsigned)idx);
 			if (!g && !f->gids_all && idx >= 8) {
-				unknown = true;   /* older probes read indexes 0-7 only */
+				unknown = true; /* older probes read indexes 0-7 only */
 				continue;
 			}
 			if (!g) {
 				nbad++;
-				strbuf_joinf_capped(&bad, 400, ", ", "%s/%u index %ld empty", d->name, p->num, idx);
+				strbuf_joinf_capped(&bad, 400, ", ", "%s/%u index %ld empty",
+						    d->name, p->num, idx);
 			} else if (g->type == IB_GID_IB_ROCE_V1) {
 				nbad++;
-				strbuf_joinf_capped(&bad, 400, ", ", "%s/%u index %ld is RoCE v1", d->name, p->num,
-						    idx);
+				strbuf_joinf_capped(&bad, 400, ", ", "%s/%u index %ld is RoCE v1",
+						    d->name, p->num, idx);
 			} else if (g->type == IB_GID_UNKNOWN) {
 				unknown = true;
 			} else {
-				strbuf_joinf_capped(&good, 300, ", ", "%s/%u %s", d->name, p->num, g->gid);
+				strbuf_joinf_capped(&good, 300, ", ", "%s/%u %s", d->name, p->num,
+						    g->gid);
 			}
 		}
 	}
 	struct ci_check *c;
 	if (!n) {
-		report_na(r, ck, var,
-			   "%s=%s, but no active RoCE port that it applies to", var, v);
+		report_na(r, ck, var, "%s=%s, but no active RoCE port that it applies to", var, v);
 	} else if (nbad) {
-		c = report_check(r, ck, CI_FAIL, var,
-			       "%s=%s points at no RoCE v2 GID on %zu of %zu port%s: %s (address handles "
-			       "fail: \"ibv_create_ah ... No such device\")", var, v, nbad, n,
-			       n == 1 ? "" : "s", bad.buf);
-		check_set_fix(c, "unset %s (the library then picks a RoCE v2 GID), or set the index "
-				 "that holds the RoCE v2 IPv4 GID on every node (gid_attrs/types)", var);
+		c = report_check(
+			r, ck, CI_FAIL, var,
+			"%s=%s points at no RoCE v2 GID on %zu of %zu port%s: %s (address handles "
+			"fail: \"ibv_create_ah ... No such device\")",
+			var, v, nbad, n, n == 1 ? "" : "s", bad.buf);
+		check_set_fix(c,
+			      "unset %s (the library then picks a RoCE v2 GID), or set the index "
+			      "that holds the RoCE v2 IPv4 GID on every node (gid_attrs/types)",
+			      var);
 	} else if (unknown) {
 		report_check(r, ck, CI_SKIPPED, var,
-			   "%s=%s: the GID type at that index was not collected on every port", var, v);
+			     "%s=%s: the GID type at that index was not collected on every port",
+			     var, v);
 	} else {
 		c = report_check(r, ck, CI_OK, var,
-			       "%s=%s is a RoCE v2 GID on every port it applies to (%zu)", var, v, n);
+				 "%s=%s is a RoCE v2 GID on every port it applies to (%zu)", var, v,
+				 n);
 		check_add_evidence(c, "%s", good.buf);
 	}
 	strbuf_release(&bad);

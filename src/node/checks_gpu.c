@@ -21,15 +21,17 @@ void node_check_gpudirect(struct ci_report *r, const struct node_facts *f)
 		/* RDMA without a GPU: the question (can KV move GPU to GPU?) has
 		 * no answer here, so say so instead of passing. */
 		if (f->n_devs)
-			report_check(r, ck, CI_SKIPPED, subj,
-				     "no GPU visible: RDMA is here but nothing to move KV from; run "
-				     "`node` on a GPU node or in a worker pod given its GPUs");
+			report_check(
+				r, ck, CI_SKIPPED, subj,
+				"no GPU visible: RDMA is here but nothing to move KV from; run "
+				"`node` on a GPU node or in a worker pod given its GPUs");
 		else
 			report_na(r, ck, subj, "no GPU visible");
 		return;
 	}
 	if (!f->n_devs) {
-		report_na(r, ck, subj, "no RDMA device: GPUDirect RDMA needs one (see node.rdma.devices)");
+		report_na(r, ck, subj,
+			  "no RDMA device: GPUDirect RDMA needs one (see node.rdma.devices)");
 		return;
 	}
 	/* One judgement for node.gpudirect, nixl.ucx.gpudirect and the fleet. */
@@ -47,7 +49,7 @@ static bool same_minor(const char *a, const char *b)
 {
 	unsigned am = 0, an = 0, bm = 0, bn = 0;
 	if (sscanf(a, "%u.%u", &am, &an) != 2 || sscanf(b, "%u.%u", &bm, &bn) != 2)
-		return true;   /* unreadable: no claim */
+		return true; /* unreadable: no claim */
 	return am == bm && an == bn;
 }
 
@@ -60,29 +62,31 @@ void node_check_gdrcopy(struct ci_report *r, const struct node_facts *f)
 		report_check(r, ck, CI_SKIPPED, subj, "no GPU visible");
 		return;
 	}
-	const char *why = node_count_efa_devs(f) ?
-		"libfabric's GPUDirect on EFA and fast small transfers need it" :
-		"small transfers are slower; NIXL still works";
+	const char *why = node_count_efa_devs(f)
+				  ? "libfabric's GPUDirect on EFA and fast small transfers need it"
+				  : "small transfers are slower; NIXL still works";
 	if (f->dev_gdrdrv && (f->mod_gdrdrv || !f->have_modules)) {
 		/* The library and the driver talk through ioctls whose ABI moves
 		 * with the minor version: a newer libgdrapi against an older
 		 * gdrdrv fails at gdr_open (gdrcopy_sanity "ioctl ... errno 22"). */
 		if (f->gdrdrv_version && f->gdrapi_version &&
 		    !same_minor(f->gdrdrv_version, f->gdrapi_version)) {
-			c = report_check(r, ck, CI_WARN, subj,
-					 "GDRCopy versions differ: gdrdrv %s on the node, libgdrapi.so.%s "
-					 "in the image (a library newer than the driver fails gdr_open)",
-					 f->gdrdrv_version, f->gdrapi_version);
-			check_set_fix(c, "use the gdrcopy library that matches the node's gdrdrv (or "
-					 "upgrade gdrdrv with the GPU operator's gdrcopy driver)");
+			c = report_check(
+				r, ck, CI_WARN, subj,
+				"GDRCopy versions differ: gdrdrv %s on the node, libgdrapi.so.%s "
+				"in the image (a library newer than the driver fails gdr_open)",
+				f->gdrdrv_version, f->gdrapi_version);
+			check_set_fix(c,
+				      "use the gdrcopy library that matches the node's gdrdrv (or "
+				      "upgrade gdrdrv with the GPU operator's gdrcopy driver)");
 			return;
 		}
-		c = report_check(r, ck, CI_OK, subj,
-				 "GDRCopy usable: %s/dev/gdrdrv is in the pod",
+		c = report_check(r, ck, CI_OK, subj, "GDRCopy usable: %s/dev/gdrdrv is in the pod",
 				 f->mod_gdrdrv ? "gdrdrv loaded and " : "");
 		if (f->gdrdrv_version || f->gdrapi_version)
 			check_add_evidence(c, "gdrdrv %s, libgdrapi %s",
-					   f->gdrdrv_version ? f->gdrdrv_version : "version unknown",
+					   f->gdrdrv_version ? f->gdrdrv_version
+							     : "version unknown",
 					   f->gdrapi_version ? f->gdrapi_version : "not found");
 		return;
 	}
@@ -92,17 +96,20 @@ void node_check_gdrcopy(struct ci_report *r, const struct node_facts *f)
 		return;
 	}
 	if (f->mod_gdrdrv) {
-		c = report_check(r, ck, CI_WARN, subj,
-				 "gdrdrv is loaded on the node but /dev/gdrdrv is not in the pod: no "
-				 "GDRCopy (%s)", why);
-		check_set_fix(c, "expose /dev/gdrdrv to the pod (GPU operator gdrcopy.enabled=true, or a "
-				 "device mount)");
+		c = report_check(
+			r, ck, CI_WARN, subj,
+			"gdrdrv is loaded on the node but /dev/gdrdrv is not in the pod: no "
+			"GDRCopy (%s)",
+			why);
+		check_set_fix(
+			c, "expose /dev/gdrdrv to the pod (GPU operator gdrcopy.enabled=true, or a "
+			   "device mount)");
 		return;
 	}
-	c = report_check(r, ck, CI_WARN, subj,
-			 "gdrdrv is not loaded: no GDRCopy (%s)", why);
-	check_set_fix(c, "enable GDRCopy on the node (GPU operator gdrcopy.enabled=true, or install "
-			 "gdrcopy's gdrdrv) and expose /dev/gdrdrv to the pod");
+	c = report_check(r, ck, CI_WARN, subj, "gdrdrv is not loaded: no GDRCopy (%s)", why);
+	check_set_fix(c,
+		      "enable GDRCopy on the node (GPU operator gdrcopy.enabled=true, or install "
+		      "gdrcopy's gdrdrv) and expose /dev/gdrdrv to the pod");
 }
 
 static bool smi_usable(const struct node_facts *f)
@@ -179,7 +186,8 @@ static bool nvlink_applies(struct ci_report *r, const struct node_facts *f, bool
 		if (!node_has_gpu(f))
 			report_check(r, ck, CI_SKIPPED, subj, "no GPU visible");
 		else
-			report_check_as(r, ck, CI_SKIPPED, crit, CI_LAYER_FABRIC, subj, "%s", smi_why(f));
+			report_check_as(r, ck, CI_SKIPPED, crit, CI_LAYER_FABRIC, subj, "%s",
+					smi_why(f));
 		return false;
 	}
 	if (f->n_gpus == 0) {
@@ -220,15 +228,16 @@ void node_check_nvlink(struct ci_report *r, const struct node_facts *f)
 	struct ci_check *c;
 	if (issues.len) {
 		c = report_check_as(r, ck, CI_WARN, crit, CI_LAYER_FABRIC, subj, "%s", issues.buf);
-		check_set_fix(c, "check `nvidia-smi nvlink -s` and `nvidia-smi topo -m` on the node; "
-				 "inactive links need a reset or a hardware ticket");
+		check_set_fix(c,
+			      "check `nvidia-smi nvlink -s` and `nvidia-smi topo -m` on the node; "
+			      "inactive links need a reset or a hardware ticket");
 		strbuf_release(&issues);
 		return;
 	}
 	if (topo)
 		c = report_check_as(r, ck, CI_OK, crit, CI_LAYER_FABRIC, subj,
-				    "all %zu GPUs pairwise linked by NVLink (NV%u or more)", f->topo.ngpus,
-				    min_nv);
+				    "all %zu GPUs pairwise linked by NVLink (NV%u or more)",
+				    f->topo.ngpus, min_nv);
 	else if (active)
 		c = report_check_as(r, ck, CI_OK, crit, CI_LAYER_FABRIC, subj,
 				    "%zu NVLinks active, none inactive", active);
@@ -249,8 +258,7 @@ static bool nvswitch_class(const struct node_facts *f)
 	const char *name = f->gpu_name;
 	if (!name && f->smi_q_t.state == TOOL_OK && f->q.ngpus)
 		name = f->q.gpus[0].product_name;
-	return name && (str_icontains(name, "SXM") || str_icontains(name, "HGX") ||
-			node_grace(f));
+	return name && (str_icontains(name, "SXM") || str_icontains(name, "HGX") || node_grace(f));
 }
 
 void node_check_nvlink_fabric(struct ci_report *r, const struct node_facts *f)
@@ -299,26 +307,30 @@ void node_check_nvlink_fabric(struct ci_report *r, const struct node_facts *f)
 		report_check(r, ck, CI_SKIPPED, subj,
 			     "NVSwitch-class GPUs (%s), but nvidia-smi -q shows no readable fabric "
 			     "State%s: the NVLink fabric cannot be judged",
-			     f->smi_topo_t.state == TOOL_OK && smi_topo_min_nvlinks(&f->topo) ?
-			     "NVLink between every GPU pair" : "an SXM/HGX product",
+			     f->smi_topo_t.state == TOOL_OK && smi_topo_min_nvlinks(&f->topo)
+				     ? "NVLink between every GPU pair"
+				     : "an SXM/HGX product",
 			     unread ? " (a Fabric block without State)" : "");
 	} else if (!n) {
 		report_na(r, ck, subj, "no GPU reports a fabric state (not an NVSwitch system)");
 	} else if (bad) {
-		c = report_check(r, ck, CI_FAIL, subj,
-				 "fabric not set up on %zu of %zu GPUs (%s): NVLink P2P is unavailable",
-				 bad, n, badl.buf);
-		check_set_fix(c, "start nvidia-fabricmanager on HGX nodes; on GB200/GB300 check the "
-				 "NVLink switch trays and the IMEX/ComputeDomain setup");
+		c = report_check(
+			r, ck, CI_FAIL, subj,
+			"fabric not set up on %zu of %zu GPUs (%s): NVLink P2P is unavailable", bad,
+			n, badl.buf);
+		check_set_fix(c,
+			      "start nvidia-fabricmanager on HGX nodes; on GB200/GB300 check the "
+			      "NVLink switch trays and the IMEX/ComputeDomain setup");
 	} else if (unhealthy) {
 		c = report_check(r, ck, CI_WARN, subj,
-				 "fabric Completed but not healthy on %zu of %zu GPUs (%s)", unhealthy, n,
-				 badl.buf);
-		check_set_fix(c, "look at `nvidia-smi -q` Fabric > Health on the node and the NVLink "
-				 "switch trays");
+				 "fabric Completed but not healthy on %zu of %zu GPUs (%s)",
+				 unhealthy, n, badl.buf);
+		check_set_fix(c,
+			      "look at `nvidia-smi -q` Fabric > Health on the node and the NVLink "
+			      "switch trays");
 	} else {
-		c = report_check(r, ck, CI_OK, subj,
-				 "fabric state Completed/Success on %zu GPU%s", n, n == 1 ? "" : "s");
+		c = report_check(r, ck, CI_OK, subj, "fabric state Completed/Success on %zu GPU%s",
+				 n, n == 1 ? "" : "s");
 	}
 	if (c && ev.len)
 		check_add_evidence(c, "%s", ev.buf);
@@ -336,20 +348,23 @@ void node_check_imex(struct ci_report *r, const struct node_facts *f)
 		return;
 	}
 	if (!f->n_imex_channels) {
-		struct ci_check *c = report_check(r, ck, CI_FAIL, subj,
+		struct ci_check *c = report_check(
+			r, ck, CI_FAIL, subj,
 			"multi-node NVLink fabric, but no IMEX channel in the pod: cross-node "
 			"NVLink (MNNVL) is unusable from here");
-		check_set_fix(c, "run the workers in a ComputeDomain (NVIDIA DRA driver) so that each "
-				 "pod gets /dev/nvidia-caps-imex-channels/channel<N>");
+		check_set_fix(c,
+			      "run the workers in a ComputeDomain (NVIDIA DRA driver) so that each "
+			      "pod gets /dev/nvidia-caps-imex-channels/channel<N>");
 		return;
 	}
-	report_check(r, ck, CI_OK, subj, "%zu IMEX channel%s in the pod",
-		     f->n_imex_channels, f->n_imex_channels == 1 ? "" : "s");
+	report_check(r, ck, CI_OK, subj, "%zu IMEX channel%s in the pod", f->n_imex_channels,
+		     f->n_imex_channels == 1 ? "" : "s");
 }
 
 /* A topology NIC's sysfs device, or NULL when the name is not in this
  * pod's sysfs (the matrix and sysfs then describe different NIC sets). */
-static const struct node_rdma_dev *topo_nic_dev(const struct node_facts *f, const struct topo_dev *d)
+static const struct node_rdma_dev *topo_nic_dev(const struct node_facts *f,
+						const struct topo_dev *d)
 {
 	return node_find_dev(f, d->nic_device ? d->nic_device : d->name);
 }
@@ -359,7 +374,7 @@ static const struct node_rdma_dev *topo_nic_dev(const struct node_facts *f, cons
 static bool nic_allowed(const struct node_facts *f, const struct node_rdma_dev *d)
 {
 	if (!d)
-		return true;   /* not in sysfs: the filters cannot be applied to it */
+		return true; /* not in sysfs: the filters cannot be applied to it */
 	if (!node_data_dev(f, d))
 		return false;
 	const char *nd = node_env_get(f, "UCX_NET_DEVICES");
@@ -381,7 +396,8 @@ static int link_rank(enum topo_link k)
 	case TOPO_PXB: return 3;
 	case TOPO_PHB: return 4;
 	case TOPO_NODE: return 5;
-	case TOPO_SYS: case TOPO_SOC: return 6;
+	case TOPO_SYS:
+	case TOPO_SOC: return 6;
 	default: return 7;
 	}
 }
@@ -411,9 +427,10 @@ void node_check_affinity(struct ci_report *r, const struct node_facts *f)
 		return;
 	}
 	if (!f->topo.nnics) {
-		report_check(r, ck, CI_SKIPPED, subj, "%s",
-			     f->n_devs ? "the matrix lists no NIC (the driver sees none near the GPUs)" :
-					 "no NIC");
+		report_check(
+			r, ck, CI_SKIPPED, subj, "%s",
+			f->n_devs ? "the matrix lists no NIC (the driver sees none near the GPUs)"
+				  : "no NIC");
 		return;
 	}
 	bool grace = node_grace(f);
@@ -426,7 +443,8 @@ void node_check_affinity(struct ci_report *r, const struct node_facts *f)
 			continue;
 		const struct node_rdma_dev *sd = topo_nic_dev(f, d);
 		if (!sd)
-			strbuf_joinf_capped(&unmapped, 200, ", ", "%s", d->nic_device ? d->nic_device : d->name);
+			strbuf_joinf_capped(&unmapped, 200, ", ", "%s",
+					    d->nic_device ? d->nic_device : d->name);
 		nallowed += nic_allowed(f, sd);
 	}
 	for (size_t i = 0; i < f->topo.ndevs; i++) {
@@ -460,7 +478,8 @@ void node_check_affinity(struct ci_report *r, const struct node_facts *f)
 		if (best < 0) {
 			n++;
 			nfar++;
-			strbuf_joinf_capped(&far, 400, ", ", "%s (no NIC the filters allow)", g->name);
+			strbuf_joinf_capped(&far, 400, ", ", "%s (no NIC the filters allow)",
+					    g->name);
 			continue;
 		}
 		n++;
@@ -472,13 +491,14 @@ void node_check_affinity(struct ci_report *r, const struct node_facts *f)
 		if (grace) {
 			if (numa >= 0 && !numa_hit) {
 				nfar++;
-				strbuf_joinf_capped(&far, 400, ", ", "%s (no allowed NIC on its NUMA node %d)",
+				strbuf_joinf_capped(&far, 400, ", ",
+						    "%s (no allowed NIC on its NUMA node %d)",
 						    g->name, numa);
 			}
 		} else if (link_rank(bk) >= link_rank(TOPO_PHB)) {
 			nfar++;
-			strbuf_joinf_capped(&far, 400, ", ", "%s (nearest allowed %s: %s)", g->name, nn,
-					    topo_link_name(bk));
+			strbuf_joinf_capped(&far, 400, ", ", "%s (nearest allowed %s: %s)", g->name,
+					    nn, topo_link_name(bk));
 		}
 	}
 	/* Filters that put more GPUs on one NIC than the topology does. */
@@ -498,26 +518,34 @@ void node_check_affinity(struct ci_report *r, const struct node_facts *f)
 		struct strbuf d = STRBUF_INIT;
 		if (nfar)
 			strbuf_addf(&d, "%zu of %zu GPUs have no near NIC%s: %s", nfar, n,
-				    grace ? "" : " (beyond PXB NCCL turns GPUDirect RDMA off)", far.buf);
+				    grace ? "" : " (beyond PXB NCCL turns GPUDirect RDMA off)",
+				    far.buf);
 		if (mx > mx_all && at >= 0)
 			strbuf_joinf(&d, "; ", "the filters put %d GPUs on %s", mx,
 				     f->topo.devs[at].nic_device ? f->topo.devs[at].nic_device
-								: f->topo.devs[at].name);
+								 : f->topo.devs[at].name);
 		c = report_check(r, ck, CI_WARN, subj, "%s", d.buf);
-		check_set_fix(c, "let each rank use the NIC on its PCIe switch (UCX_NET_DEVICES / "
-				 "NCCL_IB_HCA per rank, or unset them) or request NICs topology-aligned "
-				 "with the GPUs");
+		check_set_fix(
+			c, "let each rank use the NIC on its PCIe switch (UCX_NET_DEVICES / "
+			   "NCCL_IB_HCA per rank, or unset them) or request NICs topology-aligned "
+			   "with the GPUs");
 		strbuf_release(&d);
 	} else {
-		c = report_check(r, ck, CI_OK, subj, "%s (%zu GPUs)", grace ?
-				 "every GPU has an allowed NIC on its NUMA node (Grace: the matrix reads "
-				 "SYS by design)" : "every GPU has an allowed NIC on its PCIe switch (PIX/PXB)", n);
+		c = report_check(
+			r, ck, CI_OK, subj, "%s (%zu GPUs)",
+			grace ? "every GPU has an allowed NIC on its NUMA node (Grace: the matrix reads "
+				"SYS by design)"
+			      : "every GPU has an allowed NIC on its PCIe switch (PIX/PXB)",
+			n);
 	}
 	if (c && ev.len)
 		check_add_evidence(c, "%s", ev.buf);
 	if (c && unmapped.len)
-		check_add_evidence(c, "NICs of the matrix not in this pod's sysfs (filters not applied "
-				   "to them): %s", unmapped.buf);
+		check_add_evidence(
+			c,
+			"NICs of the matrix not in this pod's sysfs (filters not applied "
+			"to them): %s",
+			unmapped.buf);
 	strbuf_release(&far);
 	strbuf_release(&ev);
 	strbuf_release(&unmapped);

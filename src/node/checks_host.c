@@ -64,25 +64,28 @@ void node_check_memlock(struct ci_report *r, const struct node_facts *f)
 	if (ipc) {
 		c = report_check(r, ck, CI_OK, subj,
 				 "CAP_IPC_LOCK is effective in %s: the kernel does not apply the "
-				 "locked-memory limit to RDMA registrations%s%s%s", f->caps_source[0] &&
-				 !strcmp(f->caps_source, "/proc/1/status") ? "the worker (pid 1)" :
-				 "the exec shell", f->have_memlock ? " (it is " : "",
-				 f->have_memlock ? soft : "", f->have_memlock ? ")" : "");
+				 "locked-memory limit to RDMA registrations%s%s%s",
+				 f->caps_source[0] && !strcmp(f->caps_source, "/proc/1/status")
+					 ? "the worker (pid 1)"
+					 : "the exec shell",
+				 f->have_memlock ? " (it is " : "", f->have_memlock ? soft : "",
+				 f->have_memlock ? ")" : "");
 		check_add_evidence(c, "CapEff %016" PRIx64 " (%s)", f->cap_eff, f->caps_source);
 		if (f->have_memlock)
 			check_add_evidence(c, "%s", f->memlock_source);
 		return;
 	}
 	if (!f->have_memlock) {
-		report_check(r, ck, CI_SKIPPED, subj,
-			     "neither /proc/1/limits, /proc/self/limits nor `ulimit -l` could be read%s",
-			     f->have_caps ? " (and CAP_IPC_LOCK is not effective)" : "");
+		report_check(
+			r, ck, CI_SKIPPED, subj,
+			"neither /proc/1/limits, /proc/self/limits nor `ulimit -l` could be read%s",
+			f->have_caps ? " (and CAP_IPC_LOCK is not effective)" : "");
 		return;
 	}
 	char caps[96];
 	if (f->have_caps)
-		snprintf(caps, sizeof(caps), "CapEff %016" PRIx64 " (%s): no CAP_IPC_LOCK", f->cap_eff,
-			 f->caps_source);
+		snprintf(caps, sizeof(caps), "CapEff %016" PRIx64 " (%s): no CAP_IPC_LOCK",
+			 f->cap_eff, f->caps_source);
 	else
 		snprintf(caps, sizeof(caps), "CapEff not read: CAP_IPC_LOCK unknown");
 	if (f->memlock_soft == LIMIT_UNLIMITED) {
@@ -96,27 +99,34 @@ void node_check_memlock(struct ci_report *r, const struct node_facts *f)
 		node_bytes_str(f->memlock_hard, hard, sizeof(hard));
 	bool low = f->memlock_soft < MEMLOCK_FAIL_BELOW;
 	if (low)
-		c = report_check(r, ck, CI_FAIL, subj,
-				 "max locked memory of %s is %s%s%s%s without CAP_IPC_LOCK: RDMA memory "
-				 "registration fails with ENOMEM (\"ibv_create_cq() failed: Cannot "
-				 "allocate memory\")", who, soft,
-				 f->have_memlock_hard ? " (hard limit " : "",
-				 f->have_memlock_hard ? hard : "", f->have_memlock_hard ? ")" : "");
+		c = report_check(
+			r, ck, CI_FAIL, subj,
+			"max locked memory of %s is %s%s%s%s without CAP_IPC_LOCK: RDMA memory "
+			"registration fails with ENOMEM (\"ibv_create_cq() failed: Cannot "
+			"allocate memory\")",
+			who, soft, f->have_memlock_hard ? " (hard limit " : "",
+			f->have_memlock_hard ? hard : "", f->have_memlock_hard ? ")" : "");
 	else
-		c = report_check(r, ck, CI_WARN, subj,
-				 "max locked memory of %s is %s%s%s%s without CAP_IPC_LOCK: every "
-				 "registered buffer, host-memory pools such as KVBM's included, must fit "
-				 "under it", who, soft, f->have_memlock_hard ? " (hard limit " : "",
-				 f->have_memlock_hard ? hard : "", f->have_memlock_hard ? ")" : "");
+		c = report_check(
+			r, ck, CI_WARN, subj,
+			"max locked memory of %s is %s%s%s%s without CAP_IPC_LOCK: every "
+			"registered buffer, host-memory pools such as KVBM's included, must fit "
+			"under it",
+			who, soft, f->have_memlock_hard ? " (hard limit " : "",
+			f->have_memlock_hard ? hard : "", f->have_memlock_hard ? ")" : "");
 	check_add_evidence(c, "%s", f->memlock_source);
 	check_add_evidence(c, "%s", caps);
 	if (can_raise)
-		check_set_fix(c, "add IPC_LOCK to securityContext.capabilities.add of the worker "
-				 "container, or start it with `ulimit -l unlimited` (the hard limit allows it)");
+		check_set_fix(
+			c,
+			"add IPC_LOCK to securityContext.capabilities.add of the worker "
+			"container, or start it with `ulimit -l unlimited` (the hard limit allows it)");
 	else
-		check_set_fix(c, "add IPC_LOCK to securityContext.capabilities.add of the worker "
-				 "container (the limit then does not apply), or set the runtime's memlock "
-				 "ulimit to unlimited");
+		check_set_fix(
+			c,
+			"add IPC_LOCK to securityContext.capabilities.add of the worker "
+			"container (the limit then does not apply), or set the runtime's memlock "
+			"ulimit to unlimited");
 }
 
 void node_check_shm(struct ci_report *r, const struct node_facts *f)
@@ -126,21 +136,22 @@ void node_check_shm(struct ci_report *r, const struct node_facts *f)
 	struct ci_check *c;
 	char sz[32];
 	if (!f->have_shm) {
-		report_check(r, ck, CI_SKIPPED, subj,
-			     "no /dev/shm mount could be read");
+		report_check(r, ck, CI_SKIPPED, subj, "no /dev/shm mount could be read");
 		return;
 	}
 	if (!f->shm_size_known) {
-		c = report_check(r, ck, CI_OK, subj,
-				 "/dev/shm is mounted without a size limit (tmpfs defaults to half of memory)");
+		c = report_check(
+			r, ck, CI_OK, subj,
+			"/dev/shm is mounted without a size limit (tmpfs defaults to half of memory)");
 		check_add_evidence(c, "%s", f->shm_how);
 		return;
 	}
 	node_bytes_str(f->shm_bytes, sz, sizeof(sz));
 	if (f->shm_bytes < SHM_MIN) {
-		c = report_check(r, ck, CI_WARN, subj,
-				 "/dev/shm is only %s%s: NCCL and UCX shared-memory transports run out",
-				 sz, f->shm_bytes == (64ull << 20) ? " (Docker's default)" : "");
+		c = report_check(
+			r, ck, CI_WARN, subj,
+			"/dev/shm is only %s%s: NCCL and UCX shared-memory transports run out", sz,
+			f->shm_bytes == (64ull << 20) ? " (Docker's default)" : "");
 		check_set_fix(c, "mount an emptyDir with medium: Memory at /dev/shm (a few GiB)");
 	} else {
 		c = report_check(r, ck, CI_OK, subj, "/dev/shm is %s", sz);

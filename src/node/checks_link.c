@@ -30,30 +30,35 @@ void node_check_mtu(struct ci_report *r, const struct node_facts *f)
 			if (p->ll != IB_LL_ETHERNET || !node_port_active(p) || !p->active_mtu)
 				continue;
 			n++;
-			strbuf_joinf_capped(&ev, 400, ", ", "%s/%u %u", d->name, p->num, p->active_mtu);
+			strbuf_joinf_capped(&ev, 400, ", ", "%s/%u %u", d->name, p->num,
+					    p->active_mtu);
 			if (p->active_mtu < ROCE_MTU_GOOD) {
 				nlow++;
-				strbuf_joinf_capped(&low, 300, ", ", "%s/%u at %u (max %u)", d->name, p->num,
-						    p->active_mtu, p->max_mtu);
+				strbuf_joinf_capped(&low, 300, ", ", "%s/%u at %u (max %u)",
+						    d->name, p->num, p->active_mtu, p->max_mtu);
 			}
 		}
 	}
 	struct ci_check *c;
 	if (!n) {
 		report_na(r, ck, subj, "%s",
-			   f->ibv_t.state != TOOL_OK ? "no active RoCE data port with an MTU from "
-			   "ibv_devinfo (it did not run)" : "no active RoCE data port");
+			  f->ibv_t.state != TOOL_OK ? "no active RoCE data port with an MTU from "
+						      "ibv_devinfo (it did not run)"
+						    : "no active RoCE data port");
 	} else if (nlow) {
-		c = report_check(r, ck, CI_WARN, subj,
-			       "%zu of %zu RoCE data port%s below the 4096-byte RDMA MTU: %s (more "
-			       "packets per message, lower bandwidth)", nlow, n, n == 1 ? "" : "s", low.buf);
-		check_set_fix(c, "raise the netdev MTU of those ports to 4200 or more (9000 with jumbo "
-				 "frames on the switch): RoCE's active_mtu follows the netdev MTU");
+		c = report_check(
+			r, ck, CI_WARN, subj,
+			"%zu of %zu RoCE data port%s below the 4096-byte RDMA MTU: %s (more "
+			"packets per message, lower bandwidth)",
+			nlow, n, n == 1 ? "" : "s", low.buf);
+		check_set_fix(
+			c, "raise the netdev MTU of those ports to 4200 or more (9000 with jumbo "
+			   "frames on the switch): RoCE's active_mtu follows the netdev MTU");
 		check_add_evidence(c, "active_mtu: %s", ev.buf);
 	} else {
 		c = report_check(r, ck, CI_OK, subj,
-			       "every RoCE data port runs the 4096-byte RDMA MTU (%zu port%s)", n,
-			       n == 1 ? "" : "s");
+				 "every RoCE data port runs the 4096-byte RDMA MTU (%zu port%s)", n,
+				 n == 1 ? "" : "s");
 		check_add_evidence(c, "active_mtu: %s", ev.buf);
 	}
 	strbuf_release(&low);
@@ -64,9 +69,12 @@ void node_check_mtu(struct ci_report *r, const struct node_facts *f)
  * PCI device id: MT4129 = ConnectX-7).  0 when unknown. */
 static double card_ib_gbps(const char *hca, const char **name)
 {
-	static const struct { const char *id, *name; double gbps; } cards[] = {
-		{"MT4131", "ConnectX-8", 800}, {"MT4129", "ConnectX-7", 400},
-		{"MT4123", "ConnectX-6", 200}, {"MT4119", "ConnectX-5", 100},
+	static const struct {
+		const char *id, *name;
+		double gbps;
+	} cards[] = {
+		{"MT4131", "ConnectX-8", 800},    {"MT4129", "ConnectX-7", 400},
+		{"MT4123", "ConnectX-6", 200},    {"MT4119", "ConnectX-5", 100},
 		{"MT4121", "ConnectX-5 Ex", 100}, {"MT4115", "ConnectX-4", 100},
 	};
 	*name = NULL;
@@ -103,27 +111,29 @@ void node_check_link_speed(struct ci_report *r, const struct node_facts *f)
 			bool below = max > 0 && p->rate.gbps < max;
 			if (narrow || below) {
 				nslow++;
-				strbuf_joinf_capped(&slow, 400, ", ", "%s/%u %s (expected %s%g Gb/sec 4X%s%s)",
-						    d->name, p->num, p->rate_raw, below ? "" : ">= ",
-						    below ? max : p->rate.gbps, card ? " on a " : "",
-						    card ? card : "");
+				strbuf_joinf_capped(&slow, 400, ", ",
+						    "%s/%u %s (expected %s%g Gb/sec 4X%s%s)",
+						    d->name, p->num, p->rate_raw,
+						    below ? "" : ">= ", below ? max : p->rate.gbps,
+						    card ? " on a " : "", card ? card : "");
 			}
 		}
 	}
 	struct ci_check *c;
 	if (!n) {
-		report_na(r, ck, subj,
-			   "no active InfiniBand data port to compare with its card");
+		report_na(r, ck, subj, "no active InfiniBand data port to compare with its card");
 	} else if (nslow) {
-		c = report_check(r, ck, CI_WARN, subj,
-			       "%zu of %zu InfiniBand port%s trained below what the card supports: %s",
-			       nslow, n, n == 1 ? "" : "s", slow.buf);
+		c = report_check(
+			r, ck, CI_WARN, subj,
+			"%zu of %zu InfiniBand port%s trained below what the card supports: %s",
+			nslow, n, n == 1 ? "" : "s", slow.buf);
 		check_set_fix(c, "reseat or replace the cable/transceiver, check the switch port "
 				 "speed (`ibstat`, `mlxlink -d <dev>` on the node)");
 	} else {
-		report_check(r, ck, CI_OK, subj,
-			   "every InfiniBand data port runs at its card's speed on 4 lanes (%zu port%s)",
-			   n, n == 1 ? "" : "s");
+		report_check(
+			r, ck, CI_OK, subj,
+			"every InfiniBand data port runs at its card's speed on 4 lanes (%zu port%s)",
+			n, n == 1 ? "" : "s");
 	}
 	strbuf_release(&slow);
 }
@@ -175,17 +185,20 @@ void node_check_pcie_width(struct ci_report *r, const struct node_facts *f)
 	struct ci_check *c;
 	if (!n) {
 		report_na(r, ck, subj,
-			   "no PCIe link width was collected (older probe, or no NIC/GPU)");
+			  "no PCIe link width was collected (older probe, or no NIC/GPU)");
 	} else if (nn) {
-		c = report_check(r, ck, CI_WARN, subj,
-			       "%zu of %zu PCIe links below their maximum width: %s (bandwidth is cut "
-			       "in proportion)", nn, n, narrow.buf);
-		check_set_fix(c, "reseat the card or its riser, check the slot's bifurcation in the "
-				 "BIOS; the generation is not judged (it drops at idle)");
+		c = report_check(
+			r, ck, CI_WARN, subj,
+			"%zu of %zu PCIe links below their maximum width: %s (bandwidth is cut "
+			"in proportion)",
+			nn, n, narrow.buf);
+		check_set_fix(c,
+			      "reseat the card or its riser, check the slot's bifurcation in the "
+			      "BIOS; the generation is not judged (it drops at idle)");
 	} else {
 		report_check(r, ck, CI_OK, subj,
-			   "every NIC and GPU PCIe link runs at its maximum width (%zu link%s)", n,
-			   n == 1 ? "" : "s");
+			     "every NIC and GPU PCIe link runs at its maximum width (%zu link%s)",
+			     n, n == 1 ? "" : "s");
 	}
 	strbuf_release(&narrow);
 }
@@ -195,9 +208,9 @@ static const struct {
 	enum node_counter c;
 	enum ci_status st;
 } watched[] = {
-	{NC_LINK_DOWNED, CI_FAIL}, {NC_EXCESSIVE_BUFFER_OVERRUN, CI_FAIL},
-	{NC_SYMBOL_ERROR, CI_WARN}, {NC_LINK_ERROR_RECOVERY, CI_WARN},
-	{NC_PORT_RCV_ERRORS, CI_WARN}, {NC_OUT_OF_SEQUENCE, CI_WARN},
+	{NC_LINK_DOWNED, CI_FAIL},       {NC_EXCESSIVE_BUFFER_OVERRUN, CI_FAIL},
+	{NC_SYMBOL_ERROR, CI_WARN},      {NC_LINK_ERROR_RECOVERY, CI_WARN},
+	{NC_PORT_RCV_ERRORS, CI_WARN},   {NC_OUT_OF_SEQUENCE, CI_WARN},
 	{NC_LOCAL_ACK_TIMEOUT, CI_WARN}, {NC_RNR_NAK_RETRY, CI_WARN},
 };
 
@@ -211,8 +224,8 @@ void node_check_errors(struct ci_report *r, const struct node_facts *f)
 	}
 	if (!f->have_ctr2) {
 		report_na(r, ck, subj,
-			   "the counters were not read twice (not collected by this probe): a "
-			   "single reading says nothing about now");
+			  "the counters were not read twice (not collected by this probe): a "
+			  "single reading says nothing about now");
 		return;
 	}
 	enum ci_status worst = CI_OK;
@@ -235,41 +248,47 @@ void node_check_errors(struct ci_report *r, const struct node_facts *f)
 				if (watched[k].st > worst)
 					worst = watched[k].st;
 				roce |= p->ll == IB_LL_ETHERNET;
-				strbuf_joinf_capped(&grew, 400, ", ", "%s/%u %s +%" PRIu64, d->name, p->num,
-						    node_counter_name(watched[k].c), b - a);
+				strbuf_joinf_capped(&grew, 400, ", ", "%s/%u %s +%" PRIu64, d->name,
+						    p->num, node_counter_name(watched[k].c), b - a);
 			}
 			for (int k = NC_NP_CNP_SENT; k <= NC_RP_CNP_HANDLED; k++) {
 				uint64_t a = p->ctr[0][k], b = p->ctr[1][k];
 				if (a != UINT64_MAX && b != UINT64_MAX && b > a)
-					strbuf_joinf_capped(&cnp, 300, ", ", "%s/%u %s +%" PRIu64, d->name,
-							    p->num, node_counter_name((enum node_counter)k),
+					strbuf_joinf_capped(&cnp, 300, ", ", "%s/%u %s +%" PRIu64,
+							    d->name, p->num,
+							    node_counter_name((enum node_counter)k),
 							    b - a);
 			}
 		}
 	}
 	struct ci_check *c = NULL;
 	if (!n) {
-		report_na(r, ck, subj,
-			   "no port counter could be read twice");
+		report_na(r, ck, subj, "no port counter could be read twice");
 	} else if (worst == CI_FAIL) {
 		c = report_check_as(r, ck, CI_FAIL, true, CI_LAYER_FABRIC, subj,
-			       "a link flapped or dropped packets within one second: %s", grew.buf);
-		check_set_fix(c, "look at the cable, transceiver and switch port of the named ports "
-				 "(`mlxlink`, switch logs); a link that goes down breaks transfers");
+				    "a link flapped or dropped packets within one second: %s",
+				    grew.buf);
+		check_set_fix(c,
+			      "look at the cable, transceiver and switch port of the named ports "
+			      "(`mlxlink`, switch logs); a link that goes down breaks transfers");
 	} else if (worst == CI_WARN) {
-		c = report_check(r, ck, CI_WARN, subj,
-			       "error or retransmission counters grew within one second: %s%s", grew.buf,
-			       roce ? " (lossy RoCE: check PFC/ECN on the NIC and the switch)" : "");
-		check_set_fix(c, "%s", roce ? "enable PFC (or ECN/DCQCN) end to end for the RoCE "
-				 "traffic class, then look at cables with symbol errors"
-				 : "look at cables and transceivers with symbol errors (`mlxlink`)");
+		c = report_check(
+			r, ck, CI_WARN, subj,
+			"error or retransmission counters grew within one second: %s%s", grew.buf,
+			roce ? " (lossy RoCE: check PFC/ECN on the NIC and the switch)" : "");
+		check_set_fix(
+			c, "%s",
+			roce ? "enable PFC (or ECN/DCQCN) end to end for the RoCE "
+			       "traffic class, then look at cables with symbol errors"
+			     : "look at cables and transceivers with symbol errors (`mlxlink`)");
 	} else {
 		c = report_check(r, ck, CI_OK, subj,
-			       "no error counter grew within one second on %zu port%s", n,
-			       n == 1 ? "" : "s");
+				 "no error counter grew within one second on %zu port%s", n,
+				 n == 1 ? "" : "s");
 	}
 	if (c && cnp.len)
-		check_add_evidence(c, "congestion notifications (ECN working, not loss): %s", cnp.buf);
+		check_add_evidence(c, "congestion notifications (ECN working, not loss): %s",
+				   cnp.buf);
 	strbuf_release(&grew);
 	strbuf_release(&cnp);
 }

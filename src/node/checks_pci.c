@@ -16,8 +16,7 @@ void node_check_mig(struct ci_report *r, const struct node_facts *f)
 	const struct check_desc *ck = NODE_CHECK(MIG);
 	const char *subj = "nvidia-smi -q MIG Mode";
 	if (f->smi_q_t.state != TOOL_OK) {
-		report_na(r, ck, subj, "%s",
-			   node_has_gpu(f) ? f->smi_q_t.why : "no GPU visible");
+		report_na(r, ck, subj, "%s", node_has_gpu(f) ? f->smi_q_t.why : "no GPU visible");
 		return;
 	}
 	struct strbuf on = STRBUF_INIT;
@@ -34,18 +33,21 @@ void node_check_mig(struct ci_report *r, const struct node_facts *f)
 	}
 	struct ci_check *c;
 	if (!n)
-		report_na(r, ck, subj,
-			   "nvidia-smi -q shows no MIG mode (not collected by this probe, or GPUs without MIG)");
+		report_na(
+			r, ck, subj,
+			"nvidia-smi -q shows no MIG mode (not collected by this probe, or GPUs without MIG)");
 	else if (non) {
-		c = report_check(r, ck, CI_WARN, subj,
-			       "MIG is enabled on %zu of %zu GPU%s (%s): a MIG instance has no P2P, no "
-			       "cuda_ipc, no NVLS and no multi-node NVLink, so KV between GPUs goes "
-			       "through host memory or the NIC", non, n, n == 1 ? "" : "s", on.buf);
-		check_set_fix(c, "give disaggregated workers whole GPUs (nvidia-smi -mig 0 on the node, "
-				 "or the GPU operator's mig.strategy none for that node pool)");
+		c = report_check(
+			r, ck, CI_WARN, subj,
+			"MIG is enabled on %zu of %zu GPU%s (%s): a MIG instance has no P2P, no "
+			"cuda_ipc, no NVLS and no multi-node NVLink, so KV between GPUs goes "
+			"through host memory or the NIC",
+			non, n, n == 1 ? "" : "s", on.buf);
+		check_set_fix(
+			c, "give disaggregated workers whole GPUs (nvidia-smi -mig 0 on the node, "
+			   "or the GPU operator's mig.strategy none for that node pool)");
 	} else {
-		report_check(r, ck, CI_OK, subj,
-			   "MIG is off on every GPU (%zu)", n);
+		report_check(r, ck, CI_OK, subj, "MIG is off on every GPU (%zu)", n);
 	}
 	strbuf_release(&on);
 }
@@ -54,9 +56,12 @@ void node_check_mig(struct ci_report *r, const struct node_facts *f)
  * guest anyway and a DMA domain is the normal setup. */
 static bool is_vm(const struct node_facts *f)
 {
-	static const char *const vms[] = {"QEMU", "Microsoft Corporation", "VMware", "Xen",
-					  "innotek", "Red Hat", "OpenStack", "Google", "KVM",
-					  "Parallels", NULL};
+	static const char *const vms[] = {"QEMU",      "Microsoft Corporation",
+					  "VMware",    "Xen",
+					  "innotek",   "Red Hat",
+					  "OpenStack", "Google",
+					  "KVM",       "Parallels",
+					  NULL};
 	for (size_t i = 0; f->dmi_vendor && vms[i]; i++)
 		if (str_icontains(f->dmi_vendor, vms[i]))
 			return true;
@@ -85,7 +90,8 @@ void node_check_iommu(struct ci_report *r, const struct node_facts *f)
 		n++;
 		if (translated(d->pci.iommu_type)) {
 			ndma++;
-			strbuf_joinf_capped(&dma, 300, ", ", "NIC %s %s", d->name, d->pci.iommu_type);
+			strbuf_joinf_capped(&dma, 300, ", ", "NIC %s %s", d->name,
+					    d->pci.iommu_type);
 		}
 	}
 	for (size_t i = 0; i < f->n_pci_gpus; i++) {
@@ -95,7 +101,8 @@ void node_check_iommu(struct ci_report *r, const struct node_facts *f)
 		n++;
 		if (translated(g->pci.iommu_type)) {
 			ndma++;
-			strbuf_joinf_capped(&dma, 300, ", ", "GPU %s %s", g->bdf, g->pci.iommu_type);
+			strbuf_joinf_capped(&dma, 300, ", ", "GPU %s %s", g->bdf,
+					    g->pci.iommu_type);
 		}
 	}
 	/* P2P refused by the driver between GPUs that have no NVLink: their
@@ -117,28 +124,38 @@ void node_check_iommu(struct ci_report *r, const struct node_facts *f)
 	struct ci_check *c;
 	if (!n && !p2p) {
 		report_na(r, ck, subj,
-			   "neither the IOMMU groups nor `nvidia-smi topo -p2p r` were collected");
+			  "neither the IOMMU groups nor `nvidia-smi topo -p2p r` were collected");
 	} else if ((ndma && !vm) || nns) {
 		struct strbuf d = STRBUF_INIT;
 		if (ndma && !vm)
-			strbuf_addf(&d, "the IOMMU translates DMA for %zu device%s (%s): every GPUDirect "
-				    "and P2P access pays for it, and ATS/ACS can reroute P2P through the root "
-				    "complex", ndma, ndma == 1 ? "" : "s", dma.buf);
+			strbuf_addf(
+				&d,
+				"the IOMMU translates DMA for %zu device%s (%s): every GPUDirect "
+				"and P2P access pays for it, and ATS/ACS can reroute P2P through the root "
+				"complex",
+				ndma, ndma == 1 ? "" : "s", dma.buf);
 		if (nns)
-			strbuf_joinf(&d, "; ", "the driver refuses P2P between GPUs without NVLink: %s "
-				     "(GPU-to-GPU copies go through host memory)", ns.buf);
+			strbuf_joinf(&d, "; ",
+				     "the driver refuses P2P between GPUs without NVLink: %s "
+				     "(GPU-to-GPU copies go through host memory)",
+				     ns.buf);
 		c = report_check(r, ck, CI_WARN, subj, "%s", d.buf);
-		check_set_fix(c, "%s", ndma && !vm ? "boot the node with iommu=pt (passthrough; "
-				 "intel_iommu=on iommu=pt or amd_iommu=pt), and disable ACS on the PCIe "
-				 "switches for P2P" : "check ACS/IOMMU settings of the node's PCIe switches "
-				 "(nvidia-smi topo -p2p r must read OK)");
+		check_set_fix(
+			c, "%s",
+			ndma && !vm
+				? "boot the node with iommu=pt (passthrough; "
+				  "intel_iommu=on iommu=pt or amd_iommu=pt), and disable ACS on the PCIe "
+				  "switches for P2P"
+				: "check ACS/IOMMU settings of the node's PCIe switches "
+				  "(nvidia-smi topo -p2p r must read OK)");
 		strbuf_release(&d);
 	} else {
-		report_check(r, ck, CI_OK, subj, "%s%s%s",
-			       n ? (ndma ? "IOMMU DMA translation in a virtual machine (expected there)"
-					 : "the IOMMU passes GPU and NIC DMA through")
-				 : "",
-			       n && p2p ? "; " : "", p2p ? "P2P OK between the GPUs" : "");
+		report_check(
+			r, ck, CI_OK, subj, "%s%s%s",
+			n ? (ndma ? "IOMMU DMA translation in a virtual machine (expected there)"
+				  : "the IOMMU passes GPU and NIC DMA through")
+			  : "",
+			n && p2p ? "; " : "", p2p ? "P2P OK between the GPUs" : "");
 	}
 	strbuf_release(&dma);
 	strbuf_release(&ns);

@@ -37,24 +37,32 @@ void node_check_rdma_devices(struct ci_report *r, const struct node_facts *f)
 	if (f->n_devs == 0) {
 		struct ci_check *c;
 		if (!node_has_gpu(f)) {
-			c = report_check(r, ck, CI_SKIPPED, SUBJ_IB,
-					 "neither an RDMA device nor a GPU is visible: this is not a GPU "
-					 "worker, so nothing here can carry KV; nothing to judge");
-			check_set_fix(c, "run `node` on a GPU node, or inside a prefill/decode worker pod "
-					 "(--namespace NS --pod POD)");
+			c = report_check(
+				r, ck, CI_SKIPPED, SUBJ_IB,
+				"neither an RDMA device nor a GPU is visible: this is not a GPU "
+				"worker, so nothing here can carry KV; nothing to judge");
+			check_set_fix(
+				c,
+				"run `node` on a GPU node, or inside a prefill/decode worker pod "
+				"(--namespace NS --pod POD)");
 		} else if (node_mnnvl(f)) {
-			c = report_check(r, ck, CI_WARN, SUBJ_IB,
-					 "no RDMA device: KV can only move over multi-node NVLink, inside "
-					 "this NVLink domain; anything beyond it would go over TCP");
-			check_set_fix(c, "give the pod the node's RDMA NICs (RDMA device plugin / "
-					 "rdma/ib resource) if prefill and decode may land outside one NVL domain");
+			c = report_check(
+				r, ck, CI_WARN, SUBJ_IB,
+				"no RDMA device: KV can only move over multi-node NVLink, inside "
+				"this NVLink domain; anything beyond it would go over TCP");
+			check_set_fix(
+				c,
+				"give the pod the node's RDMA NICs (RDMA device plugin / "
+				"rdma/ib resource) if prefill and decode may land outside one NVL domain");
 		} else {
-			c = report_check(r, ck, CI_FAIL, SUBJ_IB,
-					 "no RDMA device (nothing in /sys/class/infiniband): KV between "
-					 "prefill and decode pods would move over TCP");
-			check_set_fix(c, "load the NIC drivers on the node (mlx5_ib / efa) and give the "
-					 "pod RDMA NICs (RDMA device plugin, SR-IOV network or "
-					 "vpc.amazonaws.com/efa)");
+			c = report_check(
+				r, ck, CI_FAIL, SUBJ_IB,
+				"no RDMA device (nothing in /sys/class/infiniband): KV between "
+				"prefill and decode pods would move over TCP");
+			check_set_fix(
+				c, "load the NIC drivers on the node (mlx5_ib / efa) and give the "
+				   "pod RDMA NICs (RDMA device plugin, SR-IOV network or "
+				   "vpc.amazonaws.com/efa)");
 		}
 		return;
 	}
@@ -74,16 +82,15 @@ void node_check_rdma_devices(struct ci_report *r, const struct node_facts *f)
 		strbuf_joinf(&kinds, ", ", "%zu EFA", n_efa);
 	if (f->n_devs > n_ib + n_roce + n_efa)
 		strbuf_joinf(&kinds, ", ", "%zu unknown", f->n_devs - n_ib - n_roce - n_efa);
-	struct ci_check *c = report_check(r, ck, CI_OK, SUBJ_IB,
-					  "%zu RDMA device%s: %s", f->n_devs,
+	struct ci_check *c = report_check(r, ck, CI_OK, SUBJ_IB, "%zu RDMA device%s: %s", f->n_devs,
 					  f->n_devs == 1 ? "" : "s", kinds.buf);
 	strbuf_release(&kinds);
 	for (size_t i = 0; i < f->n_devs; i++) {
 		const struct node_rdma_dev *d = &f->devs[i];
 		check_add_evidence(c, "%s: %s%s%s%s%s, %zu port%s", d->name, dev_kind(d),
 				   d->hca_type ? " " : "", d->hca_type ? d->hca_type : "",
-				   d->fw_ver ? " fw " : "", d->fw_ver ? d->fw_ver : "",
-				   d->n_ports, d->n_ports == 1 ? "" : "s");
+				   d->fw_ver ? " fw " : "", d->fw_ver ? d->fw_ver : "", d->n_ports,
+				   d->n_ports == 1 ? "" : "s");
 	}
 }
 
@@ -117,10 +124,10 @@ static void note_left_out(struct strbuf *sb, const struct node_facts *f)
 /* What node.rdma.ports reads from every port (gather). */
 struct port_scan {
 	size_t total, active;
-	struct strbuf unread;    /* devices without a readable port */
-	struct strbuf down;      /* "mlx5_1/1 DOWN (Disabled)" */
-	struct strbuf lid0;      /* active InfiniBand ports without a LID */
-	double ib_min, ib_max, eth_min, eth_max;   /* Gb/s of the active ports */
+	struct strbuf unread;                    /* devices without a readable port */
+	struct strbuf down;                      /* "mlx5_1/1 DOWN (Disabled)" */
+	struct strbuf lid0;                      /* active InfiniBand ports without a LID */
+	double ib_min, ib_max, eth_min, eth_max; /* Gb/s of the active ports */
 };
 
 static void port_scan_release(struct port_scan *s)
@@ -158,7 +165,8 @@ static void scan_ports(const struct node_facts *f, struct port_scan *s)
 			s->total++;
 			if (!node_port_active(p)) {
 				strbuf_joinf(&s->down, ", ", "%s/%u %s (%s)", d->name, p->num,
-					     ib_port_state_name(p->state), ib_phys_state_name(p->phys));
+					     ib_port_state_name(p->state),
+					     ib_phys_state_name(p->phys));
 				continue;
 			}
 			s->active++;
@@ -183,8 +191,10 @@ static void port_issues(const struct port_scan *s, struct strbuf *out)
 	if (s->eth_max > s->eth_min && s->eth_min > 0)
 		strbuf_joinf(out, "; ", "mixed RoCE rates %g..%g Gb/s", s->eth_min, s->eth_max);
 	if (s->lid0.len)
-		strbuf_joinf(out, "; ", "active InfiniBand port with LID 0 (no subnet manager "
-			     "assigned one): %s", s->lid0.buf);
+		strbuf_joinf(out, "; ",
+			     "active InfiniBand port with LID 0 (no subnet manager "
+			     "assigned one): %s",
+			     s->lid0.buf);
 }
 
 static void port_evidence(struct ci_check *c, const struct node_facts *f)
@@ -199,7 +209,8 @@ static void port_evidence(struct ci_check *c, const struct node_facts *f)
 			if (p->have_lid)
 				snprintf(lid, sizeof(lid), " lid %u", p->lid);
 			check_add_evidence(c, "%s/%u: %s %s %s %s%s", d->name, p->num,
-					   ib_port_state_name(p->state), ib_phys_state_name(p->phys),
+					   ib_port_state_name(p->state),
+					   ib_phys_state_name(p->phys),
 					   *p->rate_raw ? p->rate_raw : "rate ?",
 					   ib_link_layer_name(p->ll), lid);
 		}
@@ -220,22 +231,23 @@ void node_check_rdma_ports(struct ci_report *r, const struct node_facts *f)
 	struct ci_check *c;
 	if (!s.total) {
 		report_check(r, ck, CI_SKIPPED, SUBJ_IB,
-			     "no port of the %zu RDMA devices could be read%s", f->n_devs, aside.buf);
+			     "no port of the %zu RDMA devices could be read%s", f->n_devs,
+			     aside.buf);
 		goto out;
 	}
 	if (!s.active) {
 		c = report_check(r, ck, CI_FAIL, SUBJ_IB,
-				 "none of the %zu RDMA data ports is active: %s%s", s.total, s.down.buf,
-				 aside.buf);
-		check_set_fix(c, "check cables, switch ports and the subnet manager (opensm/UFM) for "
-				 "InfiniBand, the netdev link for RoCE; `ibstat` on the node");
+				 "none of the %zu RDMA data ports is active: %s%s", s.total,
+				 s.down.buf, aside.buf);
+		check_set_fix(c,
+			      "check cables, switch ports and the subnet manager (opensm/UFM) for "
+			      "InfiniBand, the netdev link for RoCE; `ibstat` on the node");
 		goto out;
 	}
 	port_issues(&s, &issues);
 	if (issues.len) {
-		c = report_check(r, ck, CI_WARN, SUBJ_IB,
-				 "%zu of %zu RDMA data ports active; %s%s", s.active, s.total, issues.buf,
-				 aside.buf);
+		c = report_check(r, ck, CI_WARN, SUBJ_IB, "%zu of %zu RDMA data ports active; %s%s",
+				 s.active, s.total, issues.buf, aside.buf);
 		check_set_fix(c, "bring the named ports up or keep them out of UCX_NET_DEVICES / "
 				 "NCCL_IB_HCA so that no rank picks them");
 	} else {
@@ -244,8 +256,9 @@ void node_check_rdma_ports(struct ci_report *r, const struct node_facts *f)
 			strbuf_addf(&rates, " (InfiniBand %g Gb/s", s.ib_max);
 		if (s.eth_max > 0)
 			strbuf_addf(&rates, "%sRoCE %g Gb/s", rates.len ? ", " : " (", s.eth_max);
-		c = report_check(r, ck, CI_OK, SUBJ_IB, "all %zu RDMA data ports ACTIVE/LinkUp%s%s%s",
-				 s.total, rates.buf, rates.len ? ")" : "", aside.buf);
+		c = report_check(r, ck, CI_OK, SUBJ_IB,
+				 "all %zu RDMA data ports ACTIVE/LinkUp%s%s%s", s.total, rates.buf,
+				 rates.len ? ")" : "", aside.buf);
 		strbuf_release(&rates);
 	}
 	port_evidence(c, f);
@@ -259,30 +272,31 @@ void node_check_rdma_uverbs(struct ci_report *r, const struct node_facts *f)
 {
 	const struct check_desc *ck = NODE_CHECK(RDMA_UVERBS);
 	if (!f->n_devs) {
-		report_na(r, ck, "/dev/infiniband",
-			  "no RDMA device");
+		report_na(r, ck, "/dev/infiniband", "no RDMA device");
 		return;
 	}
 	if (!f->have_dev) {
-		report_check(r, ck, CI_SKIPPED, "/dev/infiniband",
-			     "the probe did not list /dev");
+		report_check(r, ck, CI_SKIPPED, "/dev/infiniband", "the probe did not list /dev");
 		return;
 	}
 	if (!f->n_uverbs) {
-		struct ci_check *c = report_check(r, ck, CI_FAIL, "/dev/infiniband",
+		struct ci_check *c = report_check(
+			r, ck, CI_FAIL, "/dev/infiniband",
 			"sysfs shows %zu RDMA device%s but /dev/infiniband has no uverbs: this "
 			"pod cannot open them, so UCX has no RDMA transport (KV over TCP)",
 			f->n_devs, f->n_devs == 1 ? "" : "s");
-		check_set_fix(c, "request the RDMA resource in the pod spec (RDMA device plugin, e.g. "
-				 "rdma/ib: 1, or the SR-IOV network) or mount /dev/infiniband; "
-				 "sysfs alone is not enough");
+		check_set_fix(c,
+			      "request the RDMA resource in the pod spec (RDMA device plugin, e.g. "
+			      "rdma/ib: 1, or the SR-IOV network) or mount /dev/infiniband; "
+			      "sysfs alone is not enough");
 		return;
 	}
 	if (f->ibv_t.state != TOOL_OK) {
-		report_check(r, ck, CI_OK, "/dev/infiniband",
-			     "%zu uverbs device%s for %zu RDMA device%s (%s: opening them not verified)",
-			     f->n_uverbs, f->n_uverbs == 1 ? "" : "s", f->n_devs,
-			     f->n_devs == 1 ? "" : "s", f->ibv_t.why);
+		report_check(
+			r, ck, CI_OK, "/dev/infiniband",
+			"%zu uverbs device%s for %zu RDMA device%s (%s: opening them not verified)",
+			f->n_uverbs, f->n_uverbs == 1 ? "" : "s", f->n_devs,
+			f->n_devs == 1 ? "" : "s", f->ibv_t.why);
 		return;
 	}
 	/* ibv_devinfo lists only what libibverbs opened: a device in sysfs
@@ -306,33 +320,39 @@ void node_check_rdma_uverbs(struct ci_report *r, const struct node_facts *f)
 	}
 	struct ci_check *c;
 	if (!n_missing) {
-		c = report_check(r, ck, CI_OK, "/dev/infiniband",
-				 "%zu uverbs device%s; libibverbs opens all %zu RDMA device%s given to this "
-				 "pod (ibv_devinfo)%s%s", f->n_uverbs, f->n_uverbs == 1 ? "" : "s", n_given,
-				 n_given == 1 ? "" : "s", notgiven.len ? "; not given to this pod: " : "",
-				 notgiven.buf);
+		c = report_check(
+			r, ck, CI_OK, "/dev/infiniband",
+			"%zu uverbs device%s; libibverbs opens all %zu RDMA device%s given to this "
+			"pod (ibv_devinfo)%s%s",
+			f->n_uverbs, f->n_uverbs == 1 ? "" : "s", n_given, n_given == 1 ? "" : "s",
+			notgiven.len ? "; not given to this pod: " : "", notgiven.buf);
 		strbuf_release(&missing);
 		strbuf_release(&notgiven);
 		return;
 	}
 	struct strbuf why = STRBUF_INIT;
 	if (f->ibv_no_driver)
-		strbuf_addf(&why, "; libibverbs warns %zu time%s of no userspace "
-			    "device-specific driver", f->ibv_no_driver, f->ibv_no_driver == 1 ? "" : "s");
+		strbuf_addf(&why,
+			    "; libibverbs warns %zu time%s of no userspace "
+			    "device-specific driver",
+			    f->ibv_no_driver, f->ibv_no_driver == 1 ? "" : "s");
 	if (n_missing == n_given) {
-		c = report_check(r, ck, CI_FAIL, "ibv_devinfo",
-				 "/dev/infiniband has %zu uverbs device%s, but libibverbs opens none of "
-				 "the %zu RDMA device%s%s: UCX has no RDMA transport (KV over TCP)",
-				 f->n_uverbs, f->n_uverbs == 1 ? "" : "s", n_given,
-				 n_given == 1 ? "" : "s", why.buf);
+		c = report_check(
+			r, ck, CI_FAIL, "ibv_devinfo",
+			"/dev/infiniband has %zu uverbs device%s, but libibverbs opens none of "
+			"the %zu RDMA device%s%s: UCX has no RDMA transport (KV over TCP)",
+			f->n_uverbs, f->n_uverbs == 1 ? "" : "s", n_given, n_given == 1 ? "" : "s",
+			why.buf);
 	} else {
 		c = report_check(r, ck, CI_WARN, "ibv_devinfo",
 				 "libibverbs opens %zu of %zu RDMA devices; not: %s%s",
 				 n_given - n_missing, n_given, missing.buf, why.buf);
 	}
-	check_set_fix(c, "install rdma-core's userspace providers in the image (libibverbs + "
-			 "ibverbs-providers, e.g. libmlx5), as the Dynamo runtime images have them");
-	check_add_evidence(c, "devices given to the pod that libibverbs did not open: %s", missing.buf);
+	check_set_fix(c,
+		      "install rdma-core's userspace providers in the image (libibverbs + "
+		      "ibverbs-providers, e.g. libmlx5), as the Dynamo runtime images have them");
+	check_add_evidence(c, "devices given to the pod that libibverbs did not open: %s",
+			   missing.buf);
 	if (notgiven.len)
 		check_add_evidence(c, "not given to this pod (no uverbs node): %s", notgiven.buf);
 	strbuf_release(&missing);
@@ -359,7 +379,8 @@ void node_check_roce_gid(struct ci_report *r, const struct node_facts *f)
 				strbuf_joinf(&goodl, ", ", "%s/%u index %d", d->name, p->num,
 					     p->roce_v2_index);
 				if (node_port_v2_link_local_only(p))
-					strbuf_joinf_capped(&ll, 300, ", ", "%s/%u", d->name, p->num);
+					strbuf_joinf_capped(&ll, 300, ", ", "%s/%u", d->name,
+							    p->num);
 			} else if (!p->have_gid_types) {
 				unread++;
 			} else {
@@ -373,17 +394,22 @@ void node_check_roce_gid(struct ci_report *r, const struct node_facts *f)
 	} else if (bad.len) {
 		c = report_check(r, ck, CI_FAIL, SUBJ_IB,
 				 "RoCE port%s without a RoCE v2 GID: %s (ibv_create_ah fails with "
-				 "\"No such device\")", strchr(bad.buf, ',') ? "s" : "", bad.buf);
-		check_set_fix(c, "give the RoCE netdev an IP address (GIDs follow its addresses) and "
-				 "leave UCX_IB_GID_INDEX / NCCL_IB_GID_INDEX unset or on a RoCE v2 index");
+				 "\"No such device\")",
+				 strchr(bad.buf, ',') ? "s" : "", bad.buf);
+		check_set_fix(
+			c,
+			"give the RoCE netdev an IP address (GIDs follow its addresses) and "
+			"leave UCX_IB_GID_INDEX / NCCL_IB_GID_INDEX unset or on a RoCE v2 index");
 	} else if (unread == n) {
 		report_check(r, ck, CI_SKIPPED, SUBJ_IB,
-			     "the GID types of the %zu RoCE port%s could not be read", n, n == 1 ? "" : "s");
+			     "the GID types of the %zu RoCE port%s could not be read", n,
+			     n == 1 ? "" : "s");
 	} else if (ll.len) {
-		c = report_check(r, ck, CI_WARN, SUBJ_IB,
-				 "RoCE port%s whose only RoCE v2 GIDs are link-local (fe80::): %s; such "
-				 "GIDs do not route across an L3 (routed RoCE) fabric", strchr(ll.buf, ',') ?
-				 "s" : "", ll.buf);
+		c = report_check(
+			r, ck, CI_WARN, SUBJ_IB,
+			"RoCE port%s whose only RoCE v2 GIDs are link-local (fe80::): %s; such "
+			"GIDs do not route across an L3 (routed RoCE) fabric",
+			strchr(ll.buf, ',') ? "s" : "", ll.buf);
 		check_set_fix(c, "give the RoCE netdevs their IPv4/IPv6 addresses (the GID table "
 				 "follows the netdev's addresses)");
 		check_add_evidence(c, "%s", goodl.buf);
@@ -410,9 +436,11 @@ void node_check_efa(struct ci_report *r, const struct node_facts *f)
 	struct ci_check *c;
 	if (t->state != TOOL_OK) {
 		if (n_efa)
-			report_na(r, ck, "fi_info -p efa",
-				  "sysfs shows %zu EFA device%s, but the libfabric provider cannot be "
-				  "checked: %s", n_efa, n_efa == 1 ? "" : "s", t->why);
+			report_na(
+				r, ck, "fi_info -p efa",
+				"sysfs shows %zu EFA device%s, but the libfabric provider cannot be "
+				"checked: %s",
+				n_efa, n_efa == 1 ? "" : "s", t->why);
 		else
 			report_na(r, ck, "fi_info -p efa",
 				  "not an EFA node (no EFA device in sysfs; %s)", t->why);
@@ -423,7 +451,8 @@ void node_check_efa(struct ci_report *r, const struct node_facts *f)
 		for (size_t i = 0; i < f->fi.n; i++)
 			n += f->fi.v[i].provider && !strcmp(f->fi.v[i].provider, "efa");
 		c = report_check_as(r, ck, CI_OK, n_efa > 0, CI_LAYER_FABRIC, "fi_info -p efa",
-				    "libfabric's efa provider is usable (%zu endpoint%s)", n, n == 1 ? "" : "s");
+				    "libfabric's efa provider is usable (%zu endpoint%s)", n,
+				    n == 1 ? "" : "s");
 		for (size_t i = 0; i < f->fi.n && i < 8; i++)
 			if (f->fi.v[i].domain)
 				check_add_evidence(c, "efa domain %s (%s)", f->fi.v[i].domain,
@@ -431,14 +460,15 @@ void node_check_efa(struct ci_report *r, const struct node_facts *f)
 		return;
 	}
 	if (n_efa) {
-		c = report_check(r, ck, CI_FAIL, "fi_info -p efa",
-				 "sysfs shows %zu EFA device%s but libfabric finds no efa provider%s",
-				 n_efa, n_efa == 1 ? "" : "s", f->fi.no_data ? " (fi_getinfo -61)" : "");
-		check_set_fix(c, "use an image with the EFA-enabled libfabric (aws-efa-installer) and "
-				 "request vpc.amazonaws.com/efa in the pod spec");
+		c = report_check(
+			r, ck, CI_FAIL, "fi_info -p efa",
+			"sysfs shows %zu EFA device%s but libfabric finds no efa provider%s", n_efa,
+			n_efa == 1 ? "" : "s", f->fi.no_data ? " (fi_getinfo -61)" : "");
+		check_set_fix(c,
+			      "use an image with the EFA-enabled libfabric (aws-efa-installer) and "
+			      "request vpc.amazonaws.com/efa in the pod spec");
 		return;
 	}
-	report_na(r, ck, "fi_info -p efa",
-		  "not an EFA node: libfabric has no efa provider%s",
+	report_na(r, ck, "fi_info -p efa", "not an EFA node: libfabric has no efa provider%s",
 		  f->fi.no_data ? " (fi_getinfo -61)" : "");
 }

@@ -158,8 +158,8 @@ static void read_meta(struct node_facts *f, const struct section *s)
 		} else if (!strcmp(k, "kernel") && *v && !f->kernel) {
 			f->kernel = xstrdup(v);
 			int ma, mi;
-			if (sscanf(v, "%d.%d", &ma, &mi) == 2 && ma >= 0 && ma < 1000 &&
-			    mi >= 0 && mi < 1000) {
+			if (sscanf(v, "%d.%d", &ma, &mi) == 2 && ma >= 0 && ma < 1000 && mi >= 0 &&
+			    mi < 1000) {
 				f->kernel_major = ma;
 				f->kernel_minor = mi;
 			}
@@ -287,10 +287,12 @@ static void read_shm(struct node_facts *f, const struct transcript *t)
 				f->have_shm = true;
 				if (mount_size_option(e, &f->shm_bytes)) {
 					f->shm_size_known = true;
-					snprintf(f->shm_how, sizeof(f->shm_how), "%s size option in /proc/mounts",
+					snprintf(f->shm_how, sizeof(f->shm_how),
+						 "%s size option in /proc/mounts",
 						 e->fstype ? e->fstype : "mount");
 				} else {
-					snprintf(f->shm_how, sizeof(f->shm_how), "%s without a size option",
+					snprintf(f->shm_how, sizeof(f->shm_how),
+						 "%s without a size option",
 						 e->fstype ? e->fstype : "mount");
 				}
 			}
@@ -332,7 +334,7 @@ static void env_add(struct node_facts *f, const struct section *s, const char *s
 	for (size_t i = 0; i < e.n && f->n_env < NODE_MAX_ENV; i++) {
 		const char *name = e.v[i].name;
 		if (!redact_is_transport_name(name) || node_env_get(f, name))
-			continue;   /* pid 1 first: it is what the worker really runs with */
+			continue; /* pid 1 first: it is what the worker really runs with */
 		struct node_env_var *v = &f->env[f->n_env++];
 		v->name = e.v[i].name;
 		v->value = redact_value_dup(name, e.v[i].value);
@@ -352,7 +354,8 @@ static void smi_state(const struct section *s, const char *what, struct tool_out
 			o->state = e == SMI_MISSING_TOOL ? TOOL_MISSING : TOOL_FAILED;
 			char l[100];
 			first_line(s->body, s->len, l, sizeof(l));
-			snprintf(o->why, sizeof(o->why), "nvidia-smi: %s (%s)", smi_error_name(e), l);
+			snprintf(o->why, sizeof(o->why), "nvidia-smi: %s (%s)", smi_error_name(e),
+				 l);
 		}
 	}
 }
@@ -421,7 +424,8 @@ static void read_gpus(struct node_facts *f, const struct transcript *t)
 			snprintf(f->smi_q_t.why, sizeof(f->smi_q_t.why),
 				 "nvidia-smi -q printed nothing readable");
 		} else {
-			if (!f->driver_version && f->q.driver_version && !smi_is_na(f->q.driver_version))
+			if (!f->driver_version && f->q.driver_version &&
+			    !smi_is_na(f->q.driver_version))
 				f->driver_version = xstrdup(f->q.driver_version);
 			if (!f->gpus_known && f->q.attached_gpus > 0) {
 				f->n_gpus = (size_t)f->q.attached_gpus;
@@ -451,7 +455,8 @@ static void read_efa(struct node_facts *f, const struct section *s)
 		fi_info_release(&f->fi);
 		if (f->fi_t.state == TOOL_OK) {
 			f->fi_t.state = TOOL_FAILED;
-			snprintf(f->fi_t.why, sizeof(f->fi_t.why), "fi_info printed nothing readable");
+			snprintf(f->fi_t.why, sizeof(f->fi_t.why),
+				 "fi_info printed nothing readable");
 		}
 	}
 }
@@ -485,7 +490,8 @@ static void read_ibv(struct node_facts *f, const struct section *s)
 		f->ibv_no_driver = d.no_driver_warnings;
 	} else if (f->ibv_t.state == TOOL_OK) {
 		f->ibv_t.state = TOOL_FAILED;
-		snprintf(f->ibv_t.why, sizeof(f->ibv_t.why), "ibv_devinfo printed nothing readable");
+		snprintf(f->ibv_t.why, sizeof(f->ibv_t.why),
+			 "ibv_devinfo printed nothing readable");
 	}
 	ibv_devinfo_release(&d);
 }

@@ -80,11 +80,15 @@ static long num_after(const char *s, const char *prefix)
 }
 
 static const char *const counter_names[NC_COUNT] = {
-	[NC_LINK_DOWNED] = "link_downed", [NC_SYMBOL_ERROR] = "symbol_error",
-	[NC_LINK_ERROR_RECOVERY] = "link_error_recovery", [NC_PORT_RCV_ERRORS] = "port_rcv_errors",
+	[NC_LINK_DOWNED] = "link_downed",
+	[NC_SYMBOL_ERROR] = "symbol_error",
+	[NC_LINK_ERROR_RECOVERY] = "link_error_recovery",
+	[NC_PORT_RCV_ERRORS] = "port_rcv_errors",
 	[NC_EXCESSIVE_BUFFER_OVERRUN] = "excessive_buffer_overrun_errors",
-	[NC_OUT_OF_SEQUENCE] = "out_of_sequence", [NC_LOCAL_ACK_TIMEOUT] = "local_ack_timeout_err",
-	[NC_RNR_NAK_RETRY] = "rnr_nak_retry_err", [NC_NP_CNP_SENT] = "np_cnp_sent",
+	[NC_OUT_OF_SEQUENCE] = "out_of_sequence",
+	[NC_LOCAL_ACK_TIMEOUT] = "local_ack_timeout_err",
+	[NC_RNR_NAK_RETRY] = "rnr_nak_retry_err",
+	[NC_NP_CNP_SENT] = "np_cnp_sent",
 	[NC_RP_CNP_HANDLED] = "rp_cnp_handled",
 };
 
@@ -217,7 +221,8 @@ static void ib_line(struct node_facts *f, const char *rest, const char *val, int
 	if (sample) {
 		/* the second reading only updates devices the first one listed */
 		for (size_t i = 0; i < f->n_devs && !d; i++)
-			if (strlen(f->devs[i].name) == dlen && !strncmp(f->devs[i].name, rest, dlen))
+			if (strlen(f->devs[i].name) == dlen &&
+			    !strncmp(f->devs[i].name, rest, dlen))
 				d = &f->devs[i];
 	} else {
 		d = dev_get(f, rest, dlen);
@@ -254,7 +259,8 @@ static void ib_line(struct node_facts *f, const char *rest, const char *val, int
 			size_t l = strcspn(ifn, "/");
 			if (l && l < 64) {
 				for (size_t i = 0; i < d->n_netdevs; i++)
-					if (strlen(d->netdevs[i]) == l && !strncmp(d->netdevs[i], ifn, l))
+					if (strlen(d->netdevs[i]) == l &&
+					    !strncmp(d->netdevs[i], ifn, l))
 						return;
 				d->netdevs[d->n_netdevs++] = xstrndup(ifn, l);
 			}
@@ -290,7 +296,7 @@ static void pci_gpu_line(struct node_facts *f, const char *rest, const char *val
 {
 	size_t l = strcspn(rest, "/");
 	if (!l) {
-		f->have_pci_gpus = true;   /* "sys/bus/pci/devices/": the probe looked */
+		f->have_pci_gpus = true; /* "sys/bus/pci/devices/": the probe looked */
 		return;
 	}
 	if (l >= sizeof(f->pci_gpus[0].bdf))
@@ -355,7 +361,7 @@ static void read_sys_lines(struct node_facts *f, const struct section *s, int sa
 		} else {
 			size_t l = strlen(line);
 			if (!l || line[l - 1] != '/')
-				continue;   /* neither a value nor a directory */
+				continue; /* neither a value nor a directory */
 			line[l - 1] = '\0';
 		}
 		if (!strncmp(line, SYS_IB_PREFIX, strlen(SYS_IB_PREFIX)))
@@ -364,8 +370,11 @@ static void read_sys_lines(struct node_facts *f, const struct section *s, int sa
 			continue;
 		else if (!strncmp(line, SYS_PCI_PREFIX, strlen(SYS_PCI_PREFIX)) ||
 			 !strcmp(line, "sys/bus/pci/devices"))
-			pci_gpu_line(f, strlen(line) > strlen(SYS_PCI_PREFIX) ?
-				     line + strlen(SYS_PCI_PREFIX) : "", val);
+			pci_gpu_line(f,
+				     strlen(line) > strlen(SYS_PCI_PREFIX)
+					     ? line + strlen(SYS_PCI_PREFIX)
+					     : "",
+				     val);
 		else if (val && !strcmp(line, "sys/class/dmi/id/sys_vendor")) {
 			free(f->dmi_vendor);
 			f->dmi_vendor = xstrdup(val);

@@ -27,7 +27,8 @@ static bool kernel_at_least(const struct node_facts *f, int ma, int mi)
 
 /* The DMA-BUF path's prerequisites; *why says the first that fails (or
  * what could not be verified). */
-static bool dmabuf_possible(const struct node_facts *f, char *why, size_t len, char *ev, size_t evlen)
+static bool dmabuf_possible(const struct node_facts *f, char *why, size_t len, char *ev,
+			    size_t evlen)
 {
 	bool kern = kernel_at_least(f, 5, 12);
 	bool ucx_ok = !f->have_ucx_version || f->ucx_major > 1 ||
@@ -43,19 +44,25 @@ static bool dmabuf_possible(const struct node_facts *f, char *why, size_t len, c
 	else
 		snprintf(verbs, sizeof(verbs), "libibverbs version not collected");
 	snprintf(ev, evlen, "kernel %s, %s, %s, %s", f->kernel ? f->kernel : "unknown",
-		 !f->have_nv_version ? "driver flavour unknown" :
-		 f->open_module ? "open kernel module" : "proprietary kernel module", ucx, verbs);
+		 !f->have_nv_version ? "driver flavour unknown"
+		 : f->open_module    ? "open kernel module"
+				     : "proprietary kernel module",
+		 ucx, verbs);
 	why[0] = '\0';
 	if (!kern)
-		snprintf(why, len, "kernel %s is older than 5.12", f->kernel ? f->kernel : "unknown");
+		snprintf(why, len, "kernel %s is older than 5.12",
+			 f->kernel ? f->kernel : "unknown");
 	else if (!f->have_nv_version)
-		snprintf(why, len, "/proc/driver/nvidia/version is not readable (open module unknown)");
+		snprintf(why, len,
+			 "/proc/driver/nvidia/version is not readable (open module unknown)");
 	else if (!f->open_module)
 		snprintf(why, len, "the proprietary NVIDIA kernel module has no DMA-BUF export");
 	else if (!ucx_ok)
-		snprintf(why, len, "UCX %s is older than 1.14 (no DMA-BUF registration)", f->ucx_version);
+		snprintf(why, len, "UCX %s is older than 1.14 (no DMA-BUF registration)",
+			 f->ucx_version);
 	else if (!verbs_ok)
-		snprintf(why, len, "libibverbs ABI 1.%d has no ibv_reg_dmabuf_mr (rdma-core >= 34 needed)",
+		snprintf(why, len,
+			 "libibverbs ABI 1.%d has no ibv_reg_dmabuf_mr (rdma-core >= 34 needed)",
 			 f->ibverbs_abi);
 	else
 		return true;
@@ -68,8 +75,9 @@ void node_gpudirect_view(const struct node_facts *f, struct gdr_view *v)
 	char why[200];
 	bool dmabuf = dmabuf_possible(f, why, sizeof(why), v->dmabuf, sizeof(v->dmabuf));
 	bool efa_node = node_count_efa_devs(f) > 0;
-	const char *pm = f->mod_nvidia_peermem ? "nvidia_peermem" :
-			 f->mod_nv_peer_mem ? "nv_peer_mem" : NULL;
+	const char *pm = f->mod_nvidia_peermem ? "nvidia_peermem"
+			 : f->mod_nv_peer_mem  ? "nv_peer_mem"
+					       : NULL;
 	if (!f->have_modules && !f->memory_peers && !f->have_nv_version) {
 		v->mode = GDR_MODE_UNKNOWN;
 		v->status = CI_SKIPPED;
@@ -83,7 +91,8 @@ void node_gpudirect_view(const struct node_facts *f, struct gdr_view *v)
 		v->name = "peermem";
 		snprintf(v->detail, sizeof(v->detail),
 			 "%s is loaded and registered (/sys/kernel/mm/memory_peers): NICs read and "
-			 "write GPU memory directly", pm);
+			 "write GPU memory directly",
+			 pm);
 		return;
 	}
 	if (f->mod_efa_peermem && efa_node) {
@@ -99,19 +108,21 @@ void node_gpudirect_view(const struct node_facts *f, struct gdr_view *v)
 		v->mode = GDR_MODE_DMABUF;
 		v->status = CI_OK;
 		v->name = "dma-buf";
-		snprintf(v->detail, sizeof(v->detail),
-			 "DMA-BUF GPUDirect is possible (%s)%s%s", v->dmabuf,
-			 pm ? "; " : "", pm ? "nvidia_peermem is loaded too, without memory_peers" : "");
+		snprintf(v->detail, sizeof(v->detail), "DMA-BUF GPUDirect is possible (%s)%s%s",
+			 v->dmabuf, pm ? "; " : "",
+			 pm ? "nvidia_peermem is loaded too, without memory_peers" : "");
 		return;
 	}
 	if (pm) {
 		v->mode = GDR_MODE_PEERMEM_BARE;
 		v->status = CI_WARN;
 		v->name = "peermem without memory_peers";
-		snprintf(v->detail, sizeof(v->detail),
-			 "%s is loaded but /sys/kernel/mm/memory_peers is absent: UCX still uses it, "
-			 "NCCL reports \"GPU Direct RDMA Disabled\" and stages through host memory; "
-			 "no DMA-BUF either (%s)", pm, why);
+		snprintf(
+			v->detail, sizeof(v->detail),
+			"%s is loaded but /sys/kernel/mm/memory_peers is absent: UCX still uses it, "
+			"NCCL reports \"GPU Direct RDMA Disabled\" and stages through host memory; "
+			"no DMA-BUF either (%s)",
+			pm, why);
 		snprintf(v->fix, sizeof(v->fix),
 			 "load nvidia_peermem built against MLNX_OFED/DOCA-OFED (it registers in "
 			 "memory_peers; GPU operator driver.rdma.enabled=true), or use DMA-BUF "

@@ -23,23 +23,23 @@
 #include "node/node_facts.h"
 
 enum gdr_mode {
-	GDR_MODE_UNKNOWN = 0,     /* nothing readable */
-	GDR_MODE_PEERMEM,         /* nvidia_peermem/nv_peer_mem + memory_peers */
-	GDR_MODE_EFA_PEERMEM,     /* efa_nv_peermem on an EFA node */
-	GDR_MODE_DMABUF,          /* the DMA-BUF prerequisites hold */
-	GDR_MODE_PEERMEM_BARE,    /* nvidia_peermem without memory_peers */
-	GDR_MODE_STAGING,         /* none: host staging */
+	GDR_MODE_UNKNOWN = 0,  /* nothing readable */
+	GDR_MODE_PEERMEM,      /* nvidia_peermem/nv_peer_mem + memory_peers */
+	GDR_MODE_EFA_PEERMEM,  /* efa_nv_peermem on an EFA node */
+	GDR_MODE_DMABUF,       /* the DMA-BUF prerequisites hold */
+	GDR_MODE_PEERMEM_BARE, /* nvidia_peermem without memory_peers */
+	GDR_MODE_STAGING,      /* none: host staging */
 };
 
 struct gdr_view {
 	enum gdr_mode mode;
-	enum ci_status status;    /* ok, warn (bare peermem, staging), skipped (unknown) */
-	const char *name;         /* the fleet's word: "peermem", "efa_nv_peermem",
+	enum ci_status status; /* ok, warn (bare peermem, staging), skipped (unknown) */
+	const char *name;      /* the fleet's word: "peermem", "efa_nv_peermem",
 				   * "dma-buf", "peermem without memory_peers",
 				   * "host staging"; NULL when unknown */
-	char detail[400];         /* one line for node.gpudirect */
-	char fix[320];            /* "" when nothing to fix */
-	char dmabuf[240];         /* the DMA-BUF prerequisites as read, for evidence */
+	char detail[400];      /* one line for node.gpudirect */
+	char fix[320];         /* "" when nothing to fix */
+	char dmabuf[240];      /* the DMA-BUF prerequisites as read, for evidence */
 };
 
 void node_gpudirect_view(const struct node_facts *f, struct gdr_view *v);

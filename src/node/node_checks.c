@@ -11,7 +11,8 @@ static void check_probe(struct ci_report *r, const struct node_facts *f)
 		return;
 	}
 	if (!f->complete) {
-		struct ci_check *c = report_check_as(r, NODE_CHECK(PROBE), CI_WARN, false, CI_LAYER_FABRIC, "probe",
+		struct ci_check *c = report_check_as(
+			r, NODE_CHECK(PROBE), CI_WARN, false, CI_LAYER_FABRIC, "probe",
 			"the probe transcript was cut before its end: readings after the cut are missing");
 		check_set_fix(c, "run the probe again, with a longer --timeout if it timed out");
 	}

@@ -22,57 +22,56 @@
 #ifndef CI_NODE_SECTIONS_H
 #define CI_NODE_SECTIONS_H
 
-#define SEC_META            "meta"             /* root=host|sysroot, kernel=, have_timeout= */
-#define SEC_SYS             "sys"
-#define SEC_DEV             "dev"
-#define SEC_MODULES         "proc:modules"     /* transport modules only */
-#define SEC_NV_VERSION      "proc:nvidia-version"
-#define SEC_STATUS          "proc:status"      /* Cap* lines only (the exec shell) */
-#define SEC_LIMITS          "proc:limits"      /* "Max locked memory" line only */
-#define SEC_PID1_STATUS     "proc:pid1-status" /* /proc/1/status Cap* lines (the worker) */
-#define SEC_PID1_LIMITS     "proc:pid1-limits" /* /proc/1/limits "Max locked memory" */
-#define SEC_MOUNTS          "proc:mounts"      /* /dev/shm lines only */
-#define SEC_ULIMIT_L        "ulimit:l"         /* host/pod only (not under a sysroot) */
-#define SEC_ULIMIT_HL       "ulimit:hl"
-#define SEC_ENV_PID1        "env:pid1"         /* transport NAME=VALUE, from /proc/1/environ */
-#define SEC_ENV_EXEC        "env:exec"         /* transport NAME=VALUE, from the exec shell;
-						* one variable per line (parse/env_section.h) */
-#define SEC_WHICH           "which"            /* tool=path, "tool=" when absent */
-#define SEC_IBV_DEVINFO     "tool:ibv_devinfo" /* what libibverbs opens */
-#define SEC_SMI_Q           "tool:nvsmi-q"     /* nvidia-smi -q, GPU headers + Fabric */
-#define SEC_SMI_TOPO        "tool:nvsmi-topo"  /* nvidia-smi topo -m */
-#define SEC_SMI_NVLINK      "tool:nvsmi-nvlink" /* nvidia-smi nvlink -s */
-#define SEC_FI_INFO_EFA     "tool:fi_info-efa"
-#define SEC_UCX_INFO_VD     "tool:ucx_info-vd" /* ucx_info -v -d: version, then devices */
-#define SEC_UCX_INFO_V      "tool:ucx_info-v"  /* only when -v -d printed no version */
-#define SEC_DF_SHM          "tool:df-shm"      /* df -k /dev/shm, host/pod only, and only
-						* when /proc/mounts gives no size */
+#define SEC_META         "meta" /* root=host|sysroot, kernel=, have_timeout= */
+#define SEC_SYS          "sys"
+#define SEC_DEV          "dev"
+#define SEC_MODULES      "proc:modules" /* transport modules only */
+#define SEC_NV_VERSION   "proc:nvidia-version"
+#define SEC_STATUS       "proc:status"      /* Cap* lines only (the exec shell) */
+#define SEC_LIMITS       "proc:limits"      /* "Max locked memory" line only */
+#define SEC_PID1_STATUS  "proc:pid1-status" /* /proc/1/status Cap* lines (the worker) */
+#define SEC_PID1_LIMITS  "proc:pid1-limits" /* /proc/1/limits "Max locked memory" */
+#define SEC_MOUNTS       "proc:mounts"      /* /dev/shm lines only */
+#define SEC_ULIMIT_L     "ulimit:l"         /* host/pod only (not under a sysroot) */
+#define SEC_ULIMIT_HL    "ulimit:hl"
+#define SEC_ENV_PID1     "env:pid1" /* transport NAME=VALUE, from /proc/1/environ */
+/* transport NAME=VALUE, from the exec shell; one variable per line
+ * (parse/env_section.h) */
+#define SEC_ENV_EXEC     "env:exec"
+#define SEC_WHICH        "which"             /* tool=path, "tool=" when absent */
+#define SEC_IBV_DEVINFO  "tool:ibv_devinfo"  /* what libibverbs opens */
+#define SEC_SMI_Q        "tool:nvsmi-q"      /* nvidia-smi -q, GPU headers + Fabric */
+#define SEC_SMI_TOPO     "tool:nvsmi-topo"   /* nvidia-smi topo -m */
+#define SEC_SMI_NVLINK   "tool:nvsmi-nvlink" /* nvidia-smi nvlink -s */
+#define SEC_FI_INFO_EFA  "tool:fi_info-efa"
+#define SEC_UCX_INFO_VD  "tool:ucx_info-vd" /* ucx_info -v -d: version, then devices */
+#define SEC_UCX_INFO_V   "tool:ucx_info-v"  /* only when -v -d printed no version */
+/* df -k /dev/shm, host/pod only, and only when /proc/mounts gives no size */
+#define SEC_DF_SHM       "tool:df-shm"
 /* legacy: printed by earlier scripts only, still read from saved transcripts
  * (v1 replays): the -q section answers the query, -v -d is one run. */
-#define SEC_SMI_QUERY       "tool:nvsmi-query" /* legacy: --query-gpu=index,name,... */
-#define SEC_UCX_INFO_D      "tool:ucx_info-d"  /* legacy: ucx_info -d alone */
-#define SEC_NIXL_PLUGINS    "nixl:plugins"     /* "<dir>/" then "<dir>/libplugin_X.so" */
-#define SEC_NIXL_PYTHON     "nixl:python"      /* "<METADATA>: Name: x" / ": Version: y" */
-
+#define SEC_SMI_QUERY    "tool:nvsmi-query" /* legacy: --query-gpu=index,name,... */
+#define SEC_UCX_INFO_D   "tool:ucx_info-d"  /* legacy: ucx_info -d alone */
+#define SEC_NIXL_PLUGINS "nixl:plugins"     /* "<dir>/" then "<dir>/libplugin_X.so" */
+#define SEC_NIXL_PYTHON  "nixl:python"      /* "<METADATA>: Name: x" / ": Version: y" */
 
 /* Prefixes of SEC_SYS / SEC_DEV paths. */
-#define SYS_IB_PREFIX       "sys/class/infiniband/"
-#define SYS_NET_PREFIX      "sys/class/net/"
-#define SYS_MEMORY_PEERS    "sys/kernel/mm/memory_peers/"
-#define SYS_MODULE_PREFIX   "sys/module/"
-#define DEV_UVERBS_PREFIX   "dev/infiniband/uverbs"
-#define DEV_GDRDRV          "dev/gdrdrv"
-#define DEV_IMEX_PREFIX     "dev/nvidia-caps-imex-channels/channel"
-#define DEV_NVIDIA_PREFIX   "dev/nvidia"
+#define SYS_IB_PREFIX     "sys/class/infiniband/"
+#define SYS_NET_PREFIX    "sys/class/net/"
+#define SYS_MEMORY_PEERS  "sys/kernel/mm/memory_peers/"
+#define SYS_MODULE_PREFIX "sys/module/"
+#define DEV_UVERBS_PREFIX "dev/infiniband/uverbs"
+#define DEV_GDRDRV        "dev/gdrdrv"
+#define DEV_IMEX_PREFIX   "dev/nvidia-caps-imex-channels/channel"
+#define DEV_NVIDIA_PREFIX "dev/nvidia"
 
 /* Every section name above, for the script test. */
-#define NODE_SECTION_LIST \
-	SEC_META, SEC_SYS, SEC_DEV, SEC_MODULES, SEC_NV_VERSION, SEC_STATUS, SEC_LIMITS, \
-	SEC_PID1_STATUS, SEC_PID1_LIMITS, \
-	SEC_MOUNTS, SEC_ULIMIT_L, SEC_ULIMIT_HL, SEC_ENV_PID1, SEC_ENV_EXEC, SEC_WHICH, \
-	SEC_IBV_DEVINFO, SEC_SMI_Q, SEC_SMI_TOPO, SEC_SMI_NVLINK, \
-	SEC_SMI_QUERY, SEC_FI_INFO_EFA, SEC_UCX_INFO_VD, SEC_UCX_INFO_V, SEC_UCX_INFO_D, \
-	SEC_DF_SHM, SEC_NIXL_PLUGINS, SEC_NIXL_PYTHON
+#define NODE_SECTION_LIST                                                                        \
+	SEC_META, SEC_SYS, SEC_DEV, SEC_MODULES, SEC_NV_VERSION, SEC_STATUS, SEC_LIMITS,         \
+		SEC_PID1_STATUS, SEC_PID1_LIMITS, SEC_MOUNTS, SEC_ULIMIT_L, SEC_ULIMIT_HL,       \
+		SEC_ENV_PID1, SEC_ENV_EXEC, SEC_WHICH, SEC_IBV_DEVINFO, SEC_SMI_Q, SEC_SMI_TOPO, \
+		SEC_SMI_NVLINK, SEC_SMI_QUERY, SEC_FI_INFO_EFA, SEC_UCX_INFO_VD, SEC_UCX_INFO_V, \
+		SEC_UCX_INFO_D, SEC_DF_SHM, SEC_NIXL_PLUGINS, SEC_NIXL_PYTHON
 
 #include "node/sections10.h"
 

@@ -11,12 +11,12 @@
 #define CI_NODE_SECTIONS10_H
 
 /* pid 1's limits and status: SEC_PID1_LIMITS, SEC_PID1_STATUS (sections.h) */
-#define SEC_LIMITS_PID1     SEC_PID1_LIMITS
-#define SEC_STATUS_PID1     SEC_PID1_STATUS
-#define SEC_COUNTERS2       "sys:counters"     /* port counters again, ~1 s after SEC_SYS */
-#define SEC_LIBS            "files:libs"       /* paths of libibverbs.so.1.*, libgdrapi.so.2.*, libucp.so.* */
-#define SEC_ROUTE           "proc:net-route"   /* /proc/net/route */
-#define SEC_INET6           "proc:net-if_inet6" /* /proc/net/if_inet6 */
-#define SEC_SMI_P2P         "tool:nvsmi-p2p"   /* nvidia-smi topo -p2p r */
+#define SEC_LIMITS_PID1 SEC_PID1_LIMITS
+#define SEC_STATUS_PID1 SEC_PID1_STATUS
+#define SEC_COUNTERS2   "sys:counters" /* port counters again, ~1 s after SEC_SYS */
+#define SEC_LIBS        "files:libs" /* paths of libibverbs.so.1.*, libgdrapi.so.2.*, libucp.so.* */
+#define SEC_ROUTE       "proc:net-route"    /* /proc/net/route */
+#define SEC_INET6       "proc:net-if_inet6" /* /proc/net/if_inet6 */
+#define SEC_SMI_P2P     "tool:nvsmi-p2p"    /* nvidia-smi topo -p2p r */
 
 #endif

@@ -13,8 +13,8 @@ static bool name_ok(const char *p, size_t n)
 		return false;
 	for (size_t i = 0; i < n; i++) {
 		char c = p[i];
-		if (!((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ||
-		      (c >= '0' && c <= '9') || c == '_'))
+		if (!((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+		      c == '_'))
 			return false;
 	}
 	return true;

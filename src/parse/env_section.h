@@ -20,14 +20,14 @@
 #include <stddef.h>
 
 struct env_entry {
-	char *name;                     /* [A-Za-z_][A-Za-z0-9_]*, at most 128 */
-	char *value;                    /* as written, up to a NUL */
+	char *name;  /* [A-Za-z_][A-Za-z0-9_]*, at most 128 */
+	char *value; /* as written, up to a NUL */
 };
 
 struct env_section {
 	struct env_entry *v;
 	size_t n, cap;
-	bool truncated;                 /* more than PARSE_MAX_ITEMS variables */
+	bool truncated; /* more than PARSE_MAX_ITEMS variables */
 };
 
 /* 0 when at least one variable was read; -1 otherwise.  Lines that are not

@@ -14,20 +14,20 @@
 #include <stddef.h>
 
 struct fi_info_entry {
-	char *provider;                 /* "efa" */
+	char *provider; /* "efa" */
 	char *fabric;
-	char *domain;                   /* "rdmap197s0-rdm" */
+	char *domain; /* "rdmap197s0-rdm" */
 	char *version;
-	char *type;                     /* "FI_EP_RDM" */
-	char *protocol;                 /* "FI_PROTO_EFA" */
-	int rank;                       /* mpirun tag rank; -1 when untagged */
+	char *type;     /* "FI_EP_RDM" */
+	char *protocol; /* "FI_PROTO_EFA" */
+	int rank;       /* mpirun tag rank; -1 when untagged */
 };
 
 struct fi_info {
 	struct fi_info_entry *v;
 	size_t n, cap;
-	int getinfo_error;              /* -61 for "fi_getinfo: -61"; 0 when absent */
-	bool no_data;                   /* getinfo_error == -61 (FI_ENODATA) */
+	int getinfo_error; /* -61 for "fi_getinfo: -61"; 0 when absent */
+	bool no_data;      /* getinfo_error == -61 (FI_ENODATA) */
 };
 
 /* 0 when recognised (provider blocks or a fi_getinfo error); -1 otherwise. */

@@ -14,8 +14,8 @@ struct ibdev2netdev_entry {
 	char *dev;
 	unsigned port;
 	char *netdev;
-	bool up;                        /* "(Up)" */
-	char *state;                    /* the text inside the parentheses */
+	bool up;     /* "(Up)" */
+	char *state; /* the text inside the parentheses */
 };
 
 struct ibdev2netdev {

@@ -142,10 +142,9 @@ int ibstat_parse(const char *buf, size_t len, struct ibstat *out)
 		/* Port keys and CA keys do not overlap, so a paste that lost its
 		 * indentation still lands every key in the right place. */
 		if (port && (str_ieq(k, "State") || str_ieq(k, "Physical state") ||
-			     str_ieq(k, "Rate") || str_ieq(k, "Base lid") ||
-			     str_ieq(k, "SM lid") || str_ieq(k, "LMC") ||
-			     str_ieq(k, "Port GUID") || str_ieq(k, "Link layer") ||
-			     str_ieq(k, "Capability mask")))
+			     str_ieq(k, "Rate") || str_ieq(k, "Base lid") || str_ieq(k, "SM lid") ||
+			     str_ieq(k, "LMC") || str_ieq(k, "Port GUID") ||
+			     str_ieq(k, "Link layer") || str_ieq(k, "Capability mask")))
 			port_field(port, k, v);
 		else
 			ca_field(ca, k, v);

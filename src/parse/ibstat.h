@@ -16,11 +16,11 @@
 
 struct ibstat_port {
 	unsigned num;
-	enum ib_port_state state;        /* "State: Active" */
-	enum ib_phys_state phys_state;   /* "Physical state: LinkUp" */
-	char *state_text;                /* as printed, NULL if absent */
+	enum ib_port_state state;      /* "State: Active" */
+	enum ib_phys_state phys_state; /* "Physical state: LinkUp" */
+	char *state_text;              /* as printed, NULL if absent */
 	char *phys_state_text;
-	double rate_gbps;                /* "Rate: 400"; 0 if absent */
+	double rate_gbps; /* "Rate: 400"; 0 if absent */
 	uint32_t base_lid;
 	uint32_t sm_lid;
 	unsigned lmc;
@@ -29,13 +29,13 @@ struct ibstat_port {
 };
 
 struct ibstat_ca {
-	char *name;                      /* "mlx5_0" */
-	char *ca_type;                   /* "MT4129" */
+	char *name;    /* "mlx5_0" */
+	char *ca_type; /* "MT4129" */
 	char *fw_ver;
 	char *hw_ver;
 	uint64_t node_guid;
 	uint64_t sys_image_guid;
-	unsigned nports_declared;        /* "Number of ports: 1" */
+	unsigned nports_declared; /* "Number of ports: 1" */
 	struct ibstat_port *ports;
 	size_t nports, cap;
 };
@@ -43,10 +43,10 @@ struct ibstat_ca {
 struct ibstat {
 	struct ibstat_ca *cas;
 	size_t ncas, cap;
-	bool empty;          /* no output at all (no devices, exit 0) */
-	bool panic;          /* an "ibpanic:" line was seen */
-	char *panic_msg;     /* that line, without "ibpanic: " */
-	char *panic_device;  /* the quoted device in it, e.g. "mlx5_an0"; may be NULL */
+	bool empty;         /* no output at all (no devices, exit 0) */
+	bool panic;         /* an "ibpanic:" line was seen */
+	char *panic_msg;    /* that line, without "ibpanic: " */
+	char *panic_device; /* the quoted device in it, e.g. "mlx5_an0"; may be NULL */
 };
 
 /* 0 when recognised (CA blocks, ibpanic, or empty output); -1 otherwise. */

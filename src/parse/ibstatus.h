@@ -15,10 +15,10 @@
 #include "parse/sysfs_ib.h"
 
 struct ibstatus_port {
-	char *device;                  /* "mlx5_0" */
+	char *device; /* "mlx5_0" */
 	unsigned port;
-	char *default_gid;             /* as printed; NULL if absent */
-	bool gid_unknown;              /* "default gid: unknown" */
+	char *default_gid; /* as printed; NULL if absent */
+	bool gid_unknown;  /* "default gid: unknown" */
 	uint32_t base_lid;
 	uint32_t sm_lid;
 	enum ib_port_state state;

@@ -77,8 +77,7 @@ static bool hcas_found(const char *s, int *n)
 		return false;
 	while (isdigit((unsigned char)*p) && v < 1000000)
 		v = v * 10 + (uint64_t)(*p++ - '0');
-	if (!str_istarts(str_skip_ws(p), "HCAs found") &&
-	    !str_istarts(str_skip_ws(p), "HCA found"))
+	if (!str_istarts(str_skip_ws(p), "HCAs found") && !str_istarts(str_skip_ws(p), "HCA found"))
 		return false;
 	*n = (int)v;
 	return true;
@@ -122,8 +121,7 @@ int ibv_devinfo_parse(const char *buf, size_t len, struct ibv_devinfo *out)
 		}
 		if (!str_kv(s, ':', &k, &v)) {
 			/* -l names, or -v flag lists under a key */
-			if (listing && !dev && out->nnames < PARSE_MAX_ITEMS &&
-			    !strchr(k, ' '))
+			if (listing && !dev && out->nnames < PARSE_MAX_ITEMS && !strchr(k, ' '))
 				*XPUSH(out->names, out->nnames, out->cap_names) = xstrdup(k);
 			continue;
 		}

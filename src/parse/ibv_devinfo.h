@@ -18,24 +18,24 @@
 
 struct ibv_port {
 	unsigned num;
-	enum ib_port_state state;       /* "PORT_ACTIVE (4)" */
-	enum ib_phys_state phys_state;  /* -v only: "LINK_UP (5)"; UNKNOWN otherwise */
-	unsigned max_mtu;               /* bytes, 0 if absent */
+	enum ib_port_state state;      /* "PORT_ACTIVE (4)" */
+	enum ib_phys_state phys_state; /* -v only: "LINK_UP (5)"; UNKNOWN otherwise */
+	unsigned max_mtu;              /* bytes, 0 if absent */
 	unsigned active_mtu;
 	uint32_t sm_lid;
 	uint32_t port_lid;
 	enum ib_link_layer link_layer;
-	char *active_width;             /* -v only: "4X (2)" as printed */
-	char *active_speed;             /* -v only: "50.0 Gbps (64)", "invalid speed (0)" */
-	char **gids;                    /* -v only: "GID[  0]:" values in order */
+	char *active_width; /* -v only: "4X (2)" as printed */
+	char *active_speed; /* -v only: "50.0 Gbps (64)", "invalid speed (0)" */
+	char **gids;        /* -v only: "GID[  0]:" values in order */
 	size_t ngids, cap_gids;
 };
 
 struct ibv_device {
-	char *hca_id;                   /* "mlx5_0" */
-	char *transport;                /* "InfiniBand (0)" */
+	char *hca_id;    /* "mlx5_0" */
+	char *transport; /* "InfiniBand (0)" */
 	char *fw_ver;
-	char *node_guid;                /* "e09d:7303:000d:1fc0" */
+	char *node_guid; /* "e09d:7303:000d:1fc0" */
 	char *board_id;
 	unsigned vendor_part_id;
 	unsigned phys_port_cnt;
@@ -44,13 +44,13 @@ struct ibv_device {
 };
 
 struct ibv_devinfo {
-	struct ibv_device *devs;        /* full listing */
+	struct ibv_device *devs; /* full listing */
 	size_t ndevs, cap;
-	bool no_devices;                /* "No IB devices found" */
-	int hcas_found;                 /* -l: "N HCAs found:"; -1 when absent */
-	char **names;                   /* -l: the listed names */
+	bool no_devices; /* "No IB devices found" */
+	int hcas_found;  /* -l: "N HCAs found:"; -1 when absent */
+	char **names;    /* -l: the listed names */
 	size_t nnames, cap_names;
-	size_t no_driver_warnings;      /* "libibverbs: Warning: no userspace device-specific driver" lines */
+	size_t no_driver_warnings; /* "libibverbs: Warning: no userspace device-specific driver" lines */
 };
 
 /* 0 when recognised (device blocks, "No IB devices found", a -l listing, or

@@ -12,42 +12,42 @@
 #include <stddef.h>
 
 /* The Dynamo operator's labels on every pod it creates. */
-#define KUBE_LABEL_DGD           "nvidia.com/dynamo-graph-deployment-name"
+#define KUBE_LABEL_DGD            "nvidia.com/dynamo-graph-deployment-name"
 #define KUBE_LABEL_COMPONENT_TYPE "nvidia.com/dynamo-component-type"
-#define KUBE_LABEL_SUB_COMPONENT "nvidia.com/dynamo-sub-component-type"
-#define KUBE_LABEL_COMPONENT     "nvidia.com/dynamo-component"
+#define KUBE_LABEL_SUB_COMPONENT  "nvidia.com/dynamo-sub-component-type"
+#define KUBE_LABEL_COMPONENT      "nvidia.com/dynamo-component"
 
 /* Caps, so that no answer can make the parser grow without bound. */
 #define KUBE_PODS_MAX_BYTES     (64u << 20)
-#define KUBE_PODS_MAX           65536  /* fleets of 10,000 pods and more */
+#define KUBE_PODS_MAX           65536 /* fleets of 10,000 pods and more */
 #define KUBE_POD_MAX_CONTAINERS 64
-#define KUBE_POD_MAX_STR        1024   /* longer strings are dropped (NULL) */
+#define KUBE_POD_MAX_STR        1024 /* longer strings are dropped (NULL) */
 
 struct kube_container {
 	char *name;
-	bool ready;          /* status.containerStatuses[].ready */
-	bool running;        /* its state is `running` */
-	bool has_status;     /* a containerStatuses entry was found */
+	bool ready;      /* status.containerStatuses[].ready */
+	bool running;    /* its state is `running` */
+	bool has_status; /* a containerStatuses entry was found */
 };
 
 struct kube_pod {
 	char *name, *namespace_;
-	char *phase;         /* "Running", "Pending", ...; NULL when absent */
-	char *node_name;     /* spec.nodeName; NULL when not scheduled */
-	char *pod_ip;        /* status.podIP; NULL when none yet */
+	char *phase;     /* "Running", "Pending", ...; NULL when absent */
+	char *node_name; /* spec.nodeName; NULL when not scheduled */
+	char *pod_ip;    /* status.podIP; NULL when none yet */
 	/* the operator's labels; NULL when absent */
 	char *dgd, *component_type, *sub_component_type, *component;
-	char *deletion_timestamp;   /* set: the pod is terminating */
-	struct kube_container *containers;   /* spec.containers order */
+	char *deletion_timestamp;          /* set: the pod is terminating */
+	struct kube_container *containers; /* spec.containers order */
 	size_t n_containers;
 };
 
 struct kube_pod_list {
 	struct kube_pod *pods;
 	size_t n, cap;
-	bool truncated;      /* more than KUBE_PODS_MAX items (the rest dropped) */
-	size_t left_out;     /* how many items that cap dropped (said in a warn) */
-	size_t skipped;      /* items that were not objects or had no name */
+	bool truncated;  /* more than KUBE_PODS_MAX items (the rest dropped) */
+	size_t left_out; /* how many items that cap dropped (said in a warn) */
+	size_t skipped;  /* items that were not objects or had no name */
 };
 
 void kube_pod_list_init(struct kube_pod_list *l);

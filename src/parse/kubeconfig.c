@@ -23,8 +23,8 @@ static yaml_node_t *get(yaml_document_t *d, yaml_node_t *map, const char *key)
 {
 	if (!map || map->type != YAML_MAPPING_NODE)
 		return NULL;
-	for (yaml_node_pair_t *p = map->data.mapping.pairs.start;
-	     p < map->data.mapping.pairs.top; p++) {
+	for (yaml_node_pair_t *p = map->data.mapping.pairs.start; p < map->data.mapping.pairs.top;
+	     p++) {
 		const char *k = scalar(d, yaml_document_get_node(d, p->key));
 		if (k && !strcmp(k, key))
 			return yaml_document_get_node(d, p->value);
@@ -50,7 +50,8 @@ int kubeconfig_parse(const char *buf, size_t len, struct kubeconfig *kc)
 		yaml_node_t *root = yaml_document_get_root_node(&d);
 		if (root && root->type == YAML_MAPPING_NODE) {
 			rc = 0;
-			kc->current_context = dup_nonempty(scalar(&d, get(&d, root, "current-context")));
+			kc->current_context =
+				dup_nonempty(scalar(&d, get(&d, root, "current-context")));
 			yaml_node_t *ctxs = get(&d, root, "contexts");
 			if (ctxs && ctxs->type == YAML_SEQUENCE_NODE)
 				for (yaml_node_item_t *it = ctxs->data.sequence.items.start;
@@ -59,11 +60,11 @@ int kubeconfig_parse(const char *buf, size_t len, struct kubeconfig *kc)
 					const char *name = scalar(&d, get(&d, c, "name"));
 					if (!name || !*name)
 						continue;
-					struct kubeconfig_context *k =
-						XPUSH(kc->contexts, kc->n_contexts, kc->cap_contexts);
+					struct kubeconfig_context *k = XPUSH(
+						kc->contexts, kc->n_contexts, kc->cap_contexts);
 					k->name = xstrdup(name);
-					k->namespace_ = dup_nonempty(
-						scalar(&d, get(&d, get(&d, c, "context"), "namespace")));
+					k->namespace_ = dup_nonempty(scalar(
+						&d, get(&d, get(&d, c, "context"), "namespace")));
 				}
 		}
 		yaml_document_delete(&d);
@@ -83,8 +84,7 @@ void kubeconfig_release(struct kubeconfig *kc)
 	memset(kc, 0, sizeof(*kc));
 }
 
-const struct kubeconfig_context *kubeconfig_context(const struct kubeconfig *kc,
-						    const char *name)
+const struct kubeconfig_context *kubeconfig_context(const struct kubeconfig *kc, const char *name)
 {
 	for (size_t i = 0; name && i < kc->n_contexts; i++)
 		if (!strcmp(kc->contexts[i].name, name))

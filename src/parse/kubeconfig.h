@@ -12,11 +12,11 @@
 
 struct kubeconfig_context {
 	char *name;
-	char *namespace_;   /* NULL when the context names none */
+	char *namespace_; /* NULL when the context names none */
 };
 
 struct kubeconfig {
-	char *current_context;  /* NULL when unset or empty */
+	char *current_context; /* NULL when unset or empty */
 	struct kubeconfig_context *contexts;
 	size_t n_contexts, cap_contexts;
 };
@@ -26,7 +26,6 @@ struct kubeconfig {
 int kubeconfig_parse(const char *buf, size_t len, struct kubeconfig *kc);
 void kubeconfig_release(struct kubeconfig *kc);
 /* The context called name, or NULL. */
-const struct kubeconfig_context *kubeconfig_context(const struct kubeconfig *kc,
-						    const char *name);
+const struct kubeconfig_context *kubeconfig_context(const struct kubeconfig *kc, const char *name);
 
 #endif

@@ -19,19 +19,23 @@
 #define LIMIT_UNLIMITED UINT64_MAX
 
 enum limits_format {
-	LIMITS_NONE = 0, LIMITS_BASH, LIMITS_DASH, LIMITS_BARE, LIMITS_PROC,
+	LIMITS_NONE = 0,
+	LIMITS_BASH,
+	LIMITS_DASH,
+	LIMITS_BARE,
+	LIMITS_PROC,
 };
 
 struct limits {
 	enum limits_format format;
 	/* ulimit forms (bash, dash, bare): the one value shown */
 	bool have_memlock;
-	uint64_t memlock;               /* bytes or LIMIT_UNLIMITED */
+	uint64_t memlock; /* bytes or LIMIT_UNLIMITED */
 	bool have_nofile;
 	uint64_t nofile;
 	/* /proc/<pid>/limits: soft and hard */
 	bool have_proc;
-	uint64_t memlock_soft, memlock_hard;   /* bytes or LIMIT_UNLIMITED */
+	uint64_t memlock_soft, memlock_hard; /* bytes or LIMIT_UNLIMITED */
 	uint64_t nofile_soft, nofile_hard;
 };
 

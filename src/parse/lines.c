@@ -22,7 +22,7 @@ static size_t ansi_len(const char *p, size_t left)
 			if (c >= 0x40 && c <= 0x7e)
 				return i + 1;
 			if (c < 0x20 || c > 0x3f)
-				return i;   /* malformed: drop what we saw */
+				return i; /* malformed: drop what we saw */
 		}
 		return left;
 	}

@@ -20,11 +20,11 @@
 #define PARSE_MAX_ITEMS 4096
 
 struct lines {
-	char *text;        /* normalised copy, owned */
+	char *text; /* normalised copy, owned */
 	size_t len;
 	size_t pos;
-	size_t lineno;     /* 1-based number of the line last returned */
-	bool truncated;    /* the input was longer than LINES_MAX_INPUT */
+	size_t lineno;  /* 1-based number of the line last returned */
+	bool truncated; /* the input was longer than LINES_MAX_INPUT */
 };
 
 void lines_init(struct lines *it, const char *buf, size_t len);

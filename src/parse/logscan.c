@@ -11,44 +11,69 @@
 
 struct pattern {
 	enum log_symptom sym;
-	const char *needle[4];     /* any of them (NULL-terminated) */
-	const char *unless;        /* the line must not contain this */
+	const char *needle[4]; /* any of them (NULL-terminated) */
+	const char *unless;    /* the line must not contain this */
 };
 
 /* Case-sensitive: these are fixed strings printed by the libraries. */
 static const struct pattern patterns[] = {
-	{ LOG_NCCL_NET_SOCKET, { "Using network Socket", "NET/Socket : Using", "via NET/Socket", NULL }, NULL },
-	{ LOG_NCCL_NET_IB, { "Using network IB", "NET/IB : Using [", NULL }, NULL },
-	{ LOG_NCCL_NET_OFI, { "Using network AWS Libfabric", "NET/OFI Selected Provider", NULL }, NULL },
-	{ LOG_NCCL_IB_NO_DEVICE, { "NET/IB : No device found", NULL }, NULL },
-	{ LOG_NCCL_IB_OPEN_FAILED, { "Call to ibv_open_device failed", "NET/IB : Unable to open device", NULL }, NULL },
-	{ LOG_NCCL_LIBIBVERBS_MISSING, { "Failed to open libibverbs", NULL }, NULL },
-	{ LOG_NCCL_IB_DISABLED, { "NCCL_IB_DISABLE set by environment to 1", NULL }, NULL },
-	{ LOG_NCCL_GDR_DISABLED, { "GPU Direct RDMA Disabled for HCA", NULL }, NULL },
-	{ LOG_NCCL_GDRDMA_USED, { "/GDRDMA", NULL }, NULL },
-	{ LOG_NCCL_NET_IB_NO_GDR, { "via NET/IB/", "via NET/IBext/", NULL }, "GDRDMA" },
-	{ LOG_NCCL_P2P, { "via P2P/", NULL }, NULL },
-	{ LOG_NCCL_MNNVL, { "MNNVL busId", NULL }, NULL },
-	{ LOG_UCX_NO_IB_PORTS, { "no compatible IB ports found", NULL }, NULL },
-	{ LOG_UCX_GDR_DISABLED, { "cuda GPUDirect RDMA is disabled", "cuda GPUDirect RDMA is not detected", NULL }, NULL },
-	{ LOG_UCX_DMABUF_SUPPORTED, { "dmabuf is supported", NULL }, "not supported" },
-	{ LOG_UCX_DEVICE_UNAVAILABLE, { "network device '", NULL }, NULL },
-	{ LOG_UCX_TRANSPORT_UNAVAILABLE, { "transport '", NULL }, NULL },
-	{ LOG_UCX_VERSION_MISMATCH, { "UCP version is incompatible", NULL }, NULL },
-	{ LOG_UCX_UNREACHABLE, { "Destination is unreachable", "failed: Connection refused", NULL }, NULL },
-	{ LOG_UCX_NO_AM_TRANSPORT, { "no active messages transport", NULL }, NULL },
-	{ LOG_UCX_CUDA_MODULE_MISSING, { "libuct_cuda.so", NULL }, NULL },
-	{ LOG_NIXL_ERR_BACKEND, { "NIXL_ERR_BACKEND", NULL }, NULL },
-	{ LOG_NIXL_REMOTE_DISCONNECT, { "NIXL_ERR_REMOTE_DISCONNECT", NULL }, NULL },
-	{ LOG_NIXL_BACKEND_NOT_FOUND, { "getPluginParams: backend", "createBackend: unsupported backend", "createBackend failed", NULL }, NULL },
-	{ LOG_NIXL_ETCD_STALE, { "is greater than or equal to global size", "Failed to setup ETCD runtime", NULL }, NULL },
-	{ LOG_PEERMEM_NOT_DETECTED, { "peer memory driver not", "Module nvidia_peermem not found", NULL }, NULL },
-	{ LOG_SHM_DEFAULT_64MB, { "SHMEM allocation limit is set to the default of 64MB", NULL }, NULL },
-	{ LOG_PEERMEM_LOAD_FAILED, { "could not insert 'nvidia_peermem'", "nvidia_peermem: Unknown symbol", NULL }, NULL },
-	{ LOG_RDMA_NO_DEVICE, { "Did not detect devices", "Unable to find the Infiniband/RoCE device", NULL }, NULL },
-	{ LOG_UCX_MEMLOCK, { "max locked memory (ulimit -l)", NULL }, NULL },
-	{ LOG_UCX_NO_USABLE_TRANSPORT, { "no usable transports", NULL }, NULL },
-	{ LOG_TCP_FALLBACK, { "falling back to TCP", "fallback to TCP", "Falling back to TCP", NULL }, NULL },
+	{LOG_NCCL_NET_SOCKET,
+	 {"Using network Socket", "NET/Socket : Using", "via NET/Socket", NULL},
+	 NULL},
+	{LOG_NCCL_NET_IB, {"Using network IB", "NET/IB : Using [", NULL}, NULL},
+	{LOG_NCCL_NET_OFI,
+	 {"Using network AWS Libfabric", "NET/OFI Selected Provider", NULL},
+	 NULL},
+	{LOG_NCCL_IB_NO_DEVICE, {"NET/IB : No device found", NULL}, NULL},
+	{LOG_NCCL_IB_OPEN_FAILED,
+	 {"Call to ibv_open_device failed", "NET/IB : Unable to open device", NULL},
+	 NULL},
+	{LOG_NCCL_LIBIBVERBS_MISSING, {"Failed to open libibverbs", NULL}, NULL},
+	{LOG_NCCL_IB_DISABLED, {"NCCL_IB_DISABLE set by environment to 1", NULL}, NULL},
+	{LOG_NCCL_GDR_DISABLED, {"GPU Direct RDMA Disabled for HCA", NULL}, NULL},
+	{LOG_NCCL_GDRDMA_USED, {"/GDRDMA", NULL}, NULL},
+	{LOG_NCCL_NET_IB_NO_GDR, {"via NET/IB/", "via NET/IBext/", NULL}, "GDRDMA"},
+	{LOG_NCCL_P2P, {"via P2P/", NULL}, NULL},
+	{LOG_NCCL_MNNVL, {"MNNVL busId", NULL}, NULL},
+	{LOG_UCX_NO_IB_PORTS, {"no compatible IB ports found", NULL}, NULL},
+	{LOG_UCX_GDR_DISABLED,
+	 {"cuda GPUDirect RDMA is disabled", "cuda GPUDirect RDMA is not detected", NULL},
+	 NULL},
+	{LOG_UCX_DMABUF_SUPPORTED, {"dmabuf is supported", NULL}, "not supported"},
+	{LOG_UCX_DEVICE_UNAVAILABLE, {"network device '", NULL}, NULL},
+	{LOG_UCX_TRANSPORT_UNAVAILABLE, {"transport '", NULL}, NULL},
+	{LOG_UCX_VERSION_MISMATCH, {"UCP version is incompatible", NULL}, NULL},
+	{LOG_UCX_UNREACHABLE,
+	 {"Destination is unreachable", "failed: Connection refused", NULL},
+	 NULL},
+	{LOG_UCX_NO_AM_TRANSPORT, {"no active messages transport", NULL}, NULL},
+	{LOG_UCX_CUDA_MODULE_MISSING, {"libuct_cuda.so", NULL}, NULL},
+	{LOG_NIXL_ERR_BACKEND, {"NIXL_ERR_BACKEND", NULL}, NULL},
+	{LOG_NIXL_REMOTE_DISCONNECT, {"NIXL_ERR_REMOTE_DISCONNECT", NULL}, NULL},
+	{LOG_NIXL_BACKEND_NOT_FOUND,
+	 {"getPluginParams: backend", "createBackend: unsupported backend", "createBackend failed",
+	  NULL},
+	 NULL},
+	{LOG_NIXL_ETCD_STALE,
+	 {"is greater than or equal to global size", "Failed to setup ETCD runtime", NULL},
+	 NULL},
+	{LOG_PEERMEM_NOT_DETECTED,
+	 {"peer memory driver not", "Module nvidia_peermem not found", NULL},
+	 NULL},
+	{LOG_SHM_DEFAULT_64MB,
+	 {"SHMEM allocation limit is set to the default of 64MB", NULL},
+	 NULL},
+	{LOG_PEERMEM_LOAD_FAILED,
+	 {"could not insert 'nvidia_peermem'", "nvidia_peermem: Unknown symbol", NULL},
+	 NULL},
+	{LOG_RDMA_NO_DEVICE,
+	 {"Did not detect devices", "Unable to find the Infiniband/RoCE device", NULL},
+	 NULL},
+	{LOG_UCX_MEMLOCK, {"max locked memory (ulimit -l)", NULL}, NULL},
+	{LOG_UCX_NO_USABLE_TRANSPORT, {"no usable transports", NULL}, NULL},
+	{LOG_TCP_FALLBACK,
+	 {"falling back to TCP", "fallback to TCP", "Falling back to TCP", NULL},
+	 NULL},
 };
 
 /* Extra conditions a needle alone cannot express. */
@@ -56,12 +81,10 @@ static bool extra_ok(enum log_symptom sym, const char *l)
 {
 	switch (sym) {
 	case LOG_UCX_DEVICE_UNAVAILABLE:
-	case LOG_UCX_TRANSPORT_UNAVAILABLE:
-		return strstr(l, "is not available") != NULL;
+	case LOG_UCX_TRANSPORT_UNAVAILABLE: return strstr(l, "is not available") != NULL;
 	case LOG_UCX_CUDA_MODULE_MISSING:
 		return strstr(l, "failed") != NULL || strstr(l, "cannot open") != NULL;
-	default:
-		return true;
+	default: return true;
 	}
 }
 

@@ -40,8 +40,7 @@ static void add_users(struct kmod *m, char *list)
 
 static bool is_state(const char *s)
 {
-	return strcmp(s, "Live") == 0 || strcmp(s, "Loading") == 0 ||
-	       strcmp(s, "Unloading") == 0;
+	return strcmp(s, "Live") == 0 || strcmp(s, "Loading") == 0 || strcmp(s, "Unloading") == 0;
 }
 
 int modules_parse(const char *buf, size_t len, struct modules *out)
@@ -60,7 +59,7 @@ int modules_parse(const char *buf, size_t len, struct modules *out)
 		if (!n)
 			continue;
 		if (strcmp(tok[0], "Module") == 0 && n >= 2 && strcmp(tok[1], "Size") == 0)
-			continue;   /* lsmod header */
+			continue; /* lsmod header */
 		if (n < 3 || !modname_ok(tok[0]) || !str_to_u64(tok[1], 10, &size) ||
 		    (strcmp(tok[2], "-") != 0 && !str_to_u64(tok[2], 10, &ref))) {
 			other++;
@@ -194,7 +193,8 @@ int modinfo_parse(const char *buf, size_t len, struct modinfo *out)
 				if (c)
 					*c = '\0';
 				if (*p2 && out->ndepends < 256)
-					*XPUSH(out->depends, out->ndepends, out->cap) = xstrdup(str_trim(p2));
+					*XPUSH(out->depends, out->ndepends, out->cap) =
+						xstrdup(str_trim(p2));
 				if (!c)
 					break;
 				p2 = c + 1;

@@ -18,10 +18,10 @@
 struct kmod {
 	char *name;
 	uint64_t size;
-	int refcount;                   /* -1 when printed as "-" */
-	char **users;                   /* modules using this one */
+	int refcount; /* -1 when printed as "-" */
+	char **users; /* modules using this one */
 	size_t nusers, cap;
-	char *state;                    /* /proc/modules: "Live", "Loading"; NULL for lsmod */
+	char *state; /* /proc/modules: "Live", "Loading"; NULL for lsmod */
 };
 
 struct modules {
@@ -45,7 +45,7 @@ bool modules_used_by(const struct modules *m, const char *name, const char *user
  */
 struct modinfo {
 	bool not_found;
-	char *module;                   /* the name from "name:" or the error */
+	char *module; /* the name from "name:" or the error */
 	char *filename;
 	char *version;
 	char *srcversion;

@@ -202,7 +202,7 @@ int df_parse(const char *buf, size_t len, struct df *out)
 		if (!header)
 			continue;
 		if (n == 1 && !pending) {
-			pending = xstrdup(tok[0]);  /* long name: the row wraps */
+			pending = xstrdup(tok[0]); /* long name: the row wraps */
 			continue;
 		}
 		fs = pending ? pending : tok[0];

@@ -12,7 +12,7 @@
 
 struct mount_entry {
 	char *source;
-	char *target;                   /* unescaped */
+	char *target; /* unescaped */
 	char *fstype;
 	char *options;
 };
@@ -40,14 +40,14 @@ struct df_entry {
 	uint64_t size_bytes;
 	uint64_t used_bytes;
 	uint64_t avail_bytes;
-	int use_pct;                    /* -1 when "-" */
+	int use_pct; /* -1 when "-" */
 	char *mounted_on;
 };
 
 struct df {
 	struct df_entry *v;
 	size_t n, cap;
-	uint64_t block_size;            /* from the header: 1024 for "1K-blocks", 1 for -h */
+	uint64_t block_size; /* from the header: 1024 for "1K-blocks", 1 for -h */
 };
 
 /* 0 when a df header and at least one row were read; -1 otherwise. */

@@ -10,7 +10,7 @@
 static bool ifname_ok(const char *s)
 {
 	size_t n = strlen(s);
-	if (!n || n > 15)   /* IFNAMSIZ - 1 */
+	if (!n || n > 15) /* IFNAMSIZ - 1 */
 		return false;
 	for (; *s; s++)
 		if (*s == '/' || *s == ' ' || *s == '|' || (unsigned char)*s < 0x21)

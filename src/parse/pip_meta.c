@@ -20,11 +20,11 @@ int pip_meta_parse(const char *buf, size_t len, struct pip_meta *out)
 
 		if (!*l) {
 			if (seen)
-				break;      /* the body (long description) follows */
+				break; /* the body (long description) follows */
 			continue;
 		}
 		if (l[0] == ' ' || l[0] == '\t')
-			continue;       /* folded continuation of the previous header */
+			continue; /* folded continuation of the previous header */
 		if (!str_kv(l, ':', &k, &v) || !*k || strchr(k, ' '))
 			continue;
 		seen = true;

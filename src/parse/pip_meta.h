@@ -11,11 +11,11 @@
 #include <stddef.h>
 
 struct pip_meta {
-	char *name;                     /* "nixl", "nixl-cu12" */
-	char *version;                  /* "0.7.1" */
+	char *name;    /* "nixl", "nixl-cu12" */
+	char *version; /* "0.7.1" */
 	char *summary;
 	char *requires_python;
-	char **requires_dist;           /* "Requires-Dist:" values */
+	char **requires_dist; /* "Requires-Dist:" values */
 	size_t nrequires, cap;
 };
 

@@ -14,10 +14,10 @@
 #include <stddef.h>
 
 struct proc_fds {
-	char **targets;    /* unique absolute targets ("/dev/infiniband/uverbs0") */
+	char **targets; /* unique absolute targets ("/dev/infiniband/uverbs0") */
 	size_t n, cap;
-	size_t n_fds;      /* descriptors seen, absolute or not */
-	size_t n_sockets;  /* "socket:[...]" targets */
+	size_t n_fds;     /* descriptors seen, absolute or not */
+	size_t n_sockets; /* "socket:[...]" targets */
 	bool capped;
 };
 

@@ -14,9 +14,9 @@
 #include <stddef.h>
 
 struct proc_maps {
-	char **paths;      /* unique mapped file paths that look like shared objects */
+	char **paths; /* unique mapped file paths that look like shared objects */
 	size_t n, cap;
-	bool capped;       /* more than PARSE_MAX_ITEMS distinct paths */
+	bool capped; /* more than PARSE_MAX_ITEMS distinct paths */
 };
 
 /* 0 when at least one maps line was recognised (or the input is blank:

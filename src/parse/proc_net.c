@@ -106,13 +106,17 @@ int proc_inet6_parse(const char *buf, size_t len, struct proc_inet6 *out)
 			continue;
 		bool hex = true;
 		for (const char *p = w[0]; *p && hex; p++)
-			hex = (*p >= '0' && *p <= '9') || (*p >= 'a' && *p <= 'f') || (*p >= 'A' && *p <= 'F');
+			hex = (*p >= '0' && *p <= '9') || (*p >= 'a' && *p <= 'f') ||
+			      (*p >= 'A' && *p <= 'F');
 		if (!hex)
 			continue;
 		struct inet6_addr a;
 		memcpy(a.addr, w[0], 33);
-		a.scope = scope == 0 ? INET6_GLOBAL : scope == 0x10 ? INET6_HOST :
-			  scope == 0x20 ? INET6_LINK : scope == 0x40 ? INET6_SITE : INET6_OTHER;
+		a.scope = scope == 0      ? INET6_GLOBAL
+			  : scope == 0x10 ? INET6_HOST
+			  : scope == 0x20 ? INET6_LINK
+			  : scope == 0x40 ? INET6_SITE
+					  : INET6_OTHER;
 		a.iface = xstrdup(w[5]);
 		*XPUSH(out->v, out->n, out->cap) = a;
 		good++;

@@ -14,7 +14,7 @@
 
 struct net_route {
 	char *iface;
-	uint32_t dest, gateway, mask;   /* host byte order */
+	uint32_t dest, gateway, mask; /* host byte order */
 	unsigned flags;
 };
 
@@ -31,11 +31,17 @@ const char *proc_route_default(const struct proc_route *r);
 /* Is r inside 169.254.0.0/16 (IPv4 link-local)? */
 bool net_route_link_local(const struct net_route *r);
 
-enum inet6_scope { INET6_GLOBAL = 0, INET6_HOST, INET6_LINK, INET6_SITE, INET6_OTHER };
+enum inet6_scope {
+	INET6_GLOBAL = 0,
+	INET6_HOST,
+	INET6_LINK,
+	INET6_SITE,
+	INET6_OTHER
+};
 
 struct inet6_addr {
 	char *iface;
-	char addr[33];                  /* 32 hex digits */
+	char addr[33]; /* 32 hex digits */
 	enum inet6_scope scope;
 };
 

@@ -11,14 +11,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define CI_CAP_SYS_ADMIN 21
-#define CI_CAP_IPC_LOCK 14
+#define CI_CAP_SYS_ADMIN    21
+#define CI_CAP_IPC_LOCK     14
 #define CI_CAP_SYS_RESOURCE 24
-#define CI_CAP_SYS_PTRACE 19
+#define CI_CAP_SYS_PTRACE   19
 
 struct proc_status {
-	char *name;                     /* "Name:" */
-	bool have_caps;                 /* CapEff was found */
+	char *name;     /* "Name:" */
+	bool have_caps; /* CapEff was found */
 	uint64_t cap_inh, cap_prm, cap_eff, cap_bnd, cap_amb;
 };
 

@@ -33,7 +33,7 @@ struct prom_text {
 	struct prom_sample *v;
 	size_t n, cap;
 	bool capped;
-	size_t bad_lines;  /* sample lines that could not be read */
+	size_t bad_lines; /* sample lines that could not be read */
 };
 
 /* 0 when at least one sample was read; -1 otherwise. */

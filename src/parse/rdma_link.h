@@ -13,11 +13,11 @@
 #include "parse/sysfs_ib.h"
 
 struct rdma_link_entry {
-	char *dev;                      /* "mlx5_0" */
+	char *dev; /* "mlx5_0" */
 	unsigned port;
 	enum ib_port_state state;
 	enum ib_phys_state phys_state;
-	char *netdev;                   /* NULL when not shown */
+	char *netdev; /* NULL when not shown */
 };
 
 struct rdma_link {

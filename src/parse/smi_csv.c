@@ -49,8 +49,7 @@ static bool looks_like_header(const struct smi_csv_row *r)
 		if (*f && !str_starts(f, " ["))
 			return false;
 	}
-	return dotted || r->nfields == 1 ||
-	       (r->nfields && strcmp(r->fields[0], "name") == 0);
+	return dotted || r->nfields == 1 || (r->nfields && strcmp(r->fields[0], "name") == 0);
 }
 
 static void row_release(struct smi_csv_row *r)

@@ -12,12 +12,12 @@
 #include <stddef.h>
 
 struct smi_csv_row {
-	char **fields;                  /* trimmed */
+	char **fields; /* trimmed */
 	size_t nfields, cap;
 };
 
 struct smi_csv {
-	struct smi_csv_row header;      /* nfields == 0 when no header line */
+	struct smi_csv_row header; /* nfields == 0 when no header line */
 	struct smi_csv_row *rows;
 	size_t nrows, cap;
 };

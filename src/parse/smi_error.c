@@ -17,10 +17,10 @@ enum smi_error smi_error_classify(const char *buf, size_t len)
 
 		/* bash "x: command not found", dash "sh: 1: x: not found",
 		 * runc/containerd "exec: \"x\": executable file not found" */
-		if (names_smi && (str_icontains(l, "command not found") ||
-				  str_icontains(l, ": not found") ||
-				  str_icontains(l, "executable file not found") ||
-				  str_icontains(l, "No such file or directory")))
+		if (names_smi &&
+		    (str_icontains(l, "command not found") || str_icontains(l, ": not found") ||
+		     str_icontains(l, "executable file not found") ||
+		     str_icontains(l, "No such file or directory")))
 			e = SMI_MISSING_TOOL;
 		else if (str_icontains(l, "couldn't find libnvidia-ml") ||
 			 str_icontains(l, "libnvidia-ml.so") ||

@@ -11,15 +11,15 @@
 #include <stddef.h>
 
 enum smi_error {
-	SMI_OK = 0,              /* nothing recognised as an error */
-	SMI_MISSING_TOOL,        /* nvidia-smi is not in the image / on PATH */
-	SMI_LIBRARY_MISSING,     /* libnvidia-ml.so not found (driver libs not injected) */
-	SMI_DRIVER_FAILED,       /* "couldn't communicate with the NVIDIA driver" */
-	SMI_NO_DEVICES,          /* "No devices were found" */
-	SMI_DRIVER_MISMATCH,     /* "Driver/library version mismatch" */
+	SMI_OK = 0,          /* nothing recognised as an error */
+	SMI_MISSING_TOOL,    /* nvidia-smi is not in the image / on PATH */
+	SMI_LIBRARY_MISSING, /* libnvidia-ml.so not found (driver libs not injected) */
+	SMI_DRIVER_FAILED,   /* "couldn't communicate with the NVIDIA driver" */
+	SMI_NO_DEVICES,      /* "No devices were found" */
+	SMI_DRIVER_MISMATCH, /* "Driver/library version mismatch" */
 };
 
 enum smi_error smi_error_classify(const char *buf, size_t len);
-const char *smi_error_name(enum smi_error e);   /* "ok", "missing-tool", ... */
+const char *smi_error_name(enum smi_error e); /* "ok", "missing-tool", ... */
 
 #endif

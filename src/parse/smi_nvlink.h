@@ -18,13 +18,13 @@
 struct smi_nvlink_link {
 	unsigned num;
 	bool active;
-	double gbps;                    /* GB/s as printed (bytes); 0 when inactive */
+	double gbps; /* GB/s as printed (bytes); 0 when inactive */
 };
 
 struct smi_nvlink_gpu {
-	int index;                      /* -1 for the implicit GPU */
-	char *name;                     /* "NVIDIA H100 80GB HBM3"; NULL if unknown */
-	char *uuid;                     /* "GPU-5a10..."; NULL if unknown */
+	int index;  /* -1 for the implicit GPU */
+	char *name; /* "NVIDIA H100 80GB HBM3"; NULL if unknown */
+	char *uuid; /* "GPU-5a10..."; NULL if unknown */
 	struct smi_nvlink_link *links;
 	size_t nlinks, cap;
 };
@@ -32,7 +32,7 @@ struct smi_nvlink_gpu {
 struct smi_nvlink {
 	struct smi_nvlink_gpu *gpus;
 	size_t ngpus, cap;
-	bool empty;                     /* no output: no NVLink on this GPU */
+	bool empty; /* no output: no NVLink on this GPU */
 };
 
 /* 0 when recognised (GPU or Link lines, or empty output); -1 otherwise. */

@@ -6,8 +6,8 @@
 #include "parse/lines.h"
 
 static const char *const names[] = {
-	[P2P_UNKNOWN] = "U", [P2P_SELF] = "X", [P2P_OK] = "OK", [P2P_CNS] = "CNS",
-	[P2P_GNS] = "GNS", [P2P_TNS] = "TNS", [P2P_NS] = "NS", [P2P_DR] = "DR",
+	[P2P_UNKNOWN] = "U", [P2P_SELF] = "X",  [P2P_OK] = "OK", [P2P_CNS] = "CNS",
+	[P2P_GNS] = "GNS",   [P2P_TNS] = "TNS", [P2P_NS] = "NS", [P2P_DR] = "DR",
 };
 
 enum p2p_status p2p_status_parse(const char *w)

@@ -68,7 +68,7 @@ static void fabric_field(struct smi_fabric *f, const char *parent, const char *k
 		set_str(&f->clique_id, v);
 	else if (str_ieq(k, "ClusterUUID") || str_ieq(k, "Cluster UUID"))
 		set_str(&f->cluster_uuid, v);
-	else if (str_ieq(k, "Health"))   /* older one-line form */
+	else if (str_ieq(k, "Health")) /* older one-line form */
 		set_str(&f->health_summary, v);
 }
 
@@ -118,7 +118,7 @@ int smi_query_parse(const char *buf, size_t len, struct smi_query *out)
 			}
 			if (str_ieq(s, "Fabric")) {
 				if (!g && out->ngpus < PARSE_MAX_ITEMS)
-					g = new_gpu(out, NULL);   /* a grep excerpt */
+					g = new_gpu(out, NULL); /* a grep excerpt */
 				if (g)
 					g->fabric.present = true;
 				any = true;

@@ -14,21 +14,21 @@
 #include <stddef.h>
 
 struct smi_fabric {
-	bool present;                   /* a Fabric section was seen */
-	char *state;                    /* "Completed", "In Progress", "N/A" */
-	char *status;                   /* "Success", "N/A" */
-	char *clique_id;                /* "2", "N/A"; NULL before r550 */
+	bool present;    /* a Fabric section was seen */
+	char *state;     /* "Completed", "In Progress", "N/A" */
+	char *status;    /* "Success", "N/A" */
+	char *clique_id; /* "2", "N/A"; NULL before r550 */
 	char *cluster_uuid;
-	char *health_summary;           /* "Healthy", "Unhealthy"; NULL if absent */
-	char *health_bandwidth;         /* "Full", "N/A" */
+	char *health_summary;   /* "Healthy", "Unhealthy"; NULL if absent */
+	char *health_bandwidth; /* "Full", "N/A" */
 };
 
 struct smi_query_gpu {
-	char *bus_id;                   /* "00000000:53:00.0"; NULL for the implicit GPU */
+	char *bus_id; /* "00000000:53:00.0"; NULL for the implicit GPU */
 	char *product_name;
 	char *uuid;
 	struct smi_fabric fabric;
-	char *mig_current;              /* MIG Mode > Current: "Enabled", "Disabled", "N/A" */
+	char *mig_current; /* MIG Mode > Current: "Enabled", "Disabled", "N/A" */
 	/* PCI > GPU Link Info > Link Width: lanes (16 for "16x"); 0 when absent.
 	 * The generation is not kept: it drops at idle (power saving). */
 	unsigned link_width_max, link_width_cur;
@@ -37,7 +37,7 @@ struct smi_query_gpu {
 struct smi_query {
 	char *driver_version;
 	char *cuda_version;
-	int attached_gpus;              /* -1 when absent */
+	int attached_gpus; /* -1 when absent */
 	struct smi_query_gpu *gpus;
 	size_t ngpus, cap;
 };

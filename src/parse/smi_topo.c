@@ -8,14 +8,19 @@
 #include "core/xalloc.h"
 #include "parse/lines.h"
 
-#define TOPO_MAX_DEVS 256
+#define TOPO_MAX_DEVS  256
 #define TOPO_MAX_CELLS 300
 
-enum aff_col { AFF_CPU, AFF_NUMA, AFF_GPU_NUMA, AFF_OTHER };
+enum aff_col {
+	AFF_CPU,
+	AFF_NUMA,
+	AFF_GPU_NUMA,
+	AFF_OTHER
+};
 
 struct cellpos {
 	char *s;
-	size_t col;        /* display column of the cell's start (tabs to 8) */
+	size_t col; /* display column of the cell's start (tabs to 8) */
 };
 
 /*
@@ -117,11 +122,13 @@ static bool prefix_num(const char *s, const char *prefix)
 
 struct topo_cell topo_cell_parse(const char *s)
 {
-	struct topo_cell c = { TOPO_UNKNOWN, 0 };
-	static const struct { const char *n; enum topo_link k; } map[] = {
-		{ "X", TOPO_SELF }, { "PIX", TOPO_PIX }, { "PXB", TOPO_PXB },
-		{ "PHB", TOPO_PHB }, { "NODE", TOPO_NODE }, { "SYS", TOPO_SYS },
-		{ "SOC", TOPO_SOC },
+	struct topo_cell c = {TOPO_UNKNOWN, 0};
+	static const struct {
+		const char *n;
+		enum topo_link k;
+	} map[] = {
+		{"X", TOPO_SELF},    {"PIX", TOPO_PIX}, {"PXB", TOPO_PXB}, {"PHB", TOPO_PHB},
+		{"NODE", TOPO_NODE}, {"SYS", TOPO_SYS}, {"SOC", TOPO_SOC},
 	};
 	size_t i;
 
@@ -163,8 +170,10 @@ static enum aff_col aff_kind(const char *h)
 
 static void set_aff(struct topo_dev *d, enum aff_col k, const char *v)
 {
-	char **dst = k == AFF_CPU ? &d->cpu_affinity : k == AFF_NUMA ? &d->numa_affinity
-		   : k == AFF_GPU_NUMA ? &d->gpu_numa_id : NULL;
+	char **dst = k == AFF_CPU        ? &d->cpu_affinity
+		     : k == AFF_NUMA     ? &d->numa_affinity
+		     : k == AFF_GPU_NUMA ? &d->gpu_numa_id
+					 : NULL;
 
 	if (!dst || !v || !*v || *dst)
 		return;
@@ -214,9 +223,9 @@ static bool parse_header(struct smi_topo *t, struct hdr *h, char *l)
 		i++;
 	if (i == n || !(prefix_num(c[i].s, "GPU") || prefix_num(c[i].s, "NIC")))
 		return false;
-	if (!indented && !(i + 1 < n && (prefix_num(c[i + 1].s, "GPU") ||
-					  prefix_num(c[i + 1].s, "NIC") ||
-					  aff_kind(c[i + 1].s) != AFF_OTHER)))
+	if (!indented &&
+	    !(i + 1 < n && (prefix_num(c[i + 1].s, "GPU") || prefix_num(c[i + 1].s, "NIC") ||
+			    aff_kind(c[i + 1].s) != AFF_OTHER)))
 		return false;
 	for (; i < n && is_devname(c[i].s) && t->ndevs < TOPO_MAX_DEVS; i++)
 		add_dev(t, c[i].s);
@@ -280,7 +289,8 @@ static bool parse_row(struct smi_topo *t, const struct hdr *h, char *l)
 	for (i = nd + 1; i < n; i++) {
 		size_t k, best = 0, bestd = (size_t)-1;
 		for (k = 0; k < h->n; k++) {
-			size_t dd = c[i].col > h->col[k] ? c[i].col - h->col[k] : h->col[k] - c[i].col;
+			size_t dd =
+				c[i].col > h->col[k] ? c[i].col - h->col[k] : h->col[k] - c[i].col;
 			if (dd < bestd) {
 				bestd = dd;
 				best = k;
@@ -314,7 +324,11 @@ int smi_topo_parse(const char *buf, size_t len, struct smi_topo *out)
 	struct lines it;
 	struct hdr h;
 	char *l;
-	enum { BEFORE, ROWS, AFTER } st = BEFORE;
+	enum {
+		BEFORE,
+		ROWS,
+		AFTER
+	} st = BEFORE;
 
 	memset(out, 0, sizeof(*out));
 	memset(&h, 0, sizeof(h));
@@ -330,9 +344,7 @@ int smi_topo_parse(const char *buf, size_t len, struct smi_topo *out)
 				break;
 			st = AFTER;
 			/* fall through */
-		case AFTER:
-			legend_line(out, l);
-			break;
+		case AFTER: legend_line(out, l); break;
 		}
 	}
 	lines_release(&it);
@@ -382,7 +394,7 @@ int smi_topo_gpu(const struct smi_topo *t, int gpu)
 
 struct topo_cell smi_topo_cell(const struct smi_topo *t, size_t row, size_t col)
 {
-	struct topo_cell none = { TOPO_UNKNOWN, 0 };
+	struct topo_cell none = {TOPO_UNKNOWN, 0};
 
 	if (!t->cells || row >= t->ndevs || col >= t->ndevs)
 		return none;
@@ -450,7 +462,8 @@ int smi_topo_best_nic(const struct smi_topo *t, int gpu, enum topo_link *kind)
 		if (c.kind == TOPO_UNKNOWN || c.kind == TOPO_SELF)
 			continue;
 		/* SOC is the old name of SYS: equally far */
-		if (best < 0 || (c.kind == TOPO_SOC ? TOPO_SYS : c.kind) < (bk == TOPO_SOC ? TOPO_SYS : bk)) {
+		if (best < 0 ||
+		    (c.kind == TOPO_SOC ? TOPO_SYS : c.kind) < (bk == TOPO_SOC ? TOPO_SYS : bk)) {
 			best = (int)i;
 			bk = c.kind;
 		}

@@ -17,41 +17,45 @@
 /* Ordered from nearest to farthest, so that a smaller value is better. */
 enum topo_link {
 	TOPO_UNKNOWN = 0,
-	TOPO_SELF,      /* X */
-	TOPO_NV,        /* NV<n>: n bonded NVLinks */
-	TOPO_PIX,       /* at most one PCIe bridge */
-	TOPO_PXB,       /* several PCIe bridges, no host bridge */
-	TOPO_PHB,       /* through a PCIe host bridge */
-	TOPO_NODE,      /* between host bridges in one NUMA node */
-	TOPO_SYS,       /* across NUMA nodes (SMP interconnect) */
-	TOPO_SOC,       /* old drivers' name for SYS */
+	TOPO_SELF, /* X */
+	TOPO_NV,   /* NV<n>: n bonded NVLinks */
+	TOPO_PIX,  /* at most one PCIe bridge */
+	TOPO_PXB,  /* several PCIe bridges, no host bridge */
+	TOPO_PHB,  /* through a PCIe host bridge */
+	TOPO_NODE, /* between host bridges in one NUMA node */
+	TOPO_SYS,  /* across NUMA nodes (SMP interconnect) */
+	TOPO_SOC,  /* old drivers' name for SYS */
 };
 
 struct topo_cell {
 	enum topo_link kind;
-	unsigned nvlinks;               /* n of NV<n>, else 0 */
+	unsigned nvlinks; /* n of NV<n>, else 0 */
 };
 
-enum topo_dev_type { TOPO_DEV_GPU, TOPO_DEV_NIC, TOPO_DEV_OTHER };
+enum topo_dev_type {
+	TOPO_DEV_GPU,
+	TOPO_DEV_NIC,
+	TOPO_DEV_OTHER
+};
 
 struct topo_dev {
-	char *name;                     /* column label: "GPU0", "NIC3", "mlx5_0" */
+	char *name; /* column label: "GPU0", "NIC3", "mlx5_0" */
 	enum topo_dev_type type;
-	int index;                      /* n of GPUn / NICn / mlx5_n; -1 if none */
-	char *nic_device;               /* NICs: "mlx5_3" from the NIC Legend, or the
+	int index;           /* n of GPUn / NICn / mlx5_n; -1 if none */
+	char *nic_device;    /* NICs: "mlx5_3" from the NIC Legend, or the
 	                                   label itself when it is a device name; NULL if unknown */
-	char *cpu_affinity;             /* GPU rows: "0-47,96-143"; NULL when empty/absent */
-	char *numa_affinity;            /* "0"; NULL when empty/absent */
-	char *gpu_numa_id;              /* "N/A"; NULL when empty/absent */
+	char *cpu_affinity;  /* GPU rows: "0-47,96-143"; NULL when empty/absent */
+	char *numa_affinity; /* "0"; NULL when empty/absent */
+	char *gpu_numa_id;   /* "N/A"; NULL when empty/absent */
 };
 
 struct smi_topo {
-	struct topo_dev *devs;          /* in column order */
+	struct topo_dev *devs; /* in column order */
 	size_t ndevs, cap;
-	struct topo_cell *cells;        /* ndevs * ndevs, row-major; rows absent
+	struct topo_cell *cells; /* ndevs * ndevs, row-major; rows absent
 	                                   from the output stay TOPO_UNKNOWN */
 	size_t ngpus, nnics;
-	size_t nrows;                   /* matrix rows actually read */
+	size_t nrows; /* matrix rows actually read */
 };
 
 /* 0 when a matrix header was found; -1 otherwise. */
@@ -73,7 +77,7 @@ unsigned smi_topo_min_nvlinks(const struct smi_topo *t);
 /* devs index of the NIC nearest to GPU number `gpu` (ties: first column),
  * its link kind in *kind; -1 when there is no NIC or no such GPU. */
 int smi_topo_best_nic(const struct smi_topo *t, int gpu, enum topo_link *kind);
-const char *topo_link_name(enum topo_link k);   /* "X", "NV", "PIX", ... */
+const char *topo_link_name(enum topo_link k); /* "X", "NV", "PIX", ... */
 /* "NV18" -> TOPO_NV with n = 18; "PIX" -> TOPO_PIX ... */
 struct topo_cell topo_cell_parse(const char *s);
 

@@ -70,13 +70,18 @@ enum ib_port_state ib_port_state_parse(const char *s)
 
 enum ib_phys_state ib_phys_state_parse(const char *s)
 {
-	static const struct { const char *w; enum ib_phys_state st; } map[] = {
-		{ "SLEEP", IB_PHYS_SLEEP }, { "POLLING", IB_PHYS_POLLING },
-		{ "DISABLED", IB_PHYS_DISABLED }, { "TRAINING", IB_PHYS_TRAINING },
-		{ "PORTCONFIGURATIONTRAINING", IB_PHYS_TRAINING },
-		{ "LINKUP", IB_PHYS_LINKUP },
-		{ "LINKERRORRECOVERY", IB_PHYS_ERROR_RECOVERY },
-		{ "PHYTEST", IB_PHYS_PHY_TEST },
+	static const struct {
+		const char *w;
+		enum ib_phys_state st;
+	} map[] = {
+		{"SLEEP", IB_PHYS_SLEEP},
+		{"POLLING", IB_PHYS_POLLING},
+		{"DISABLED", IB_PHYS_DISABLED},
+		{"TRAINING", IB_PHYS_TRAINING},
+		{"PORTCONFIGURATIONTRAINING", IB_PHYS_TRAINING},
+		{"LINKUP", IB_PHYS_LINKUP},
+		{"LINKERRORRECOVERY", IB_PHYS_ERROR_RECOVERY},
+		{"PHYTEST", IB_PHYS_PHY_TEST},
 	};
 	char w[40];
 	int num = state_words(s, w, sizeof(w));
@@ -124,8 +129,14 @@ const char *ib_port_state_name(enum ib_port_state st)
 const char *ib_phys_state_name(enum ib_phys_state st)
 {
 	static const char *const n[] = {
-		"unknown", "Sleep", "Polling", "Disabled", "PortConfigurationTraining",
-		"LinkUp", "LinkErrorRecovery", "PhyTest",
+		"unknown",
+		"Sleep",
+		"Polling",
+		"Disabled",
+		"PortConfigurationTraining",
+		"LinkUp",
+		"LinkErrorRecovery",
+		"PhyTest",
 	};
 	return (unsigned)st < sizeof(n) / sizeof(n[0]) ? n[st] : "unknown";
 }
@@ -162,8 +173,7 @@ bool ib_rate_parse(const char *s, struct ib_rate *out)
 			}
 		}
 		p = str_skip_ws(p);
-		while (*p && *p != ')' && !isspace((unsigned char)*p) &&
-		       o + 1 < sizeof(out->speed))
+		while (*p && *p != ')' && !isspace((unsigned char)*p) && o + 1 < sizeof(out->speed))
 			out->speed[o++] = *p++;
 		out->speed[o] = '\0';
 	}
@@ -195,8 +205,9 @@ bool ib_guid_parse(const char *s, uint64_t *out)
 			continue;
 		if (!isxdigit((unsigned char)*s) || ++digits > 16)
 			return false;
-		v = v << 4 | (uint64_t)(isdigit((unsigned char)*s) ? *s - '0'
-					: (tolower((unsigned char)*s) - 'a' + 10));
+		v = v << 4 | (uint64_t)(isdigit((unsigned char)*s)
+						? *s - '0'
+						: (tolower((unsigned char)*s) - 'a' + 10));
 	}
 	if (*str_skip_ws(s) || digits == 0)
 		return false;
@@ -350,7 +361,7 @@ int sysfs_dump_parse(const char *buf, size_t len, struct sysfs_dump *out)
 		if (!out->n)
 			continue;
 		if (!val && !*l)
-			continue;   /* head -v separates files with a blank line */
+			continue; /* head -v separates files with a blank line */
 		if (vlen + ll + 2 > 1024 * 1024)
 			continue;
 		val = xrealloc(val, vlen + ll + 2);

@@ -18,16 +18,33 @@
 
 /* Numeric values are the kernel's; UNKNOWN (0) when unrecognised. */
 enum ib_port_state {
-	IB_STATE_UNKNOWN = 0, IB_STATE_DOWN = 1, IB_STATE_INIT = 2,
-	IB_STATE_ARMED = 3, IB_STATE_ACTIVE = 4, IB_STATE_ACTIVE_DEFER = 5,
+	IB_STATE_UNKNOWN = 0,
+	IB_STATE_DOWN = 1,
+	IB_STATE_INIT = 2,
+	IB_STATE_ARMED = 3,
+	IB_STATE_ACTIVE = 4,
+	IB_STATE_ACTIVE_DEFER = 5,
 };
 enum ib_phys_state {
-	IB_PHYS_UNKNOWN = 0, IB_PHYS_SLEEP = 1, IB_PHYS_POLLING = 2,
-	IB_PHYS_DISABLED = 3, IB_PHYS_TRAINING = 4, IB_PHYS_LINKUP = 5,
-	IB_PHYS_ERROR_RECOVERY = 6, IB_PHYS_PHY_TEST = 7,
+	IB_PHYS_UNKNOWN = 0,
+	IB_PHYS_SLEEP = 1,
+	IB_PHYS_POLLING = 2,
+	IB_PHYS_DISABLED = 3,
+	IB_PHYS_TRAINING = 4,
+	IB_PHYS_LINKUP = 5,
+	IB_PHYS_ERROR_RECOVERY = 6,
+	IB_PHYS_PHY_TEST = 7,
 };
-enum ib_link_layer { IB_LL_UNKNOWN = 0, IB_LL_INFINIBAND, IB_LL_ETHERNET };
-enum ib_gid_type { IB_GID_UNKNOWN = 0, IB_GID_IB_ROCE_V1, IB_GID_ROCE_V2 };
+enum ib_link_layer {
+	IB_LL_UNKNOWN = 0,
+	IB_LL_INFINIBAND,
+	IB_LL_ETHERNET
+};
+enum ib_gid_type {
+	IB_GID_UNKNOWN = 0,
+	IB_GID_IB_ROCE_V1,
+	IB_GID_ROCE_V2
+};
 
 /* "4: ACTIVE", "Active", "ACTIVE", "PORT_ACTIVE (4)", "4" */
 enum ib_port_state ib_port_state_parse(const char *s);
@@ -37,16 +54,16 @@ enum ib_phys_state ib_phys_state_parse(const char *s);
 enum ib_link_layer ib_link_layer_parse(const char *s);
 /* "RoCE v2", "IB/RoCE v1", "RoCE v1" */
 enum ib_gid_type ib_gid_type_parse(const char *s);
-const char *ib_port_state_name(enum ib_port_state st);  /* "ACTIVE" ... "UNKNOWN" */
-const char *ib_phys_state_name(enum ib_phys_state st);  /* "LinkUp" ... */
-const char *ib_link_layer_name(enum ib_link_layer ll);  /* "InfiniBand", "Ethernet", "unknown" */
+const char *ib_port_state_name(enum ib_port_state st); /* "ACTIVE" ... "UNKNOWN" */
+const char *ib_phys_state_name(enum ib_phys_state st); /* "LinkUp" ... */
+const char *ib_link_layer_name(enum ib_link_layer ll); /* "InfiniBand", "Ethernet", "unknown" */
 
 /* "400 Gb/sec (4X NDR)", "200 Gb/sec (2X NDR)", "40 Gb/sec (4X QDR)",
  * "2.5 Gb/sec (1X SDR)", or ibstat's bare "400". */
 struct ib_rate {
-	double gbps;        /* 0 when unknown */
-	unsigned width;     /* lanes: 4 for "4X"; 0 when not given */
-	char speed[8];      /* "NDR", "HDR", "EDR", ...; "" when not given */
+	double gbps;    /* 0 when unknown */
+	unsigned width; /* lanes: 4 for "4X"; 0 when not given */
+	char speed[8];  /* "NDR", "HDR", "EDR", ...; "" when not given */
 };
 bool ib_rate_parse(const char *s, struct ib_rate *out);
 
@@ -67,7 +84,7 @@ int ib_node_type_parse(const char *s);
 /* `head -v FILE...` output: "==> PATH <==" then the file's content. */
 struct sysfs_dump_entry {
 	char *path;
-	char *value;        /* content, trailing newline(s) removed; may be "" */
+	char *value; /* content, trailing newline(s) removed; may be "" */
 };
 struct sysfs_dump {
 	struct sysfs_dump_entry *v;

@@ -36,8 +36,8 @@ bool transcript_name_valid(const char *name, size_t len)
 		return false;
 	for (size_t i = 0; i < len; i++) {
 		char c = name[i];
-		if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
-		      c == '_' || c == '.' || c == ':' || c == '/' || c == '-'))
+		if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '.' ||
+		      c == ':' || c == '/' || c == '-'))
 			return false;
 	}
 	return true;
@@ -265,8 +265,8 @@ void transcript_parse(struct transcript *t, const char *buf, size_t len)
 			 * a newer version we do not understand. */
 			const char *v;
 			size_t vl;
-			if ((rest = word(p, n, "@@ci-probe", &rl)) &&
-			    token(&rest, &rl, &v, &vl) && vl == 2 && !memcmp(v, "v1", 2))
+			if ((rest = word(p, n, "@@ci-probe", &rl)) && token(&rest, &rl, &v, &vl) &&
+			    vl == 2 && !memcmp(v, "v1", 2))
 				t->valid = true;
 		} else if (n && p[0] == '|') {
 			on_body(&ps, p + 1, n - 1);

@@ -27,29 +27,29 @@
 
 struct section {
 	char *name;
-	char *body;        /* the body lines with the '|' prefixes removed, each
+	char *body; /* the body lines with the '|' prefixes removed, each
 			    * ending in '\n' (so "" when empty); NUL-terminated,
 			    * but may hold NUL bytes: use len */
 	size_t len;
-	int rc;            /* exit status the script recorded; -1 if none */
-	bool capped;       /* output was cut at the section cap */
-	bool timed_out;    /* the tool was stopped by `timeout` */
-	bool missing;      /* the tool or file does not exist (command -v failed) */
+	int rc;         /* exit status the script recorded; -1 if none */
+	bool capped;    /* output was cut at the section cap */
+	bool timed_out; /* the tool was stopped by `timeout` */
+	bool missing;   /* the tool or file does not exist (command -v failed) */
 };
 
 struct transcript {
 	struct section *s;
 	size_t n, cap;
-	bool complete;     /* @@done seen */
-	bool valid;        /* the @@ci-probe header was seen */
-	bool truncated;    /* a cap below was hit: sections or bytes were dropped */
-	size_t dropped;    /* sections refused (cap, duplicate name, bad name) */
+	bool complete;  /* @@done seen */
+	bool valid;     /* the @@ci-probe header was seen */
+	bool truncated; /* a cap below was hit: sections or bytes were dropped */
+	size_t dropped; /* sections refused (cap, duplicate name, bad name) */
 };
 
 /* Caps, so that no input can make the parser grow without bound.  The
  * transport already caps what it reads (RUN_STDOUT_CAP); these hold for
  * --replay files and the fuzzer too. */
-#define TRANSCRIPT_MAX_BYTES    (16u << 20)  /* input looked at (whole lines) */
+#define TRANSCRIPT_MAX_BYTES    (16u << 20) /* input looked at (whole lines) */
 #define TRANSCRIPT_MAX_SECTIONS 512
 #define TRANSCRIPT_MAX_NAME     128
 

@@ -21,10 +21,9 @@ static bool is_log_line(const char *s)
 {
 	if (*s == '#')
 		return false;
-	return str_icontains(s, "UCX ") && (strstr(s, "DEBUG") || strstr(s, "WARN") ||
-					    strstr(s, "ERROR") || strstr(s, "INFO") ||
-					    strstr(s, "TRACE") || strstr(s, "DIAG") ||
-					    strstr(s, "FATAL"));
+	return str_icontains(s, "UCX ") &&
+	       (strstr(s, "DEBUG") || strstr(s, "WARN") || strstr(s, "ERROR") ||
+		strstr(s, "INFO") || strstr(s, "TRACE") || strstr(s, "DIAG") || strstr(s, "FATAL"));
 }
 
 /* Strip the leading "#" marks and whitespace of a ucx_info line. */
@@ -41,7 +40,7 @@ static char *body(char *l)
 static void parse_semver(struct ucx_version *v)
 {
 	const char *p = v->version;
-	unsigned part[3] = { 0, 0, 0 };
+	unsigned part[3] = {0, 0, 0};
 	int i;
 
 	for (i = 0; i < 3 && p && isdigit((unsigned char)*p); i++) {
@@ -97,7 +96,7 @@ enum ucx_opt ucx_version_configured(const struct ucx_version *v, const char *fea
 			without = without || (str_starts(q, "=no") &&
 					      (q[3] == '\0' || isspace((unsigned char)q[3])));
 		} else if (*q && !isspace((unsigned char)*q)) {
-			continue;   /* --with-cuda-foo is another option */
+			continue; /* --with-cuda-foo is another option */
 		}
 		r = without ? UCX_OPT_WITHOUT : UCX_OPT_WITH;
 	}
@@ -119,9 +118,8 @@ int ucx_version_parse(const char *buf, size_t len, struct ucx_version *out)
 			continue;
 		s = body(l);
 		/* old releases: "UCT version=1.8.0 revision c30b7da" */
-		if ((p = strstr(s, "version=")) && (str_istarts(s, "UCT ") ||
-						    str_istarts(s, "UCX ") ||
-						    str_istarts(s, "UCP "))) {
+		if ((p = strstr(s, "version=")) &&
+		    (str_istarts(s, "UCT ") || str_istarts(s, "UCX ") || str_istarts(s, "UCP "))) {
 			if (!out->version)
 				out->version = word(p + 8);
 			if ((p = strstr(s, "revision ")) && !out->revision)
@@ -177,8 +175,8 @@ void ucx_version_release(struct ucx_version *v)
 	memset(v, 0, sizeof(*v));
 }
 
-bool ucx_version_at_least(const struct ucx_version *v, unsigned major,
-			  unsigned minor, unsigned patch)
+bool ucx_version_at_least(const struct ucx_version *v, unsigned major, unsigned minor,
+			  unsigned patch)
 {
 	if (!v || !v->version)
 		return false;
@@ -215,7 +213,8 @@ static void mem_types(struct ucx_md *md, const char *s)
 		if (name_end > start) {
 			mt = XPUSH(md->mem_types, md->nmem_types, md->cap);
 			mt->name = xstrndup(start, (size_t)(name_end - start));
-			mt->flags = (fl && fle && fle >= fl) ? xstrndup(fl, (size_t)(fle - fl)) : xstrdup("");
+			mt->flags = (fl && fle && fle >= fl) ? xstrndup(fl, (size_t)(fle - fl))
+							     : xstrdup("");
 		}
 		s = *p ? p + 1 : p;
 	}
@@ -338,8 +337,7 @@ bool ucx_devices_has_rdma(const struct ucx_devices *d)
 	return false;
 }
 
-size_t ucx_devices_rdma_transports(const struct ucx_devices *d,
-				   const char **names, size_t max)
+size_t ucx_devices_rdma_transports(const struct ucx_devices *d, const char **names, size_t max)
 {
 	size_t i, j, n = 0;
 
@@ -411,8 +409,8 @@ bool ucx_devices_rdma_md_has_cuda(const struct ucx_devices *d)
 		    ucx_md_has_mem_type(&d->mds[i], "cuda"))
 			return true;
 	for (i = 0; i < d->ntls; i++)
-		if (ucx_tl_is_rdma(d->tls[i].transport) &&
-		    (md = ucx_devices_md(d, d->tls[i].md)) && ucx_md_has_mem_type(md, "cuda"))
+		if (ucx_tl_is_rdma(d->tls[i].transport) && (md = ucx_devices_md(d, d->tls[i].md)) &&
+		    ucx_md_has_mem_type(md, "cuda"))
 			return true;
 	return false;
 }

@@ -26,18 +26,18 @@
 #include <stddef.h>
 
 enum ucx_opt {
-	UCX_OPT_DEFAULT = 0,            /* not on the configure line */
-	UCX_OPT_WITH,                   /* --with-X or --with-X=path */
-	UCX_OPT_WITHOUT,                /* --without-X or --with-X=no */
+	UCX_OPT_DEFAULT = 0, /* not on the configure line */
+	UCX_OPT_WITH,        /* --with-X or --with-X=path */
+	UCX_OPT_WITHOUT,     /* --without-X or --with-X=no */
 };
 
 struct ucx_version {
-	char *version;                  /* "1.16.0" */
+	char *version; /* "1.16.0" */
 	unsigned major, minor, patch;
 	char *library_path;
 	char *api_version;
-	char *revision;                 /* "e4bb802" */
-	char *configure;                /* the "Configured with:" arguments */
+	char *revision;  /* "e4bb802" */
+	char *configure; /* the "Configured with:" arguments */
 	enum ucx_opt cuda, verbs, gdrcopy, rdmacm, efa, knem, xpmem, rocm, mlx5;
 };
 
@@ -47,27 +47,27 @@ void ucx_version_release(struct ucx_version *v);
 /* What the configure line says about `feature` ("cuda", "verbs", "efa"...). */
 enum ucx_opt ucx_version_configured(const struct ucx_version *v, const char *feature);
 /* version >= major.minor.patch (false when the version is unknown). */
-bool ucx_version_at_least(const struct ucx_version *v, unsigned major,
-			  unsigned minor, unsigned patch);
+bool ucx_version_at_least(const struct ucx_version *v, unsigned major, unsigned minor,
+			  unsigned patch);
 
 struct ucx_mem_type {
-	char *name;                     /* "host", "cuda", "cuda-managed", "rocm" */
-	char *flags;                    /* "access,reg,cache"; "" when none */
+	char *name;  /* "host", "cuda", "cuda-managed", "rocm" */
+	char *flags; /* "access,reg,cache"; "" when none */
 };
 
 struct ucx_md {
-	char *name;                     /* "mlx5_0", "cuda_cpy", "tcp", "self" */
-	char *component;                /* "ib", "cuda_cpy", ...; NULL if absent */
+	char *name;      /* "mlx5_0", "cuda_cpy", "tcp", "self" */
+	char *component; /* "ib", "cuda_cpy", ...; NULL if absent */
 	struct ucx_mem_type *mem_types;
 	size_t nmem_types, cap;
-	bool no_devices;                /* "< no supported devices found >" */
+	bool no_devices; /* "< no supported devices found >" */
 };
 
 struct ucx_tl {
-	char *transport;                /* "rc_mlx5", "tcp", "cuda_copy" */
-	char *device;                   /* "mlx5_0:1", "ib0", "memory", "cuda" */
-	char *md;                       /* the memory domain it was listed under */
-	char *type;                     /* "network", "intra-node", "accelerator", "loopback"; NULL if absent */
+	char *transport; /* "rc_mlx5", "tcp", "cuda_copy" */
+	char *device;    /* "mlx5_0:1", "ib0", "memory", "cuda" */
+	char *md;        /* the memory domain it was listed under */
+	char *type;      /* "network", "intra-node", "accelerator", "loopback"; NULL if absent */
 };
 
 struct ucx_devices {
@@ -75,9 +75,9 @@ struct ucx_devices {
 	size_t nmds, cap_mds;
 	struct ucx_tl *tls;
 	size_t ntls, cap_tls;
-	char **cms;                     /* connection managers: "tcp", "rdmacm" */
+	char **cms; /* connection managers: "tcp", "rdmacm" */
 	size_t ncms, cap_cms;
-	size_t nlog_lines;              /* interleaved UCX log lines ignored */
+	size_t nlog_lines; /* interleaved UCX log lines ignored */
 };
 
 /* 0 when a "Memory domain" or "Transport" line was found; -1 otherwise. */
@@ -88,8 +88,7 @@ bool ucx_devices_has_transport(const struct ucx_devices *d, const char *tl);
 bool ucx_devices_has_rdma(const struct ucx_devices *d);
 /* Distinct RDMA transport names in listing order, into names[0..max);
  * returns how many (pointers into d, not owned). */
-size_t ucx_devices_rdma_transports(const struct ucx_devices *d,
-				   const char **names, size_t max);
+size_t ucx_devices_rdma_transports(const struct ucx_devices *d, const char **names, size_t max);
 const struct ucx_md *ucx_devices_md(const struct ucx_devices *d, const char *name);
 bool ucx_md_has_mem_type(const struct ucx_md *md, const char *type);
 /* The memory domain of RDMA device `dev` ("mlx5_0", or "mlx5_0:1") lists
@@ -100,8 +99,8 @@ bool ucx_devices_md_has_cuda(const struct ucx_devices *d, const char *dev);
 bool ucx_devices_rdma_md_has_cuda(const struct ucx_devices *d);
 
 struct ucx_config_entry {
-	char *key;                      /* "UCX_TLS" */
-	char *value;                    /* "rc,cuda_copy"; "" when empty */
+	char *key;   /* "UCX_TLS" */
+	char *value; /* "rc,cuda_copy"; "" when empty */
 };
 struct ucx_config {
 	struct ucx_config_entry *v;

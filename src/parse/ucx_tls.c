@@ -88,7 +88,7 @@ bool ucx_tls_entry_selects(const char *e, const char *tl)
 	if (!e || !tl)
 		return false;
 	if (strchr(e, ':'))
-		return false;   /* "x:aux": setup only, no data */
+		return false; /* "x:aux": setup only, no data */
 	if (e[0] == '\\')
 		return !ucx_tls_alias(e + 1) && !strcmp(e + 1, tl);
 	if (!strcmp(e, tl))

@@ -23,7 +23,7 @@
 #include <stddef.h>
 
 #define UCX_TLS_MAX_ENTRIES 128
-#define UCX_TLS_MAX_ENTRY 64
+#define UCX_TLS_MAX_ENTRY   64
 
 /* The transports alias names (NULL-terminated), or NULL when name is not
  * an alias. */

@@ -77,15 +77,18 @@ int kube_base_argv(const char *kubectl, const char *context, const char *kubecon
 		return -1;
 	}
 	if (!kube_label_valid(namespace_)) {
-		*why = xstrdup("invalid namespace name (a Kubernetes name: lowercase letters, digits and '-', at most 63)");
+		*why = xstrdup(
+			"invalid namespace name (a Kubernetes name: lowercase letters, digits and '-', at most 63)");
 		return -1;
 	}
 	if (context && !kube_loose_valid(context)) {
-		*why = xstrdup("invalid --context (empty, starts with '-', or has control characters)");
+		*why = xstrdup(
+			"invalid --context (empty, starts with '-', or has control characters)");
 		return -1;
 	}
 	if (kubeconfig && !kube_loose_valid(kubeconfig)) {
-		*why = xstrdup("invalid --kubeconfig (empty, starts with '-', or has control characters)");
+		*why = xstrdup(
+			"invalid --kubeconfig (empty, starts with '-', or has control characters)");
 		return -1;
 	}
 	int n = 0;
@@ -108,11 +111,13 @@ int kube_exec_argv(const struct kube_target *k, const char *script, const char *
 	if (n < 0)
 		return -1;
 	if (!kube_name_valid(k->pod)) {
-		*why = xasprintf("invalid pod name (a Kubernetes name: lowercase letters, digits, '-' and '.', at most 253)");
+		*why = xasprintf(
+			"invalid pod name (a Kubernetes name: lowercase letters, digits, '-' and '.', at most 253)");
 		return -1;
 	}
 	if (k->container && !kube_label_valid(k->container)) {
-		*why = xasprintf("invalid container name (a Kubernetes name: lowercase letters, digits and '-', at most 63)");
+		*why = xasprintf(
+			"invalid container name (a Kubernetes name: lowercase letters, digits and '-', at most 63)");
 		return -1;
 	}
 	argv[n++] = "exec";
@@ -127,10 +132,10 @@ int kube_exec_argv(const struct kube_target *k, const char *script, const char *
 	argv[n++] = "sh";
 	argv[n++] = "-c";
 	argv[n++] = script;
-	argv[n++] = "ci-probe";   /* $0 of the script */
+	argv[n++] = "ci-probe"; /* $0 of the script */
 	argv[n++] = root ? root : "";
 	if (k->window)
-		argv[n++] = k->window;   /* $2: digits, formatted by the caller */
+		argv[n++] = k->window; /* $2: digits, formatted by the caller */
 	argv[n] = NULL;
 	return n;
 }
@@ -142,11 +147,13 @@ int kube_logs_argv(const struct kube_target *k, const char *tail, const char *ar
 	if (n < 0)
 		return -1;
 	if (!kube_name_valid(k->pod)) {
-		*why = xasprintf("invalid pod name (a Kubernetes name: lowercase letters, digits, '-' and '.', at most 253)");
+		*why = xasprintf(
+			"invalid pod name (a Kubernetes name: lowercase letters, digits, '-' and '.', at most 253)");
 		return -1;
 	}
 	if (k->container && !kube_label_valid(k->container)) {
-		*why = xasprintf("invalid container name (a Kubernetes name: lowercase letters, digits and '-', at most 63)");
+		*why = xasprintf(
+			"invalid container name (a Kubernetes name: lowercase letters, digits and '-', at most 63)");
 		return -1;
 	}
 	argv[n++] = "logs";
@@ -257,32 +264,49 @@ static char *with_line(const char *summary, const char *line)
 	return m;
 }
 
-enum probe_error kube_classify(const struct kube_target *k, enum run_status status,
-			       int spawn_errno, int exit_code, int term_signal,
-			       const char *err, size_t err_len, char **message)
+enum probe_error kube_classify(const struct kube_target *k, enum run_status status, int spawn_errno,
+			       int exit_code, int term_signal, const char *err, size_t err_len,
+			       char **message)
 {
-	static const char *const nocluster[] = {
-		"localhost:8080 was refused", NULL};
+	static const char *const nocluster[] = {"localhost:8080 was refused", NULL};
 	static const char *const unauth[] = {
-		"You must be logged in", "Unauthorized", "provide credentials",
-		"getting credentials", "no configuration has been provided",
-		"invalid configuration", "error loading config file",
-		"context was not found", "current-context", "does not exist in kubeconfig",
-		"error: stat ", "couldn't get current server API group list: the server has asked",
+		"You must be logged in",
+		"Unauthorized",
+		"provide credentials",
+		"getting credentials",
+		"no configuration has been provided",
+		"invalid configuration",
+		"error loading config file",
+		"context was not found",
+		"current-context",
+		"does not exist in kubeconfig",
+		"error: stat ",
+		"couldn't get current server API group list: the server has asked",
 		NULL};
 	static const char *const forbidden[] = {"(Forbidden)", "is forbidden", NULL};
-	static const char *const podnf[] = {
-		"pod does not exist", "(NotFound)", "not found in namespace", NULL};
-	static const char *const ctrnf[] = {
-		"container not found", "is not valid for pod", "container not running",
-		"cannot exec into a container in a completed pod", "is not running",
-		"is waiting to start", "does not have a host assigned", NULL};
-	static const char *const noshell[] = {
-		"executable file not found", "exec: \"sh\"", "sh: not found",
-		"exit code 126", "exit code 127", NULL};
-	static const char *const unreach[] = {
-		"Unable to connect to the server", "i/o timeout", "connection refused",
-		"no such host", "context deadline exceeded", "TLS handshake timeout", NULL};
+	static const char *const podnf[] = {"pod does not exist", "(NotFound)",
+					    "not found in namespace", NULL};
+	static const char *const ctrnf[] = {"container not found",
+					    "is not valid for pod",
+					    "container not running",
+					    "cannot exec into a container in a completed pod",
+					    "is not running",
+					    "is waiting to start",
+					    "does not have a host assigned",
+					    NULL};
+	static const char *const noshell[] = {"executable file not found",
+					      "exec: \"sh\"",
+					      "sh: not found",
+					      "exit code 126",
+					      "exit code 127",
+					      NULL};
+	static const char *const unreach[] = {"Unable to connect to the server",
+					      "i/o timeout",
+					      "connection refused",
+					      "no such host",
+					      "context deadline exceeded",
+					      "TLS handshake timeout",
+					      NULL};
 
 	const char *kc = k && k->kubectl ? k->kubectl : "kubectl";
 	struct lines ls;
@@ -297,7 +321,9 @@ enum probe_error kube_classify(const struct kube_target *k, enum run_status stat
 	if (status == RUN_NOT_FOUND) {
 		/* Said the same way whatever PATH held: the fix is the same. */
 		if (strchr(kc, '/'))
-			*message = xasprintf("kubectl not found at '%s' (install it or pass --kubectl PATH)", kc);
+			*message = xasprintf(
+				"kubectl not found at '%s' (install it or pass --kubectl PATH)",
+				kc);
 		else
 			*message = xstrdup("kubectl not found (install it or pass --kubectl PATH)");
 		return PROBE_KUBECTL_MISSING;
@@ -305,7 +331,8 @@ enum probe_error kube_classify(const struct kube_target *k, enum run_status stat
 	if (status == RUN_NOT_EXECUTABLE) {
 		char buf[128];
 		const char *es = strerror_r(spawn_errno, buf, sizeof(buf));
-		*message = xasprintf("kubectl '%s' cannot be run: %s (pass --kubectl PATH)", kc, es);
+		*message =
+			xasprintf("kubectl '%s' cannot be run: %s (pass --kubectl PATH)", kc, es);
 		return PROBE_KUBECTL_MISSING;
 	}
 	if (status == RUN_SPAWN_FAILED) {
@@ -317,13 +344,18 @@ enum probe_error kube_classify(const struct kube_target *k, enum run_status stat
 
 	lines_split(&ls, err, err_len);
 	if ((l = find_any(&ls, nocluster))) {
-		*message = xstrdup("kubectl has no cluster configured (no kubeconfig or context; pass --context or --kubeconfig)");
+		*message = xstrdup(
+			"kubectl has no cluster configured (no kubeconfig or context; pass --context or --kubeconfig)");
 		e = PROBE_UNAUTHORIZED;
-	} else if ((l = find_any(&ls, unauth)) || (l = find_both(&ls, "context \"", "does not exist"))) {
-		*message = with_line("kubectl is not logged in or has no usable context/kubeconfig", l);
+	} else if ((l = find_any(&ls, unauth)) ||
+		   (l = find_both(&ls, "context \"", "does not exist"))) {
+		*message = with_line("kubectl is not logged in or has no usable context/kubeconfig",
+				     l);
 		e = PROBE_UNAUTHORIZED;
 	} else if ((l = find_any(&ls, forbidden))) {
-		char *s = xasprintf("RBAC forbids exec into %s (needs 'get' on pods and 'create' on pods/exec)", where);
+		char *s = xasprintf(
+			"RBAC forbids exec into %s (needs 'get' on pods and 'create' on pods/exec)",
+			where);
 		*message = with_line(s, l);
 		free(s);
 		e = PROBE_FORBIDDEN;
@@ -337,13 +369,16 @@ enum probe_error kube_classify(const struct kube_target *k, enum run_status stat
 		*message = with_line(s, l);
 		free(s);
 		e = PROBE_POD_NOT_FOUND;
-	} else if ((l = find_any(&ls, noshell)) || (status == RUN_EXITED && (exit_code == 126 || exit_code == 127))) {
+	} else if ((l = find_any(&ls, noshell)) ||
+		   (status == RUN_EXITED && (exit_code == 126 || exit_code == 127))) {
 		/* Prefer the runtime's own words over kubectl's trailer. */
 		const char *first = NULL;
 		for (size_t i = 0; i < ls.n && !first; i++)
 			if (!is_noise(ls.l[i]))
 				first = ls.l[i];
-		char *s = xasprintf("no 'sh' in the container of %s: the probe needs a POSIX shell (pick another container with --container)", where);
+		char *s = xasprintf(
+			"no 'sh' in the container of %s: the probe needs a POSIX shell (pick another container with --container)",
+			where);
 		*message = with_line(s, first ? first : l);
 		free(s);
 		e = PROBE_NO_SHELL;
@@ -357,9 +392,12 @@ enum probe_error kube_classify(const struct kube_target *k, enum run_status stat
 				first = ls.l[i];
 		char *s;
 		if (status == RUN_SIGNALED)
-			s = xasprintf("kubectl exec into %s was killed by signal %d", where, term_signal);
+			s = xasprintf("kubectl exec into %s was killed by signal %d", where,
+				      term_signal);
 		else
-			s = xasprintf("kubectl exec into %s failed (exit %d) without a probe transcript", where, exit_code);
+			s = xasprintf(
+				"kubectl exec into %s failed (exit %d) without a probe transcript",
+				where, exit_code);
 		*message = with_line(s, first);
 		free(s);
 		e = PROBE_EXEC_FAILED;

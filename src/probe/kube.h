@@ -22,13 +22,13 @@ bool kube_label_valid(const char *s);
 bool kube_loose_valid(const char *s);
 
 struct kube_target {
-	const char *kubectl;     /* argv[0]: a path or a name found on PATH */
-	const char *context;     /* NULL: kubectl's current context */
-	const char *kubeconfig;  /* NULL: kubectl's default */
+	const char *kubectl;    /* argv[0]: a path or a name found on PATH */
+	const char *context;    /* NULL: kubectl's current context */
+	const char *kubeconfig; /* NULL: kubectl's default */
 	const char *namespace_;
 	const char *pod;
-	const char *container;   /* NULL: the pod's default container */
-	const char *window;      /* the script's $2 (--observe seconds, digits), or NULL */
+	const char *container; /* NULL: the pod's default container */
+	const char *window;    /* the script's $2 (--observe seconds, digits), or NULL */
 };
 
 /* Room for the longest argv below, NULL included. */
@@ -63,8 +63,8 @@ int kube_logs_argv(const struct kube_target *k, const char *tail, const char *ar
  * spawn_errno come from run_command; err is kubectl's stderr.  Returns the
  * error and sets *message (malloc'ed, one line).  Timeouts are decided by
  * the caller (the deadline is ours, not kubectl's). */
-enum probe_error kube_classify(const struct kube_target *k, enum run_status status,
-			       int spawn_errno, int exit_code, int term_signal,
-			       const char *err, size_t err_len, char **message);
+enum probe_error kube_classify(const struct kube_target *k, enum run_status status, int spawn_errno,
+			       int exit_code, int term_signal, const char *err, size_t err_len,
+			       char **message);
 
 #endif

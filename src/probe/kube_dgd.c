@@ -13,13 +13,14 @@
 #define KUBE_DGD_MAX_BYTES (8u << 20)
 
 int kube_get_dgd_argv(const char *kubectl, const char *context, const char *kubeconfig,
-		      const char *namespace_, const char *name,
-		      const char *argv[KUBE_DGD_ARGV_MAX], char **why)
+		      const char *namespace_, const char *name, const char *argv[KUBE_DGD_ARGV_MAX],
+		      char **why)
 {
 	*why = NULL;
 	if (!kube_name_valid(name)) {
-		*why = xstrdup("invalid deployment name (a Kubernetes name: lowercase letters, digits, "
-			       "'-' and '.', at most 253)");
+		*why = xstrdup(
+			"invalid deployment name (a Kubernetes name: lowercase letters, digits, "
+			"'-' and '.', at most 253)");
 		return -1;
 	}
 	int n = kube_base_argv(kubectl, context, kubeconfig, namespace_, argv, why);
@@ -46,23 +47,27 @@ enum probe_error kube_get_dgd(const struct probe_target *t, const char *name, do
 	*out = NULL;
 	*out_len = 0;
 	*errmsg = NULL;
-	if (kube_get_dgd_argv(kubectl, t->context, t->kubeconfig, namespace_, name, argv, &why) < 0) {
+	if (kube_get_dgd_argv(kubectl, t->context, t->kubeconfig, namespace_, name, argv, &why) <
+	    0) {
 		*errmsg = why;
 		return PROBE_BAD_TARGET;
 	}
-	struct run_request req = {.argv = argv, .deadline = deadline,
-				  .stdout_cap = KUBE_DGD_MAX_BYTES};
+	struct run_request req = {
+		.argv = argv, .deadline = deadline, .stdout_cap = KUBE_DGD_MAX_BYTES};
 	struct run_result res;
 	run_command(&req, &res);
 	enum probe_error e = PROBE_OK;
 	if (res.timed_out) {
-		*errmsg = xstrdup("kubectl get " KUBE_DGD_RESOURCE " did not finish before the deadline "
+		*errmsg = xstrdup("kubectl get " KUBE_DGD_RESOURCE
+				  " did not finish before the deadline "
 				  "(kubectl was stopped)");
 		e = PROBE_TIMEOUT;
 	} else if (res.status == RUN_EXITED && res.exit_code == 0) {
 		if (res.out_capped) {
-			*errmsg = xasprintf("kubectl get " KUBE_DGD_RESOURCE " %s answered with more than "
-					    "%u MiB", name, KUBE_DGD_MAX_BYTES >> 20);
+			*errmsg = xasprintf("kubectl get " KUBE_DGD_RESOURCE
+					    " %s answered with more than "
+					    "%u MiB",
+					    name, KUBE_DGD_MAX_BYTES >> 20);
 			e = PROBE_EXEC_FAILED;
 		} else {
 			*out = res.out;
@@ -74,11 +79,12 @@ enum probe_error kube_get_dgd(const struct probe_target *t, const char *name, do
 		/* Both "the server doesn't have a resource type" (no CRD) and
 		 * "dynamographdeployments ... not found" land here; say which. */
 		if (strstr(res.err, "resource type"))
-			*errmsg = xasprintf("the cluster has no DynamoGraphDeployment resource (is the "
-					    "Dynamo operator installed?)");
+			*errmsg = xasprintf(
+				"the cluster has no DynamoGraphDeployment resource (is the "
+				"Dynamo operator installed?)");
 		else
-			*errmsg = xasprintf("DynamoGraphDeployment %s not found in namespace %s", name,
-					    namespace_);
+			*errmsg = xasprintf("DynamoGraphDeployment %s not found in namespace %s",
+					    name, namespace_);
 		e = PROBE_POD_NOT_FOUND;
 	} else {
 		struct kube_target k = {.kubectl = kubectl, .namespace_ = namespace_};
@@ -88,10 +94,12 @@ enum probe_error kube_get_dgd(const struct probe_target *t, const char *name, do
 		if (e == PROBE_FORBIDDEN) {
 			free(m);
 			m = xasprintf("RBAC forbids reading DynamoGraphDeployments in namespace %s "
-				      "(needs 'get' on " KUBE_DGD_RESOURCE ")", namespace_);
+				      "(needs 'get' on " KUBE_DGD_RESOURCE ")",
+				      namespace_);
 		} else if (e != PROBE_KUBECTL_MISSING && e != PROBE_UNAUTHORIZED) {
 			const char *colon = m ? strstr(m, ": ") : NULL;
-			char *n = xasprintf("kubectl get " KUBE_DGD_RESOURCE " %s -n %s failed (exit %d)%s",
+			char *n = xasprintf("kubectl get " KUBE_DGD_RESOURCE
+					    " %s -n %s failed (exit %d)%s",
 					    name, namespace_, res.exit_code, colon ? colon : "");
 			free(m);
 			m = n;

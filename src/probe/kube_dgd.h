@@ -20,8 +20,8 @@
  * NAME -n NS -o json.  Returns argc, or -1 with *why (malloc'ed) when a
  * name is invalid: nothing must run then. */
 int kube_get_dgd_argv(const char *kubectl, const char *context, const char *kubeconfig,
-		      const char *namespace_, const char *name,
-		      const char *argv[KUBE_DGD_ARGV_MAX], char **why);
+		      const char *namespace_, const char *name, const char *argv[KUBE_DGD_ARGV_MAX],
+		      char **why);
 
 /* Run it under `deadline` (run_now() clock; <= 0: none) with the kubectl,
  * --context and --kubeconfig of t (kubectl NULL: "kubectl" on PATH).

@@ -18,7 +18,8 @@ int kube_get_pods_argv(const char *kubectl, const char *context, const char *kub
 {
 	*why = NULL;
 	if (selector && !kube_selector_valid(selector)) {
-		*why = xstrdup("invalid label selector (letters, digits and . _ / = , ! - only, or 'key in (a,b)')");
+		*why = xstrdup(
+			"invalid label selector (letters, digits and . _ / = , ! - only, or 'key in (a,b)')");
 		return -1;
 	}
 	int n = kube_base_argv(kubectl, context, kubeconfig, namespace_, argv, why);
@@ -39,8 +40,8 @@ int kube_get_pods_argv(const char *kubectl, const char *context, const char *kub
 }
 
 enum probe_error kube_get_pods(const struct probe_target *o, const char *namespace_,
-			       const char *selector, double deadline,
-			       struct kube_pod_list *out, char **errmsg, int *calls)
+			       const char *selector, double deadline, struct kube_pod_list *out,
+			       char **errmsg, int *calls)
 {
 	const char *kubectl = o->kubectl && *o->kubectl ? o->kubectl : "kubectl";
 	const char *argv[KUBE_GET_ARGV_MAX];
@@ -55,8 +56,8 @@ enum probe_error kube_get_pods(const struct probe_target *o, const char *namespa
 	}
 	/* A fleet's list is big (10,000 pods: tens of MiB): the parser's cap.
 	 * (The default 4 MiB output cap failed at about 230 real pods.) */
-	struct run_request req = {.argv = argv, .deadline = deadline,
-				  .stdout_cap = KUBE_PODS_MAX_BYTES};
+	struct run_request req = {
+		.argv = argv, .deadline = deadline, .stdout_cap = KUBE_PODS_MAX_BYTES};
 	struct run_result res;
 	run_command(&req, &res);
 	if (calls && res.status != RUN_NOT_FOUND && res.status != RUN_NOT_EXECUTABLE &&
@@ -64,15 +65,20 @@ enum probe_error kube_get_pods(const struct probe_target *o, const char *namespa
 		(*calls)++;
 
 	if (res.timed_out) {
-		*errmsg = xstrdup("kubectl get pods did not finish before the deadline (kubectl was stopped)");
+		*errmsg = xstrdup(
+			"kubectl get pods did not finish before the deadline (kubectl was stopped)");
 		e = PROBE_TIMEOUT;
 	} else if (res.status == RUN_EXITED && res.exit_code == 0) {
 		if (res.out_capped || kube_pods_parse(res.out, res.out_len, out)) {
-			*errmsg = res.out_capped
-				? xasprintf("kubectl get pods -n %s answered with more than %u MiB of JSON "
-					    "(the cap): narrow it with -l", namespace_, KUBE_PODS_MAX_BYTES >> 20)
-				: xasprintf("kubectl get pods -n %s answered with something that is not a pod list",
-					    namespace_);
+			*errmsg =
+				res.out_capped
+					? xasprintf(
+						  "kubectl get pods -n %s answered with more than %u MiB of JSON "
+						  "(the cap): narrow it with -l",
+						  namespace_, KUBE_PODS_MAX_BYTES >> 20)
+					: xasprintf(
+						  "kubectl get pods -n %s answered with something that is not a pod list",
+						  namespace_);
 			e = PROBE_EXEC_FAILED;
 		}
 	} else {
@@ -83,8 +89,9 @@ enum probe_error kube_get_pods(const struct probe_target *o, const char *namespa
 		if (e == PROBE_FORBIDDEN) {
 			/* kube_classify words it for exec; this call only lists. */
 			free(m);
-			m = xasprintf("RBAC forbids listing pods in namespace %s (needs 'list' on pods)",
-				      namespace_);
+			m = xasprintf(
+				"RBAC forbids listing pods in namespace %s (needs 'list' on pods)",
+				namespace_);
 		} else if (m && (!strncmp(m, "kubectl exec", 12) || e == PROBE_POD_NOT_FOUND ||
 				 e == PROBE_CONTAINER_NOT_FOUND || e == PROBE_NO_SHELL)) {
 			/* Worded for exec; say what this call was, with kubectl's

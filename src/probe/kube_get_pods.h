@@ -25,7 +25,7 @@ int kube_get_pods_argv(const char *kubectl, const char *context, const char *kub
  * (malloc'ed, one line) classified like `kubectl exec` failures.  *calls
  * (may be NULL) is incremented when kubectl actually ran.  Thread-safe. */
 enum probe_error kube_get_pods(const struct probe_target *o, const char *namespace_,
-			       const char *selector, double deadline,
-			       struct kube_pod_list *out, char **errmsg, int *calls);
+			       const char *selector, double deadline, struct kube_pod_list *out,
+			       char **errmsg, int *calls);
 
 #endif

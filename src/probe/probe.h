@@ -23,25 +23,25 @@
  * sysroot names the target; none: the local host.
  */
 struct probe_target {
-	const char *namespace_, *pod, *container;  /* a pod, through kubectl */
-	const char *context, *kubeconfig;          /* passed to kubectl; NULL: its defaults */
-	const char *kubectl;                       /* argv[0]; NULL or "": "kubectl" on PATH */
-	const char *sysroot;                       /* local probe under this tree */
-	const char *replay;                        /* a saved transcript ("-": stdin) */
-	const char *save_probe;                    /* write the raw transcript here */
-	bool save_force;                           /* --force: it may overwrite a regular file */
-	double timeout_s;                          /* <= 0: PROBE_DEFAULT_TIMEOUT_S */
-	unsigned observe_s;                        /* --observe: the window (0: none), 1..PROBE_MAX_OBSERVE_S */
-	unsigned logs_tail;                        /* --logs: kubectl logs --tail=N beside the exec (0: none) */
+	const char *namespace_, *pod, *container; /* a pod, through kubectl */
+	const char *context, *kubeconfig;         /* passed to kubectl; NULL: its defaults */
+	const char *kubectl;                      /* argv[0]; NULL or "": "kubectl" on PATH */
+	const char *sysroot;                      /* local probe under this tree */
+	const char *replay;                       /* a saved transcript ("-": stdin) */
+	const char *save_probe;                   /* write the raw transcript here */
+	bool save_force;                          /* --force: it may overwrite a regular file */
+	double timeout_s;                         /* <= 0: PROBE_DEFAULT_TIMEOUT_S */
+	unsigned observe_s; /* --observe: the window (0: none), 1..PROBE_MAX_OBSERVE_S */
+	unsigned logs_tail; /* --logs: kubectl logs --tail=N beside the exec (0: none) */
 };
 
 /* The longest --observe window, and the default --logs tail. */
-#define PROBE_MAX_OBSERVE_S 600
+#define PROBE_MAX_OBSERVE_S     600
 #define PROBE_DEFAULT_LOGS_TAIL 2000
 /* The most of a worker's log read (--logs), and the section it is put in
  * (live/live.h reads it as SEC_LIVE_LOGS). */
-#define PROBE_LOGS_MAX (4u << 20)
-#define PROBE_SEC_LOGS "kube:logs"
+#define PROBE_LOGS_MAX          (4u << 20)
+#define PROBE_SEC_LOGS          "kube:logs"
 
 /* t->timeout_s, or the default when it is not set. */
 double probe_target_timeout(const struct probe_target *t);
@@ -52,9 +52,9 @@ bool probe_target_check(const struct probe_target *t, char **why);
 
 enum probe_error {
 	PROBE_OK = 0,
-	PROBE_KUBECTL_MISSING,     /* kubectl not found / not executable */
-	PROBE_UNAUTHORIZED,        /* no context, not logged in, bad kubeconfig */
-	PROBE_FORBIDDEN,           /* RBAC: pods/exec denied */
+	PROBE_KUBECTL_MISSING, /* kubectl not found / not executable */
+	PROBE_UNAUTHORIZED,    /* no context, not logged in, bad kubeconfig */
+	PROBE_FORBIDDEN,       /* RBAC: pods/exec denied */
 	PROBE_POD_NOT_FOUND,
 	PROBE_CONTAINER_NOT_FOUND, /* or not running */
 	PROBE_NO_SHELL,            /* no sh in the image (126/127) */
@@ -70,20 +70,21 @@ enum probe_error {
 
 struct probe_outcome {
 	enum probe_error err;
-	char *message;             /* one line for the user; NULL when ok */
-	char *raw;                 /* the transcript bytes as received (secret-free) */
+	char *message; /* one line for the user; NULL when ok */
+	char *raw;     /* the transcript bytes as received (secret-free) */
 	size_t raw_len;
-	struct transcript t;       /* parsed raw */
+	struct transcript t; /* parsed raw */
 	double elapsed_s;
-	int kubectl_calls;         /* exec round trips made (must be 1 per pod) */
-	char *target;              /* "pod NS/POD", "local host", "sysroot DIR", "replay FILE" */
-	char *save_error;          /* --save-probe could not be written (the analysis stands) */
+	int kubectl_calls; /* exec round trips made (must be 1 per pod) */
+	char *target;      /* "pod NS/POD", "local host", "sysroot DIR", "replay FILE" */
+	char *save_error;  /* --save-probe could not be written (the analysis stands) */
 };
 
 /* Collect a transcript for the target t (pod_override, when not NULL,
  * replaces t->pod: the fleet fan-out probes many pods with one target).  Honours --replay, --sysroot, --save-probe, --timeout.  Never
  * exits; every failure is described in out->err/out->message. */
-void probe_collect(const struct probe_target *t, const char *pod_override, struct probe_outcome *out);
+void probe_collect(const struct probe_target *t, const char *pod_override,
+		   struct probe_outcome *out);
 void probe_outcome_release(struct probe_outcome *out);
 
 /* The embedded constant script (probe.sh). */

@@ -148,14 +148,15 @@ static void collect_replay(const char *file, double deadline, struct probe_outco
 	int rc = read_capped(file, PROBE_REPLAY_MAX, deadline, &out->raw, &out->raw_len);
 	if (rc == EFBIG) {
 		fail(out, PROBE_BAD_TRANSCRIPT,
-		     xasprintf("cannot replay %s: larger than %u MiB, not a probe transcript",
-			       file, PROBE_REPLAY_MAX >> 20));
+		     xasprintf("cannot replay %s: larger than %u MiB, not a probe transcript", file,
+			       PROBE_REPLAY_MAX >> 20));
 		return;
 	}
 	if (rc == ENODEV) {
 		fail(out, PROBE_BAD_TRANSCRIPT,
 		     xasprintf("cannot replay %s: not a regular file or a pipe (a socket or a "
-			       "device), not read", file));
+			       "device), not read",
+			       file));
 		return;
 	}
 	if (rc) {
@@ -166,7 +167,8 @@ static void collect_replay(const char *file, double deadline, struct probe_outco
 	transcript_parse(&out->t, out->raw, out->raw_len);
 	if (!out->t.valid)
 		fail(out, PROBE_BAD_TRANSCRIPT,
-		     xasprintf("cannot replay %s: not a probe transcript (no '@@ci-probe v1' line)", file));
+		     xasprintf("cannot replay %s: not a probe transcript (no '@@ci-probe v1' line)",
+			       file));
 	else if (!out->t.complete)
 		fail(out, PROBE_BAD_TRANSCRIPT,
 		     xasprintf("cannot replay %s: the transcript is cut (no '@@done' line)", file));
@@ -212,8 +214,8 @@ static void take_output(struct probe_outcome *out, struct run_result *res)
 static char *cut_message(const char *what, const struct run_result *res)
 {
 	if (res->out_capped)
-		return xasprintf("the probe output of %s passed the %u MiB cap and was cut",
-				 what, RUN_STDOUT_CAP >> 20);
+		return xasprintf("the probe output of %s passed the %u MiB cap and was cut", what,
+				 RUN_STDOUT_CAP >> 20);
 	char *l = first_line(res->err, res->err_len);
 	char *m;
 	if (res->status == RUN_SIGNALED)
@@ -232,8 +234,11 @@ static struct kube_target kube_target_of(const struct probe_target *o, const cha
 {
 	struct kube_target k = {
 		.kubectl = o->kubectl && *o->kubectl ? o->kubectl : "kubectl",
-		.context = o->context, .kubeconfig = o->kubeconfig,
-		.namespace_ = o->namespace_, .pod = pod, .container = o->container,
+		.context = o->context,
+		.kubeconfig = o->kubeconfig,
+		.namespace_ = o->namespace_,
+		.pod = pod,
+		.container = o->container,
 	};
 	return k;
 }
@@ -264,7 +269,7 @@ struct logs_job {
 	double deadline;
 	struct run_result res;
 	bool ran;
-	char *why;   /* an invalid name: nothing ran */
+	char *why; /* an invalid name: nothing ran */
 };
 
 static void *logs_run(void *arg)
@@ -273,8 +278,8 @@ static void *logs_run(void *arg)
 	const char *argv[KUBE_ARGV_MAX];
 	if (kube_logs_argv(&j->k, j->tail, argv, &j->why) < 0)
 		return NULL;
-	struct run_request req = {.argv = argv, .deadline = j->deadline,
-				  .stdout_cap = PROBE_LOGS_MAX};
+	struct run_request req = {
+		.argv = argv, .deadline = j->deadline, .stdout_cap = PROBE_LOGS_MAX};
 	run_command(&req, &j->res);
 	j->ran = true;
 	return NULL;
@@ -297,7 +302,8 @@ static void logs_put(struct logs_job *j, struct probe_outcome *out)
 		transcript_put(&out->t, PROBE_SEC_LOGS, w, strlen(w), 1);
 		free(m);
 	} else {
-		transcript_put(&out->t, PROBE_SEC_LOGS, j->res.out ? j->res.out : "", j->res.out_len, 0);
+		transcript_put(&out->t, PROBE_SEC_LOGS, j->res.out ? j->res.out : "",
+			       j->res.out_len, 0);
 	}
 	if (j->ran)
 		run_result_release(&j->res);
@@ -318,12 +324,14 @@ static void collect_pod(const struct probe_target *o, const char *pod, double de
 
 	out->target = xasprintf("pod %s/%s", o->namespace_ ? o->namespace_ : "?", pod ? pod : "?");
 	if (!o->namespace_ || !pod) {
-		fail(out, PROBE_BAD_TARGET, xstrdup(!pod ? "--pod is required with --namespace"
-						       : "--namespace is required with --pod"));
+		fail(out, PROBE_BAD_TARGET,
+		     xstrdup(!pod ? "--pod is required with --namespace"
+				  : "--namespace is required with --pod"));
 		return;
 	}
 	if (o->sysroot) {
-		fail(out, PROBE_BAD_TARGET, xstrdup("--sysroot applies to the local probe, not to a pod"));
+		fail(out, PROBE_BAD_TARGET,
+		     xstrdup("--sysroot applies to the local probe, not to a pod"));
 		return;
 	}
 	if (kube_exec_argv(&k, probe_script, "", argv, &why) < 0) {
@@ -349,7 +357,7 @@ static void collect_pod(const struct probe_target *o, const char *pod, double de
 	if (threaded)
 		pthread_join(lth, NULL);
 	else if (logs)
-		logs_run(&lj);   /* no thread: after the exec, still one call */
+		logs_run(&lj); /* no thread: after the exec, still one call */
 	if (logs) {
 		out->kubectl_calls += lj.ran;
 		logs_put(&lj, out);
@@ -357,8 +365,9 @@ static void collect_pod(const struct probe_target *o, const char *pod, double de
 
 	if (res.timed_out) {
 		fail(out, PROBE_TIMEOUT,
-		     xasprintf("kubectl exec into %s did not finish within %g s (kubectl was stopped)",
-			       out->target, probe_target_timeout(o)));
+		     xasprintf(
+			     "kubectl exec into %s did not finish within %g s (kubectl was stopped)",
+			     out->target, probe_target_timeout(o)));
 	} else if (out->t.valid && out->t.complete) {
 		/* The script ran to its end: whatever kubectl says after that
 		 * (a warning, its exit status) does not change the data. */
@@ -387,7 +396,8 @@ static void collect_local(const struct probe_target *o, double deadline, struct 
 			return;
 		}
 		if (!S_ISDIR(st.st_mode)) {
-			fail(out, PROBE_BAD_TARGET, xasprintf("--sysroot %s: not a directory", o->sysroot));
+			fail(out, PROBE_BAD_TARGET,
+			     xasprintf("--sysroot %s: not a directory", o->sysroot));
 			return;
 		}
 	}
@@ -395,8 +405,8 @@ static void collect_local(const struct probe_target *o, double deadline, struct 
 	 * of the script text. */
 	char win[16];
 	snprintf(win, sizeof(win), "%u", o->observe_s);
-	const char *argv[] = {"sh", "-c", probe_script, "ci-probe", root,
-			      o->observe_s ? win : NULL, NULL};
+	const char *argv[] = {"sh", "-c", probe_script, "ci-probe", root, o->observe_s ? win : NULL,
+			      NULL};
 	struct run_request req = {.argv = argv, .deadline = deadline};
 	struct run_result res;
 	run_command(&req, &res);
@@ -405,7 +415,8 @@ static void collect_local(const struct probe_target *o, double deadline, struct 
 	if (res.status == RUN_NOT_FOUND || res.status == RUN_NOT_EXECUTABLE ||
 	    res.status == RUN_SPAWN_FAILED) {
 		fail(out, PROBE_EXEC_FAILED,
-		     xasprintf("cannot run the probe: sh: %s", errstr(res.spawn_errno, eb, sizeof(eb))));
+		     xasprintf("cannot run the probe: sh: %s",
+			       errstr(res.spawn_errno, eb, sizeof(eb))));
 	} else if (res.timed_out) {
 		fail(out, PROBE_TIMEOUT,
 		     xasprintf("the probe of the %s did not finish within %g s (it was stopped)",
@@ -417,8 +428,9 @@ static void collect_local(const struct probe_target *o, double deadline, struct 
 	} else {
 		char *l = first_line(res.err, res.err_len);
 		fail(out, PROBE_EXEC_FAILED,
-		     xasprintf("the probe script failed on the %s (exit %d) without a transcript%s%s",
-			       out->target, res.exit_code, l ? ": " : "", l ? l : ""));
+		     xasprintf(
+			     "the probe script failed on the %s (exit %d) without a transcript%s%s",
+			     out->target, res.exit_code, l ? ": " : "", l ? l : ""));
 		free(l);
 	}
 	run_result_release(&res);
@@ -444,10 +456,12 @@ static int save_open(const char *path, bool force, bool *created, char **why)
 		bool link = lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode);
 		if (link)
 			*why = xasprintf("cannot write --save-probe %s: it is a symbolic link (not "
-					 "followed; name the file itself)", path);
+					 "followed; name the file itself)",
+					 path);
 		else if (err == EEXIST)
 			*why = xasprintf("cannot write --save-probe %s: the file exists (--force "
-					 "overwrites it)", path);
+					 "overwrites it)",
+					 path);
 		else
 			*why = xasprintf("cannot write --save-probe %s: %s", path,
 					 errstr(err, eb, sizeof(eb)));
@@ -498,7 +512,8 @@ static void blank_controls(char *s)
 			*s = '?';
 }
 
-void probe_collect(const struct probe_target *o, const char *pod_override, struct probe_outcome *out)
+void probe_collect(const struct probe_target *o, const char *pod_override,
+		   struct probe_outcome *out)
 {
 	double start = run_now();
 	/* The window runs inside the probe: the deadline grows by it. */

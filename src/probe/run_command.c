@@ -99,7 +99,7 @@ int run_signals_install(void)
 	struct sigaction sa;
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = sig_handler;
-	sigfillset(&sa.sa_mask);  /* one handler at a time */
+	sigfillset(&sa.sa_mask); /* one handler at a time */
 	static const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE};
 	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
 		/* A signal ignored on entry stays ignored, as shells do: nohup
@@ -285,7 +285,7 @@ static char *resolve_exe(const char *name, int *err)
 		path = "/bin:/usr/bin";
 	bool denied = false;
 	size_t nl = strlen(name);
-	for (const char *p = path;; ) {
+	for (const char *p = path;;) {
 		const char *colon = strchr(p, ':');
 		size_t dl = colon ? (size_t)(colon - p) : strlen(p);
 		char *cand = xmalloc(dl + nl + 3);
@@ -336,10 +336,10 @@ static void close_fd(int *fd)
 struct child {
 	pid_t pid;
 	int pidfd;
-	int in_fd;          /* our end of its stdin socket, or -1 */
-	size_t in_off;      /* stdin bytes sent so far */
+	int in_fd;     /* our end of its stdin socket, or -1 */
+	size_t in_off; /* stdin bytes sent so far */
 	struct capture co, ce;
-	bool exited;        /* it exited (a zombie until child_reap) */
+	bool exited; /* it exited (a zombie until child_reap) */
 };
 
 /* Pipes for stdout and stderr, and the child's stdin: a socket holding
@@ -391,8 +391,9 @@ static int child_exec(const struct run_request *req, const char *exe, int child_
 	/* The caller may ignore or block signals (SIGPIPE is often ignored);
 	 * the child starts clean so that `timeout`, pipes and our SIGTERM
 	 * behave as they would from a shell. */
-	static const int dflt_sigs[] = {SIGPIPE, SIGINT, SIGQUIT, SIGTERM, SIGHUP, SIGCHLD,
-					SIGALRM, SIGUSR1, SIGUSR2, SIGTTIN, SIGTTOU, SIGTSTP, SIGXFSZ};
+	static const int dflt_sigs[] = {SIGPIPE, SIGINT,  SIGQUIT, SIGTERM, SIGHUP,
+					SIGCHLD, SIGALRM, SIGUSR1, SIGUSR2, SIGTTIN,
+					SIGTTOU, SIGTSTP, SIGXFSZ};
 	for (size_t i = 0; i < sizeof(dflt_sigs) / sizeof(dflt_sigs[0]); i++)
 		sigaddset(&dflt, dflt_sigs[i]);
 	posix_spawnattr_setsigmask(&attr, &none);
@@ -401,7 +402,7 @@ static int child_exec(const struct run_request *req, const char *exe, int child_
 	 * everything it started (kubectl's helpers, the script's tools). */
 	posix_spawnattr_setpgroup(&attr, 0);
 	posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK |
-					POSIX_SPAWN_SETSIGDEF);
+						POSIX_SPAWN_SETSIGDEF);
 	/* posix_spawn takes char *const[] for history's sake and does not
 	 * write through it; copy the pointer rather than cast const away. */
 	char *const *av;
@@ -537,7 +538,8 @@ static void child_pump(const struct run_request *req, struct child *ch, struct r
 			pf[np++] = (struct pollfd){.fd = ch->in_fd, .events = POLLOUT};
 		}
 		if (sig_pipe[0] >= 0 && !ch->exited)
-			pf[np++] = (struct pollfd){.fd = sig_pipe[0], .events = POLLIN}; /* wakes us */
+			pf[np++] =
+				(struct pollfd){.fd = sig_pipe[0], .events = POLLIN}; /* wakes us */
 		if (!ch->exited) {
 			/* the pidfd only wakes us; child_exited() decides */
 			if (ch->pidfd >= 0)
@@ -599,7 +601,9 @@ int run_command(const struct run_request *req, struct run_result *res)
 {
 	double start = run_now();
 	struct child ch = {
-		.pid = -1, .pidfd = -1, .in_fd = -1,
+		.pid = -1,
+		.pidfd = -1,
+		.in_fd = -1,
 		.co = {.fd = -1, .limit = req->stdout_cap ? req->stdout_cap : RUN_STDOUT_CAP},
 		.ce = {.fd = -1, .limit = req->stderr_cap ? req->stderr_cap : RUN_STDERR_CAP},
 	};

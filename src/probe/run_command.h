@@ -18,9 +18,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#define RUN_STDOUT_CAP     (4u << 20)
-#define RUN_STDERR_CAP     (64u << 10)
-#define RUN_KILL_GRACE_MS  200
+#define RUN_STDOUT_CAP    (4u << 20)
+#define RUN_STDERR_CAP    (64u << 10)
+#define RUN_KILL_GRACE_MS 200
 
 enum run_status {
 	RUN_EXITED = 0,     /* exit_code is valid */
@@ -32,24 +32,25 @@ enum run_status {
 };
 
 struct run_request {
-	const char *const *argv;  /* argv[0] is looked up in PATH (like execvp) unless it has a '/' */
-	const char *stdin_data;   /* NULL: the child's stdin is /dev/null */
+	const char *const
+		*argv;          /* argv[0] is looked up in PATH (like execvp) unless it has a '/' */
+	const char *stdin_data; /* NULL: the child's stdin is /dev/null */
 	size_t stdin_len;
 	/* Absolute deadline on run_now()'s clock; <= 0: none. */
 	double deadline;
-	size_t stdout_cap, stderr_cap;   /* 0: the RUN_*_CAP defaults */
+	size_t stdout_cap, stderr_cap; /* 0: the RUN_*_CAP defaults */
 };
 
 struct run_result {
 	enum run_status status;
-	int exit_code;            /* RUN_EXITED */
-	int term_signal;          /* RUN_SIGNALED; or the signal that ended a timed-out child */
+	int exit_code;   /* RUN_EXITED */
+	int term_signal; /* RUN_SIGNALED; or the signal that ended a timed-out child */
 	bool timed_out;
-	bool interrupted;         /* a signal came (run_signals_install); the group was killed */
-	int spawn_errno;          /* RUN_NOT_FOUND, RUN_NOT_EXECUTABLE, RUN_SPAWN_FAILED */
-	char *out;                /* NUL-terminated; never NULL after run_command */
+	bool interrupted; /* a signal came (run_signals_install); the group was killed */
+	int spawn_errno;  /* RUN_NOT_FOUND, RUN_NOT_EXECUTABLE, RUN_SPAWN_FAILED */
+	char *out;        /* NUL-terminated; never NULL after run_command */
 	size_t out_len;
-	bool out_capped;          /* more was written and drained, not kept */
+	bool out_capped; /* more was written and drained, not kept */
 	char *err;
 	size_t err_len;
 	bool err_capped;

@@ -28,8 +28,8 @@ int main(void)
 	emit(&r); /* unknown, nothing checked */
 	report_add(&r, "env.ok", CI_OK, true, CI_LAYER_FABRIC, NULL, "fine");
 	emit(&r); /* ready */
-	struct ci_check *k = report_add(&r, "env.ucx.tls", CI_WARN, true, CI_LAYER_ENV, "decode",
-					"warned");
+	struct ci_check *k =
+		report_add(&r, "env.ucx.tls", CI_WARN, true, CI_LAYER_ENV, "decode", "warned");
 	check_set_fix(k, "do this");
 	check_add_evidence(k, "deploy.yaml:1: UCX_TLS=rc");
 	report_add_fact(&r, "UCX_TLS", "rc", "decode", "deploy.yaml:1");

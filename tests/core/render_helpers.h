@@ -8,13 +8,15 @@
 
 #include "core/render.h"
 
-enum { R_TEXT, R_JSON };
+enum {
+	R_TEXT,
+	R_JSON
+};
 
 /* noinline: gcc's -Wdangling-pointer misreads the memstream buffer once this
  * is inlined into a caller. */
-__attribute__((noinline, unused))
-static char *render_to_string(const struct ci_report *r, int fmt, bool quiet, bool verbose,
-			      bool color)
+__attribute__((noinline, unused)) static char *
+render_to_string(const struct ci_report *r, int fmt, bool quiet, bool verbose, bool color)
 {
 	struct render_opts o = {0};
 	o.quiet = quiet;

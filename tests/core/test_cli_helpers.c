@@ -46,9 +46,9 @@ static void test_duration(void **state)
 	bad("+5s");
 	bad("5x");
 	bad("m");
-	bad("1m30");   /* a bare number after a unit: ambiguous */
+	bad("1m30"); /* a bare number after a unit: ambiguous */
 	bad("5 s");
-	bad("25h");    /* past the one-day cap */
+	bad("25h"); /* past the one-day cap */
 	bad("nan");
 	bad("inf");
 }
@@ -65,8 +65,8 @@ static void test_suggest(void **state)
 	assert_null(suggest_closest("deploy", verbs, nv));
 	assert_null(suggest_closest("x", verbs, nv));
 	assert_null(suggest_closest("env", verbs, nv)); /* the word itself: nothing to suggest */
-	static const char *const opts[] = {"--namespace", "--deployment", "--timeout", "--format",
-					   "--pod", "--peer"};
+	static const char *const opts[] = {"--namespace", "--deployment", "--timeout",
+					   "--format",    "--pod",        "--peer"};
 	size_t no = sizeof(opts) / sizeof(opts[0]);
 	assert_string_equal(suggest_closest("--namspace", opts, no), "--namespace");
 	assert_string_equal(suggest_closest("--deploymnet", opts, no), "--deployment");

@@ -16,15 +16,42 @@ static void test_secret_names(void **state)
 {
 	(void)state;
 	static const char *const secret[] = {
-		"HF_TOKEN", "AWS_SECRET_ACCESS_KEY", "AWS_ACCESS_KEY_ID", "NIXL_ETCD_PASSWORD",
-		"API_KEY", "MY_PASSWD", "GOOGLE_APPLICATION_CREDENTIALS", "AZURE_CREDENTIAL",
-		"aws_secret_access_key", "hf_token", "KEY", "SSH_PRIVATE_KEY", "DB_PASS",
-		"MYSQL_PWD", "TLS_CERT", "NGC_API_KEY", "OPENAI_APIKEY", "ETCD_AUTH",
-		"HUGGING_FACE_HUB_TOKEN", "SESSION_COOKIE", "KEY_FILE", "X-Api-Key",
-		"REQUEST_SIGNATURE", "SSH_PASSPHRASE",
+		"HF_TOKEN",
+		"AWS_SECRET_ACCESS_KEY",
+		"AWS_ACCESS_KEY_ID",
+		"NIXL_ETCD_PASSWORD",
+		"API_KEY",
+		"MY_PASSWD",
+		"GOOGLE_APPLICATION_CREDENTIALS",
+		"AZURE_CREDENTIAL",
+		"aws_secret_access_key",
+		"hf_token",
+		"KEY",
+		"SSH_PRIVATE_KEY",
+		"DB_PASS",
+		"MYSQL_PWD",
+		"TLS_CERT",
+		"NGC_API_KEY",
+		"OPENAI_APIKEY",
+		"ETCD_AUTH",
+		"HUGGING_FACE_HUB_TOKEN",
+		"SESSION_COOKIE",
+		"KEY_FILE",
+		"X-Api-Key",
+		"REQUEST_SIGNATURE",
+		"SSH_PASSPHRASE",
 		/* issue 11: the gaps */
-		"DB_CREDS", "AUTH_BEARER", "BEARER", "GITHUB_JWT", "SSH_PRIVKEY", "MY_PASSWD",
-		"CLIENT_CERT", "TLS_PEM", "AZURE_STORAGE_SAS", "SAS_URL", "ETCD_CERT_FILE",
+		"DB_CREDS",
+		"AUTH_BEARER",
+		"BEARER",
+		"GITHUB_JWT",
+		"SSH_PRIVKEY",
+		"MY_PASSWD",
+		"CLIENT_CERT",
+		"TLS_PEM",
+		"AZURE_STORAGE_SAS",
+		"SAS_URL",
+		"ETCD_CERT_FILE",
 	};
 	for (size_t i = 0; i < sizeof(secret) / sizeof(secret[0]); i++)
 		if (!redact_is_secret_name(secret[i]))
@@ -37,11 +64,26 @@ static void test_not_secret_names(void **state)
 	/* KEY only as a whole word: these are harmless transport or other names.
 	 * Decided: MONKEY and PKEY are not secrets (KEY inside a word). */
 	static const char *const plain[] = {
-		"UCX_TLS", "UCX_KEEPALIVE_INTERVAL", "NCCL_IB_HCA", "MONKEY", "NCCL_IB_PKEY",
-		"UCX_IB_PKEY", "UCX_NET_DEVICES", "NIXL_ETCD_ENDPOINTS", "FI_PROVIDER",
-		"PASSTHROUGH_MODE", "KEYBOARD", "CUDA_VISIBLE_DEVICES", "PATH", "",
+		"UCX_TLS",
+		"UCX_KEEPALIVE_INTERVAL",
+		"NCCL_IB_HCA",
+		"MONKEY",
+		"NCCL_IB_PKEY",
+		"UCX_IB_PKEY",
+		"UCX_NET_DEVICES",
+		"NIXL_ETCD_ENDPOINTS",
+		"FI_PROVIDER",
+		"PASSTHROUGH_MODE",
+		"KEYBOARD",
+		"CUDA_VISIBLE_DEVICES",
+		"PATH",
+		"",
 		/* whole words only: these hold the letters, not the word */
-		"UCX_IB_SL", "SASL_MECH", "PEMBROKE", "CERTAINLY", "UCX_RNDV_THRESH",
+		"UCX_IB_SL",
+		"SASL_MECH",
+		"PEMBROKE",
+		"CERTAINLY",
+		"UCX_RNDV_THRESH",
 	};
 	for (size_t i = 0; i < sizeof(plain) / sizeof(plain[0]); i++)
 		if (redact_is_secret_name(plain[i]))
@@ -67,13 +109,15 @@ static void test_secret_values(void **state)
 	assert_string_equal(redact_value("NIXL_X", "Authorization: Bearer abc"), REDACTED);
 	assert_string_equal(redact_value("NIXL_ETCD_ENDPOINTS", "http://user:pw@etcd:2379"),
 			    "http://user:<redacted>@etcd:2379");
-	assert_string_equal(redact_value("NIXL_ETCD_ENDPOINTS",
-					 "http://a:x@e1:2379,https://TOKEN@e2:2379/p@q"),
-			    "http://a:<redacted>@e1:2379,https://<redacted>@e2:2379/p@q");
+	assert_string_equal(
+		redact_value("NIXL_ETCD_ENDPOINTS", "http://a:x@e1:2379,https://TOKEN@e2:2379/p@q"),
+		"http://a:<redacted>@e1:2379,https://<redacted>@e2:2379/p@q");
 	/* the same rewritten value twice is the same string */
-	assert_ptr_equal(redact_value("NIXL_X", "http://u:p@h"), redact_value("NIXL_Y", "http://u:p@h"));
+	assert_ptr_equal(redact_value("NIXL_X", "http://u:p@h"),
+			 redact_value("NIXL_Y", "http://u:p@h"));
 	assert_string_equal(redact_value("UCX_TLS", "rc,cuda_copy"), "rc,cuda_copy");
-	assert_string_equal(redact_value("NIXL_ETCD_ENDPOINTS", "http://etcd:2379"), "http://etcd:2379");
+	assert_string_equal(redact_value("NIXL_ETCD_ENDPOINTS", "http://etcd:2379"),
+			    "http://etcd:2379");
 	assert_string_equal(redact_value("X", "mail me@host"), "mail me@host");
 	char *d = redact_value_dup("NIXL_ETCD_PASSWORD", "x");
 	assert_string_equal(d, REDACTED);
@@ -96,9 +140,16 @@ static void test_transport_names(void **state)
 {
 	(void)state;
 	static const char *const yes[] = {
-		"UCX_TLS", "NIXL_ETCD_ENDPOINTS", "NCCL_IB_HCA", "FI_PROVIDER", "MC_TE_METRIC",
-		"SGLANG_DISAGGREGATION_TRANSFER_BACKEND", "GLOO_SOCKET_IFNAME",
-		"TRTLLM_USE_UCX_KVCACHE", "TRTLLM_USE_NIXL_KVCACHE", "DYN_KVBM_NIXL_BACKEND_UCX",
+		"UCX_TLS",
+		"NIXL_ETCD_ENDPOINTS",
+		"NCCL_IB_HCA",
+		"FI_PROVIDER",
+		"MC_TE_METRIC",
+		"SGLANG_DISAGGREGATION_TRANSFER_BACKEND",
+		"GLOO_SOCKET_IFNAME",
+		"TRTLLM_USE_UCX_KVCACHE",
+		"TRTLLM_USE_NIXL_KVCACHE",
+		"DYN_KVBM_NIXL_BACKEND_UCX",
 		"CUDA_VISIBLE_DEVICES",
 	};
 	static const char *const no[] = {"HF_TOKEN", "PATH", "ucx_tls", "XUCX_TLS", "UCX", ""};
@@ -117,12 +168,9 @@ static void test_transport_names(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_secret_names),
-		cmocka_unit_test(test_not_secret_names),
-		cmocka_unit_test(test_secret_values),
-		cmocka_unit_test(test_catalogue_not_secret),
-		cmocka_unit_test(test_redact_value),
-		cmocka_unit_test(test_transport_names),
+		cmocka_unit_test(test_secret_names),  cmocka_unit_test(test_not_secret_names),
+		cmocka_unit_test(test_secret_values), cmocka_unit_test(test_catalogue_not_secret),
+		cmocka_unit_test(test_redact_value),  cmocka_unit_test(test_transport_names),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -36,8 +36,8 @@ static void test_fields(void **state)
 	(void)state;
 	struct ci_report r;
 	report_init(&r, "env", "recipes/x");
-	struct ci_check *c = report_add(&r, "env.ucx.tls", CI_FAIL, true, CI_LAYER_ENV, "decode",
-					"only tcp");
+	struct ci_check *c =
+		report_add(&r, "env.ucx.tls", CI_FAIL, true, CI_LAYER_ENV, "decode", "only tcp");
 	check_set_fix(c, "set UCX_TLS");
 	check_add_evidence(c, "a.yaml:3: UCX_TLS=tcp");
 	check_add_evidence(c, "a.yaml:9: UCX_TLS=tcp");
@@ -111,8 +111,9 @@ static void test_invalid_utf8_still_valid_json(void **state)
 	(void)state;
 	struct ci_report r;
 	report_init(&r, "env", "bad\xff\xfe target");
-	struct ci_check *c = report_add(&r, "env.x", CI_WARN, false, CI_LAYER_ENV, "sub\xc3\x28ject",
-					"detail \xe2\x82 with \xf0\x9f\x98 broken bytes, \xc3\xa9 ok");
+	struct ci_check *c =
+		report_add(&r, "env.x", CI_WARN, false, CI_LAYER_ENV, "sub\xc3\x28ject",
+			   "detail \xe2\x82 with \xf0\x9f\x98 broken bytes, \xc3\xa9 ok");
 	check_set_fix(c, "fix \x80");
 	check_add_evidence(c, "ev \xff");
 	report_add_fact(&r, "UCX_\xff", "v\xfe", "s", "src");
@@ -169,7 +170,8 @@ static void test_children_as_pods(void **state)
 	assert_string_equal(str(json_object_get(p0, "verdict"), "status"), "ready");
 	assert_string_equal(str(json_object_get(p1, "verdict"), "status"), "unknown");
 	assert_string_equal(str(json_object_get(j, "verdict"), "status"), "unknown");
-	assert_int_equal(json_integer_value(json_object_get(json_object_get(j, "counts"), "ok")), 1);
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(j, "counts"), "ok")),
+			 1);
 	assert_int_equal(json_array_size(json_object_get(j, "checks")), 0);
 	json_decref(j);
 	report_release(&r);

@@ -19,8 +19,9 @@ static const char long_command[] =
 static void build(struct ci_report *r)
 {
 	report_init(r, "env", "examples/recipes/demo");
-	struct ci_check *c = report_add(r, "env.ucx.tls", CI_FAIL, true, CI_LAYER_ENV, "decode",
-					"UCX_TLS=tcp leaves only TCP: KV moves over the host network");
+	struct ci_check *c =
+		report_add(r, "env.ucx.tls", CI_FAIL, true, CI_LAYER_ENV, "decode",
+			   "UCX_TLS=tcp leaves only TCP: KV moves over the host network");
 	check_set_fix(c, "set UCX_TLS=rc,cuda_copy,cuda_ipc or remove it");
 	check_add_evidence(c, "deploy.yaml:57: UCX_TLS=tcp");
 	c = report_add(r, "env.nixl.backend", CI_OK, true, CI_LAYER_ENV, NULL,
@@ -162,7 +163,8 @@ static void test_verbose_evidence(void **state)
 	char *plain = render_to_string(&r, R_TEXT, false, false, false);
 	char *verbose = render_to_string(&r, R_TEXT, false, true, false);
 	assert_null(strstr(plain, "deploy.yaml:57: UCX_TLS=tcp"));
-	assert_non_null(strstr(verbose, "                           > deploy.yaml:57: UCX_TLS=tcp\n"));
+	assert_non_null(
+		strstr(verbose, "                           > deploy.yaml:57: UCX_TLS=tcp\n"));
 	/* fixes of passing checks only in verbose */
 	assert_null(strstr(plain, "nothing to do"));
 	assert_non_null(strstr(verbose, "fix: nothing to do"));
@@ -196,10 +198,11 @@ static void test_ready_and_empty(void **state)
 	struct ci_report r;
 	report_init(&r, "node", "local host");
 	char *s = render_to_string(&r, R_TEXT, false, false, false);
-	assert_string_equal(s, "check_interconnect node: local host\n\n"
-			       "\n0 ok, 0 warn, 0 fail, 0 skipped\n"
-			       "verdict: unknown (not trusted, exit 3)\n"
-			       "  Nothing could be checked, so the transport cannot be trusted yet.\n");
+	assert_string_equal(
+		s, "check_interconnect node: local host\n\n"
+		   "\n0 ok, 0 warn, 0 fail, 0 skipped\n"
+		   "verdict: unknown (not trusted, exit 3)\n"
+		   "  Nothing could be checked, so the transport cannot be trusted yet.\n");
 	free(s);
 	report_add(&r, "node.x", CI_OK, true, CI_LAYER_FABRIC, NULL, "fine");
 	s = render_to_string(&r, R_TEXT, true, false, false);
@@ -222,7 +225,8 @@ static void test_children(void **state)
 	char *s = render_to_string(&r, R_TEXT, false, false, false);
 	assert_non_null(strstr(s, "\npod/decode-0  decode on node-7\n"
 				  "    fail    node.rdma.ports mlx5_0: port 1 down\n"));
-	assert_non_null(strstr(s, "\n  Transport settings seen:\n    UCX_TLS=rc (decode-0, pod env)\n"));
+	assert_non_null(
+		strstr(s, "\n  Transport settings seen:\n    UCX_TLS=rc (decode-0, pod env)\n"));
 	assert_non_null(strstr(s, "1 ok, 0 warn, 1 fail, 0 skipped\n"));
 	assert_non_null(strstr(s, "  1. node.rdma.ports (mlx5_0): port 1 down\n"));
 	free(s);

@@ -29,8 +29,8 @@ static void test_add_fields(void **state)
 	(void)state;
 	struct ci_report r;
 	report_init(&r, "env", "x");
-	struct ci_check *c = report_add(&r, "env.ucx.tls", CI_FAIL, true, CI_LAYER_ENV,
-					"decode", "UCX_TLS=%s leaves %d transport", "tcp", 1);
+	struct ci_check *c = report_add(&r, "env.ucx.tls", CI_FAIL, true, CI_LAYER_ENV, "decode",
+					"UCX_TLS=%s leaves %d transport", "tcp", 1);
 	assert_string_equal(c->id, "env.ucx.tls");
 	assert_int_equal(c->status, CI_FAIL);
 	assert_true(c->critical);
@@ -40,7 +40,8 @@ static void test_add_fields(void **state)
 	assert_null(c->fix);
 	assert_int_equal(c->n_evidence, 0);
 
-	struct ci_check *d = report_add(&r, "env.other", CI_OK, false, CI_LAYER_TUNING, NULL, "fine");
+	struct ci_check *d =
+		report_add(&r, "env.other", CI_OK, false, CI_LAYER_TUNING, NULL, "fine");
 	assert_null(d->subject);
 	assert_int_equal(r.n_checks, 2);
 	report_release(&r);

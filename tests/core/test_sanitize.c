@@ -26,9 +26,13 @@ static void test_controls(void **state)
 	check("\x7f\x01", 2, 0, "\\x7f\\x01");
 	check("nul\0x", 5, 0, "nul\\x00x");
 	/* C1 CSI (U+009B) would be a one-byte ESC [ on some terminals */
-	check("\xc2\x9b" "31m", 5, 0, "\\u009b31m");
+	check("\xc2\x9b"
+	      "31m",
+	      5, 0, "\\u009b31m");
 	/* bidi override: text that reads in another order than it runs */
-	check("\xe2\x80\xae" "abc", 6, 0, "\\u202eabc");
+	check("\xe2\x80\xae"
+	      "abc",
+	      6, 0, "\\u202eabc");
 }
 
 static void test_utf8(void **state)

@@ -16,11 +16,11 @@ static void test_empty_is_a_string(void **state)
 	struct strbuf sb = STRBUF_INIT;
 	assert_string_equal(sb.buf, "");
 	assert_int_equal(sb.len, 0);
-	strbuf_release(&sb);                 /* nothing allocated: still fine */
+	strbuf_release(&sb); /* nothing allocated: still fine */
 	strbuf_addf(&sb, "%s", "");
 	assert_string_equal(sb.buf, "");
 	assert_int_equal(sb.len, 0);
-	char *s = strbuf_detach(&sb);        /* always a heap string */
+	char *s = strbuf_detach(&sb); /* always a heap string */
 	assert_string_equal(s, "");
 	free(s);
 }
@@ -45,7 +45,7 @@ static void test_add_and_grow(void **state)
 	assert_string_equal(sb.buf, "ab");
 	char *s = strbuf_detach(&sb);
 	assert_string_equal(s, "ab");
-	assert_string_equal(sb.buf, "");     /* left empty and reusable */
+	assert_string_equal(sb.buf, ""); /* left empty and reusable */
 	free(s);
 	strbuf_release(&sb);
 }
@@ -59,7 +59,7 @@ static void test_join(void **state)
 	strbuf_joinf(&sb, "; ", "%d", 3);
 	assert_string_equal(sb.buf, "mlx5_0/1, mlx5_1/1; 3");
 	strbuf_release(&sb);
-	strbuf_joinstr(&sb, ", ", "only");   /* no separator before the first */
+	strbuf_joinstr(&sb, ", ", "only"); /* no separator before the first */
 	assert_string_equal(sb.buf, "only");
 	strbuf_release(&sb);
 }

@@ -19,8 +19,8 @@ static void test_table_well_formed(void **state)
 		assert_non_null(v->name);
 		assert_true(*v->name);
 		for (const char *p = v->name; *p; p++)
-			if (!(isupper((unsigned char)*p) || isdigit((unsigned char)*p) || *p == '_' ||
-			      (*p == '*' && !p[1])))
+			if (!(isupper((unsigned char)*p) || isdigit((unsigned char)*p) ||
+			      *p == '_' || (*p == '*' && !p[1])))
 				fail_msg("bad variable name %s", v->name);
 		assert_non_null(v->meaning);
 		assert_true(*v->meaning);

@@ -34,7 +34,8 @@ static void test_empty_is_unknown(void **state)
 	assert_false(v.trusted);
 	assert_int_equal(verdict_exit_code(&v), 3);
 	assert_int_equal(v.n_fix_first, 0);
-	assert_string_equal(v.summary, "Nothing could be checked, so the transport cannot be trusted yet.");
+	assert_string_equal(v.summary,
+			    "Nothing could be checked, so the transport cannot be trusted yet.");
 	verdict_release(&v);
 	report_release(&r);
 }
@@ -52,7 +53,8 @@ static void test_all_ok_is_ready(void **state)
 	assert_true(v.trusted);
 	assert_int_equal(verdict_exit_code(&v), 0);
 	assert_int_equal(v.n_fix_first, 0);
-	assert_string_equal(v.summary, "The disaggregated transport can be trusted: all 2 checks passed.");
+	assert_string_equal(v.summary,
+			    "The disaggregated transport can be trusted: all 2 checks passed.");
 	verdict_release(&v);
 	report_release(&r);
 }
@@ -85,7 +87,8 @@ static void test_only_non_critical_skips(void **state)
 	assert_int_equal(v.kind, CI_UNKNOWN);
 	assert_int_equal(verdict_exit_code(&v), 3);
 	assert_int_equal(v.n_fix_first, 0);
-	assert_string_equal(v.summary, "Nothing could be checked, so the transport cannot be trusted yet.");
+	assert_string_equal(v.summary,
+			    "Nothing could be checked, so the transport cannot be trusted yet.");
 	verdict_release(&v);
 	report_release(&r);
 }
@@ -172,8 +175,8 @@ static void test_order_layer_then_critical_then_input(void **state)
 	add(&r, "f.env_b", CI_FAIL, false, CI_LAYER_ENV); /* tie: input order kept */
 	add(&r, "ok.x", CI_OK, true, CI_LAYER_FABRIC);
 	verdict_compute(&r, &v);
-	const char *ff[] = {"f.fabric_crit", "f.fabric_noncrit", "f.driver", "f.env", "f.env_b",
-			    "f.tuning", "w.fabric", "w.tuning"};
+	const char *ff[] = {"f.fabric_crit", "f.fabric_noncrit", "f.driver", "f.env",
+			    "f.env_b",       "f.tuning",         "w.fabric", "w.tuning"};
 	assert_fix_first(&v, ff, 8);
 	verdict_release(&v);
 	report_release(&r);
@@ -184,7 +187,9 @@ static void test_order_layer_then_critical_then_input(void **state)
 static void test_many_ties_keep_input_order(void **state)
 {
 	(void)state;
-	enum { N = 3000 };
+	enum {
+		N = 3000
+	};
 	static const enum ci_layer layers[] = {CI_LAYER_TUNING, CI_LAYER_FABRIC, CI_LAYER_ENV,
 					       CI_LAYER_DRIVER};
 	struct ci_report r;

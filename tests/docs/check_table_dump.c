@@ -19,10 +19,8 @@ static const struct {
 	const struct check_desc *t;
 	size_t n;
 } tables[] = {
-	{env_check_table, ENV_CK_COUNT},
-	{node_check_table, NODE_CK_COUNT},
-	{nixl_check_table, NIXL_CK_COUNT},
-	{fleet_check_table, FLEET_CK_COUNT},
+	{env_check_table, ENV_CK_COUNT},   {node_check_table, NODE_CK_COUNT},
+	{nixl_check_table, NIXL_CK_COUNT}, {fleet_check_table, FLEET_CK_COUNT},
 	{live_check_table, LIVE_CK_COUNT},
 };
 

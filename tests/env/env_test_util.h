@@ -55,7 +55,8 @@ static inline struct service *tu_svc(struct deployment *d, const char *name, enu
 	return s;
 }
 
-static inline struct env_var *tu_env(struct service *s, const char *name, const char *value, int line)
+static inline struct env_var *tu_env(struct service *s, const char *name, const char *value,
+				     int line)
 {
 	struct env_var *v = XPUSH(s->env.v, s->env.n, s->env.cap);
 	memset(v, 0, sizeof(*v));
@@ -76,9 +77,11 @@ static inline void tu_kv(struct kv_list *l, const char *k, const char *v)
 }
 
 /* A vLLM disaggregated pair (prefill + decode) with the given GPUs/nodes. */
-#define TU_VLLM_PREFILL "python3 -m dynamo.vllm --disaggregation-mode prefill " \
+#define TU_VLLM_PREFILL                                         \
+	"python3 -m dynamo.vllm --disaggregation-mode prefill " \
 	"--kv-transfer-config '{\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_both\"}'"
-#define TU_VLLM_DECODE "python3 -m dynamo.vllm --disaggregation-mode decode " \
+#define TU_VLLM_DECODE                                         \
+	"python3 -m dynamo.vllm --disaggregation-mode decode " \
 	"--kv-transfer-config '{\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_both\"}'"
 
 /* Like tu_find, but never NULL: a missing check is a sentinel whose status
@@ -88,8 +91,12 @@ static inline const struct ci_check *tu_get(const struct ci_report *r, const cha
 	static char miss_text[] = "(missing check)";
 	static char *no_evidence[1] = {miss_text};
 	static struct ci_check missing = {
-		.id = miss_text, .status = (enum ci_status)99, .detail = miss_text,
-		.fix = miss_text, .evidence = no_evidence, .n_evidence = 1,
+		.id = miss_text,
+		.status = (enum ci_status)99,
+		.detail = miss_text,
+		.fix = miss_text,
+		.evidence = no_evidence,
+		.n_evidence = 1,
 	};
 	const struct ci_check *c = tu_find(r, id);
 	return c ? c : &missing;

@@ -113,7 +113,8 @@ static void test_is_prefill_worker_flag(void **state)
 	const struct ci_check *c = tu_get(&f->r, "env.mode");
 	bool named = false, wrong = false;
 	for (size_t i = 0; i < c->n_evidence; i++) {
-		named |= strstr(c->evidence[i], "mode: prefill P, decode D (--is-prefill-worker)") != NULL;
+		named |= strstr(c->evidence[i],
+				"mode: prefill P, decode D (--is-prefill-worker)") != NULL;
 		wrong |= strstr(c->evidence[i], "(--disaggregation-mode)") != NULL;
 	}
 	assert_true(named);
@@ -287,7 +288,7 @@ static void test_net_devices_rules(void **state)
 	run(f);
 	const struct ci_check *c = tu_get(&f->r, "env.ucx.net_devices");
 	assert_int_equal(c->status, CI_WARN);
-	assert_null(strstr(c->detail, "member devices"));   /* a bond is valid (RoCE LAG) */
+	assert_null(strstr(c->detail, "member devices")); /* a bond is valid (RoCE LAG) */
 	assert_non_null(strstr(c->detail, "malformed"));
 	report_release(&f->r);
 	report_init(&f->r, "env", "test");
@@ -313,8 +314,12 @@ static void test_rndv_rules(void **state)
 static struct deployment *efa_pair(struct manifest_set *ms, const char *kvc, long gpus)
 {
 	struct deployment *dep = tu_dep(ms, "efa", "vllm");
-	char *cp = xasprintf("python3 -m dynamo.vllm --disaggregation-mode prefill --kv-transfer-config '%s'", kvc);
-	char *cd = xasprintf("python3 -m dynamo.vllm --disaggregation-mode decode --kv-transfer-config '%s'", kvc);
+	char *cp = xasprintf(
+		"python3 -m dynamo.vllm --disaggregation-mode prefill --kv-transfer-config '%s'",
+		kvc);
+	char *cd = xasprintf(
+		"python3 -m dynamo.vllm --disaggregation-mode decode --kv-transfer-config '%s'",
+		kvc);
 	struct service *sp = tu_svc(dep, "Prefill", ROLE_PREFILL, gpus, 1, cp);
 	struct service *sd = tu_svc(dep, "Decode", ROLE_DECODE, gpus, 1, cd);
 	free(cp);
@@ -331,8 +336,10 @@ static struct deployment *efa_pair(struct manifest_set *ms, const char *kvc, lon
 static void test_efa_rules(void **state)
 {
 	struct fx *f = *state;
-	efa_pair(&f->ms, "{\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_both\","
-			 "\"kv_connector_extra_config\":{\"backends\":[\"LIBFABRIC\"]}}", 4);
+	efa_pair(&f->ms,
+		 "{\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_both\","
+		 "\"kv_connector_extra_config\":{\"backends\":[\"LIBFABRIC\"]}}",
+		 4);
 	run(f);
 	assert_int_equal(st(f, "env.backend"), CI_OK);
 	assert_non_null(strstr(tu_get(&f->r, "env.backend")->detail, "LIBFABRIC"));
@@ -347,7 +354,8 @@ static void test_efa_rules(void **state)
 static void test_ucx_on_efa_warns(void **state)
 {
 	struct fx *f = *state;
-	struct deployment *dep = efa_pair(&f->ms, "{\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_both\"}", 8);
+	struct deployment *dep =
+		efa_pair(&f->ms, "{\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_both\"}", 8);
 	tu_env(&dep->svcs[0], "UCX_RNDV_SCHEME", "get_zcopy", 80);
 	run(f);
 	const struct ci_check *c = tu_get(&f->r, "env.backend");
@@ -423,13 +431,15 @@ static void test_agg_single_node_is_ready(void **state)
 	struct fx *f = *state;
 	struct deployment *dep = tu_dep(&f->ms, "agg", "vllm");
 	tu_svc(dep, "Frontend", ROLE_FRONTEND, 0, 1, "python3 -m dynamo.frontend");
-	struct service *w = tu_svc(dep, "VllmDecodeWorker", ROLE_DECODE, 4, 1, "python3 -m dynamo.vllm");
+	struct service *w =
+		tu_svc(dep, "VllmDecodeWorker", ROLE_DECODE, 4, 1, "python3 -m dynamo.vllm");
 	tu_env(w, "UCX_TLS", "tcp", 5); /* irrelevant: no KV transfer */
 	run(f);
 	const struct ci_check *c = tu_get(&f->r, "env.transport");
 	assert_int_equal(c->status, CI_SKIPPED);
 	assert_false(c->critical);
-	assert_non_null(strstr(c->detail, "aggregated single-node deployment: no KV transfer between pods"));
+	assert_non_null(strstr(c->detail,
+			       "aggregated single-node deployment: no KV transfer between pods"));
 	assert_null(tu_find(&f->r, "env.ucx.tls"));
 	assert_int_equal(verdict(f), CI_READY);
 	assert_non_null(strstr(tu_get(&f->r, "env.mode")->detail, "aggregated"));
@@ -460,7 +470,8 @@ static void test_no_deployment_is_unknown(void **state)
 	const struct ci_check *c = tu_get(&f->r, "env.deployment");
 	assert_int_equal(c->status, CI_SKIPPED);
 	assert_true(c->critical);
-	assert_non_null(strstr(c->detail, "no DynamoGraphDeployment or pod workload found in test"));
+	assert_non_null(
+		strstr(c->detail, "no DynamoGraphDeployment or pod workload found in test"));
 	assert_int_equal(verdict(f), CI_UNKNOWN);
 }
 
@@ -468,8 +479,10 @@ static void test_sglang_default_backend_is_mooncake(void **state)
 {
 	struct fx *f = *state;
 	struct deployment *dep = tu_dep(&f->ms, "sgl", "sglang");
-	tu_svc(dep, "prefill", ROLE_PREFILL, 8, 1, "python3 -m dynamo.sglang --disaggregation-mode prefill");
-	tu_svc(dep, "decode", ROLE_DECODE, 8, 1, "python3 -m dynamo.sglang --disaggregation-mode decode");
+	tu_svc(dep, "prefill", ROLE_PREFILL, 8, 1,
+	       "python3 -m dynamo.sglang --disaggregation-mode prefill");
+	tu_svc(dep, "decode", ROLE_DECODE, 8, 1,
+	       "python3 -m dynamo.sglang --disaggregation-mode decode");
 	run(f);
 	const struct ci_check *c = tu_get(&f->r, "env.backend");
 	assert_int_equal(c->status, CI_OK);
@@ -511,8 +524,10 @@ static void test_trtllm_configmap_backend(void **state)
 	memset(cm, 0, sizeof(*cm));
 	cm->name = xstrdup("cfg");
 	cm->text = xstrdup("x");
-	tu_kv(&cm->data, "prefill.yaml", "backend: pytorch\ncache_transceiver_config:\n  backend: UCX\n");
-	tu_kv(&cm->data, "decode.yaml", "backend: pytorch\ncache_transceiver_config:\n  backend: NIXL\n");
+	tu_kv(&cm->data, "prefill.yaml",
+	      "backend: pytorch\ncache_transceiver_config:\n  backend: UCX\n");
+	tu_kv(&cm->data, "decode.yaml",
+	      "backend: pytorch\ncache_transceiver_config:\n  backend: NIXL\n");
 	run(f);
 	/* TRT-LLM's own UCX transceiver and NIXL's share no protocol */
 	const struct ci_check *c = tu_get(&f->r, "env.pair.agree");
@@ -529,10 +544,12 @@ static void test_kv_config_from_env_reference(void **state)
 		"python3 -m dynamo.vllm --disaggregation-mode prefill --kv-transfer-config \"${KV_TRANSFER_CONFIG}\"",
 		"python3 -m dynamo.vllm --disaggregation-mode decode --kv-transfer-config $(KV_TRANSFER_CONFIG)"};
 	for (int i = 0; i < 2; i++) {
-		struct service *s = tu_svc(dep, i ? "decode" : "prefill", i ? ROLE_DECODE : ROLE_PREFILL,
-					   4, 1, cmd[i]);
-		tu_env(s, "KV_TRANSFER_CONFIG", "{\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_both\","
-			  "\"kv_connector_extra_config\":{\"backends\":[\"LIBFABRIC\"]}}", 7);
+		struct service *s = tu_svc(dep, i ? "decode" : "prefill",
+					   i ? ROLE_DECODE : ROLE_PREFILL, 4, 1, cmd[i]);
+		tu_env(s, "KV_TRANSFER_CONFIG",
+		       "{\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_both\","
+		       "\"kv_connector_extra_config\":{\"backends\":[\"LIBFABRIC\"]}}",
+		       7);
 	}
 	run(f);
 	const struct ci_check *c = tu_get(&f->r, "env.backend");
@@ -588,7 +605,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_tls_exclusions, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_tls_without_cuda_warns, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_mnnvl_fast_path_ok, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_mnnvl_excluding_cuda_ipc_fails, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_mnnvl_excluding_cuda_ipc_fails, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(test_mnnvl_missing_vars_warn, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_ib_unpinned_is_not_a_warning, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_ib_addr_type_missing_warns, setup, teardown),
@@ -596,14 +614,17 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_rndv_rules, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_efa_rules, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_ucx_on_efa_warns, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_nccl_socket_on_multinode_warns, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_nccl_socket_on_multinode_warns, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(test_nccl_ignored_single_node, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_pod_rdma_missing_on_one_side_fails, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_pod_rdma_missing_on_one_side_fails, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(test_memlock_rules, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_agg_single_node_is_ready, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_no_fabric_warns, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_no_deployment_is_unknown, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_sglang_default_backend_is_mooncake, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_sglang_default_backend_is_mooncake, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(test_sglang_nixl_backend_env, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_trtllm_configmap_backend, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_kv_config_from_env_reference, setup, teardown),

@@ -22,7 +22,8 @@ static int n_folders, n_bad, n_patches;
 static bool is_yaml(const char *name)
 {
 	size_t n = strlen(name);
-	return (n > 5 && !strcmp(name + n - 5, ".yaml")) || (n > 4 && !strcmp(name + n - 4, ".yml"));
+	return (n > 5 && !strcmp(name + n - 5, ".yaml")) ||
+	       (n > 4 && !strcmp(name + n - 4, ".yml"));
 }
 
 static bool mentions_dgd(const char *path)
@@ -136,7 +137,8 @@ int main(int argc, char **argv)
 		return 77;
 	}
 	walk(root, 0);
-	printf("%d folders (%d of them kustomize patches), %d failed\n", n_folders, n_patches, n_bad);
+	printf("%d folders (%d of them kustomize patches), %d failed\n", n_folders, n_patches,
+	       n_bad);
 	/* Fewer than 100 folders means the walk itself broke. */
 	return n_bad || n_folders < 100 ? 1 : 0;
 }

@@ -57,24 +57,29 @@ static void test_net_devices(void **state)
 	assert_int_equal(ucx_net_devices_check("mlx5_0", bad, sizeof(bad)), NETDEV_MALFORMED);
 	assert_string_equal(bad, "mlx5_0");
 	assert_true(ucx_net_devices_check("mlx5_0:x", bad, sizeof(bad)) & NETDEV_MALFORMED);
-	assert_true(ucx_net_devices_check("mlx5_0:1,,mlx5_1:1", bad, sizeof(bad)) & NETDEV_MALFORMED);
+	assert_true(ucx_net_devices_check("mlx5_0:1,,mlx5_1:1", bad, sizeof(bad)) &
+		    NETDEV_MALFORMED);
 	assert_int_equal(ucx_net_devices_check("eth0", bad, sizeof(bad)), NETDEV_TCP_ONLY);
 	assert_int_equal(ucx_net_devices_check("eth0,mlx5_0:1", bad, sizeof(bad)), 0);
 	assert_int_equal(ucx_net_devices_check("  ", bad, sizeof(bad)), NETDEV_EMPTY);
-	assert_int_equal(ucx_net_devices_check("${UCX_NET_DEVICES}", bad, sizeof(bad)), NETDEV_DYNAMIC);
+	assert_int_equal(ucx_net_devices_check("${UCX_NET_DEVICES}", bad, sizeof(bad)),
+			 NETDEV_DYNAMIC);
 }
 
 static void test_flags(void **state)
 {
-	char *v = cmdline_flag_value("python3 -m dynamo.vllm --kv-transfer-config "
-				     "'{\"kv_connector\":\"NixlConnector\",\"x\":{\"y\":1}}' --block-size 64",
-				     "--kv-transfer-config");
+	char *v = cmdline_flag_value(
+		"python3 -m dynamo.vllm --kv-transfer-config "
+		"'{\"kv_connector\":\"NixlConnector\",\"x\":{\"y\":1}}' --block-size 64",
+		"--kv-transfer-config");
 	assert_string_equal(v, "{\"kv_connector\":\"NixlConnector\",\"x\":{\"y\":1}}");
 	free(v);
-	v = cmdline_flag_value("a --kv-transfer-config=\"${KV_TRANSFER_CONFIG}\" b", "--kv-transfer-config");
+	v = cmdline_flag_value("a --kv-transfer-config=\"${KV_TRANSFER_CONFIG}\" b",
+			       "--kv-transfer-config");
 	assert_string_equal(v, "${KV_TRANSFER_CONFIG}");
 	free(v);
-	v = cmdline_flag_value("a --disaggregation-transfer-backend nixl --x", "--disaggregation-transfer-backend");
+	v = cmdline_flag_value("a --disaggregation-transfer-backend nixl --x",
+			       "--disaggregation-transfer-backend");
 	assert_string_equal(v, "nixl");
 	free(v);
 	/* a longer flag with the same prefix is not the flag */
@@ -97,9 +102,10 @@ static void test_flags(void **state)
 static void test_config_values(void **state)
 {
 	int line = 0;
-	char *v = config_section_value("backend: pytorch\ncache_transceiver_config:\n  max_tokens: 8\n"
-				       "  backend: UCX\nother:\n  backend: NO\n",
-				       "cache_transceiver_config", "backend", &line);
+	char *v = config_section_value(
+		"backend: pytorch\ncache_transceiver_config:\n  max_tokens: 8\n"
+		"  backend: UCX\nother:\n  backend: NO\n",
+		"cache_transceiver_config", "backend", &line);
 	assert_string_equal(v, "UCX");
 	assert_int_equal(line, 4);
 	free(v);
@@ -115,7 +121,8 @@ static void test_config_values(void **state)
 	assert_string_equal(v, "nixl");
 	assert_int_equal(line, 2);
 	free(v);
-	assert_null(config_key_value("# disaggregation-transfer-backend x\n", "disaggregation-transfer-backend", NULL));
+	assert_null(config_key_value("# disaggregation-transfer-backend x\n",
+				     "disaggregation-transfer-backend", NULL));
 }
 
 static void test_ulimit(void **state)
@@ -163,12 +170,9 @@ static void test_resolve(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_tls),
-		cmocka_unit_test(test_net_devices),
-		cmocka_unit_test(test_flags),
-		cmocka_unit_test(test_config_values),
-		cmocka_unit_test(test_ulimit),
-		cmocka_unit_test(test_resolve),
+		cmocka_unit_test(test_tls),    cmocka_unit_test(test_net_devices),
+		cmocka_unit_test(test_flags),  cmocka_unit_test(test_config_values),
+		cmocka_unit_test(test_ulimit), cmocka_unit_test(test_resolve),
 	};
 	return cmocka_run_group_tests_name("env_text", tests, NULL, NULL);
 }

@@ -58,7 +58,8 @@ static void test_doc_matches_catalogue(void **state)
 		if (!v)
 			fail_msg("%s: %s is not in varcat[]", DOC, name);
 		if (strcmp(fam, varcat_family_name(v->family)))
-			fail_msg("%s: family %s, varcat says %s", name, fam, varcat_family_name(v->family));
+			fail_msg("%s: family %s, varcat says %s", name, fam,
+				 varcat_family_name(v->family));
 		fabric_mask_name(v->critical_on, want, sizeof(want));
 		if (strcmp(crit, want))
 			fail_msg("%s: critical on %s, varcat says %s", name, crit, want);

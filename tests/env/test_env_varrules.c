@@ -15,17 +15,20 @@
 #include "env/env_varrules.h"
 #include "test_util.h"
 
-#define V(n, v) {.name = (n), .value = (v), .where = "pid 1 environment"}
+#define V(n, v)                                                         \
+	{                                                               \
+		.name = (n), .value = (v), .where = "pid 1 environment" \
+	}
 
 /* A recipe (env verb) and a host's hardware (node verb). */
-static const struct varrule_ctx recipe_ib = {.fabric = FAB_IB, .gpu = true, .cross_pod = true,
-					     .nodes = 2};
-static const struct varrule_ctx host_ib = {.fabric = FAB_IB, .hw = true, .gpu = true,
-					   .cross_pod = true};
-static const struct varrule_ctx host_none = {.fabric = 0, .hw = true, .gpu = true,
-					     .cross_pod = true};
-static const struct varrule_ctx host_gb200 = {.fabric = FAB_IB | FAB_MNNVL, .hw = true,
-					      .gpu = true, .cross_pod = true};
+static const struct varrule_ctx recipe_ib = {
+	.fabric = FAB_IB, .gpu = true, .cross_pod = true, .nodes = 2};
+static const struct varrule_ctx host_ib = {
+	.fabric = FAB_IB, .hw = true, .gpu = true, .cross_pod = true};
+static const struct varrule_ctx host_none = {
+	.fabric = 0, .hw = true, .gpu = true, .cross_pod = true};
+static const struct varrule_ctx host_gb200 = {
+	.fabric = FAB_IB | FAB_MNNVL, .hw = true, .gpu = true, .cross_pod = true};
 
 /* Status of one rule over vars; -1 when it has nothing to say. */
 static int eval_st(enum varrule_id id, const struct var_view *v, size_t n,
@@ -67,7 +70,7 @@ static void test_ucx_tls(void **state)
 	assert_int_equal(eval_st(VR_UCX_TLS, nocuda, 1, &host_nogpu, NULL, 0), CI_OK);
 
 	struct var_view excl[] = {V("UCX_TLS", "^cuda_ipc"), V("UCX_CUDA_IPC_ENABLE_MNNVL", "y")};
-	assert_int_equal(eval_st(VR_UCX_TLS, excl, 2, &host_ib, NULL, 0), CI_OK);  /* off MNNVL */
+	assert_int_equal(eval_st(VR_UCX_TLS, excl, 2, &host_ib, NULL, 0), CI_OK); /* off MNNVL */
 	assert_int_equal(eval_st(VR_UCX_TLS, excl, 2, &host_gb200, msg, sizeof(msg)), CI_WARN);
 	assert_non_null(strstr(msg, "UCX_CUDA_IPC_ENABLE_MNNVL=y asks for it"));
 	struct varrule_ctx mnnvl_only = host_gb200;
@@ -78,7 +81,8 @@ static void test_ucx_tls(void **state)
 	struct var_view empty[] = {V("UCX_TLS", "")};
 	assert_int_equal(eval_st(VR_UCX_TLS, empty, 1, &host_ib, NULL, 0), CI_WARN);
 	/* not set, or set only from a reference: nothing to say */
-	struct var_view ref[] = {{.name = "UCX_TLS", .value = NULL, .shown = "<secret s/k>", .ref = true}};
+	struct var_view ref[] = {
+		{.name = "UCX_TLS", .value = NULL, .shown = "<secret s/k>", .ref = true}};
 	assert_int_equal(eval_st(VR_UCX_TLS, ref, 1, &host_ib, NULL, 0), -1);
 	assert_int_equal(eval_st(VR_UCX_TLS, NULL, 0, &host_ib, NULL, 0), -1);
 }
@@ -100,7 +104,8 @@ static void test_ucx_net_devices(void **state)
 	assert_non_null(strstr(msg, "RoCE LAG bond (mlx5_bond_0:1)"));
 	assert_null(strstr(msg, "member"));
 	struct var_view noport[] = {V("UCX_NET_DEVICES", "mlx5_0")};
-	assert_int_equal(eval_st(VR_UCX_NET_DEVICES, noport, 1, &host_ib, msg, sizeof(msg)), CI_WARN);
+	assert_int_equal(eval_st(VR_UCX_NET_DEVICES, noport, 1, &host_ib, msg, sizeof(msg)),
+			 CI_WARN);
 	assert_non_null(strstr(msg, "malformed entry (mlx5_0)"));
 	/* `$X` is computed at pod start in a recipe, a literal in a pod */
 	struct var_view dyn[] = {V("UCX_NET_DEVICES", "$DEVS")};
@@ -118,9 +123,11 @@ static void test_addr_type_rndv_nccl(void **state)
 	assert_int_equal(eval_st(VR_UCX_IB_ADDR_TYPE, NULL, 0, &recipe_ib, NULL, 0), -1);
 	assert_int_equal(eval_st(VR_UCX_IB_ADDR_TYPE, NULL, 0, &host_gb200, NULL, 0), -1);
 	struct var_view glob[] = {V("UCX_IB_IS_GLOBAL", "y")};
-	assert_int_equal(eval_st(VR_UCX_IB_ADDR_TYPE, glob, 1, &recipe_ib, msg, sizeof(msg)), CI_OK);
+	assert_int_equal(eval_st(VR_UCX_IB_ADDR_TYPE, glob, 1, &recipe_ib, msg, sizeof(msg)),
+			 CI_OK);
 	assert_non_null(strstr(msg, "global routing forced"));
-	struct var_view local_glob[] = {V("UCX_IB_ADDR_TYPE", "ib_local"), V("UCX_IB_IS_GLOBAL", "y")};
+	struct var_view local_glob[] = {V("UCX_IB_ADDR_TYPE", "ib_local"),
+					V("UCX_IB_IS_GLOBAL", "y")};
 	assert_int_equal(eval_st(VR_UCX_IB_ADDR_TYPE, local_glob, 2, &recipe_ib, NULL, 0), CI_OK);
 	struct var_view local[] = {V("UCX_IB_ADDR_TYPE", "ib_local")};
 	assert_int_equal(eval_st(VR_UCX_IB_ADDR_TYPE, local, 1, &host_ib, NULL, 0), CI_WARN);
@@ -132,7 +139,7 @@ static void test_addr_type_rndv_nccl(void **state)
 	efa.fabric = FAB_EFA;
 	struct varrule_res res;
 	assert_true(varrule_eval(VR_UCX_RNDV, rndv, 2, &efa, &res));
-	assert_int_equal(res.n_note, 1);     /* only the scheme: inf is NIXL's own value */
+	assert_int_equal(res.n_note, 1); /* only the scheme: inf is NIXL's own value */
 	assert_int_equal(res.note[0].st, CI_WARN);
 	assert_int_equal(res.n_ev, 2);
 	varrule_res_release(&res);
@@ -156,10 +163,16 @@ static void test_addr_type_rndv_nccl(void **state)
 }
 
 /* The caller's descriptors, by enum varrule_id, as node and env pass them. */
-#define VR_DESCS(p) { \
-	{p ".ucx.tls", CI_LAYER_ENV, true, ""}, {p ".ucx.net_devices", CI_LAYER_ENV, true, ""}, \
-	{p ".ucx.ib_addr_type", CI_LAYER_ENV, true, ""}, {p ".ucx.rndv", CI_LAYER_ENV, true, ""}, \
-	{p ".nccl.ib", CI_LAYER_ENV, true, ""} }
+#define VR_DESCS(p)                                                      \
+	{                                                                \
+		{p ".ucx.tls", CI_LAYER_ENV, true, ""},                  \
+			{p ".ucx.net_devices", CI_LAYER_ENV, true, ""},  \
+			{p ".ucx.ib_addr_type", CI_LAYER_ENV, true, ""}, \
+			{p ".ucx.rndv", CI_LAYER_ENV, true, ""},         \
+		{                                                        \
+			p ".nccl.ib", CI_LAYER_ENV, true, ""             \
+		}                                                        \
+	}
 static const struct check_desc node_vr[VR_COUNT] = VR_DESCS("node.env");
 static const struct check_desc x_vr[VR_COUNT] = VR_DESCS("x");
 
@@ -169,7 +182,7 @@ static void test_pod_vars(void **state)
 	struct ci_report r;
 	report_init(&r, "node", "test");
 	struct var_view v[] = {
-		V("UCX_TLS", "rc"),                      /* overridden below */
+		V("UCX_TLS", "rc"), /* overridden below */
 		V("NCCL_IB_DISABLE", "1"),
 		V("UCX_TLS", "tcp"),
 		{.name = "NIXL_ETCD_PASSWORD", .value = "x", .shown = "<redacted>"},
@@ -183,7 +196,7 @@ static void test_pod_vars(void **state)
 		assert_int_equal(c->status, CI_FAIL);
 		assert_true(c->critical);
 		assert_string_equal(c->subject, "UCX_TLS");
-		assert_non_null(strstr(c->detail, "UCX_TLS=tcp "));   /* the last one wins */
+		assert_non_null(strstr(c->detail, "UCX_TLS=tcp ")); /* the last one wins */
 		assert_non_null(c->fix);
 		assert_int_equal(c->n_evidence, 1);
 		assert_string_equal(c->evidence[0], "pid 1 environment: UCX_TLS=tcp");
@@ -192,7 +205,7 @@ static void test_pod_vars(void **state)
 	assert_non_null(c);
 	if (c)
 		assert_int_equal(c->status, CI_WARN);
-	assert_null(tu_find(&r, "node.env.ucx.ib_addr_type"));    /* unset: no statement */
+	assert_null(tu_find(&r, "node.env.ucx.ib_addr_type")); /* unset: no statement */
 	report_release(&r);
 
 	/* a given subject and prefix; two findings of one rule in one check */

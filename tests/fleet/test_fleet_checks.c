@@ -218,12 +218,12 @@ static void test_link_layer(void **state)
 static void test_gpus(void **state)
 {
 	struct fx *x = *state;
-	x->p[0].n_gpus = 4;   /* prefill with other parallelism: fine */
+	x->p[0].n_gpus = 4; /* prefill with other parallelism: fine */
 	fleet_check_gpus(&x->r, x->p, x->n);
 	has(one(&x->r, "fleet.gpus", CI_OK), "4 GPUs on p0 (prefill)");
 	report_release(&x->r);
 	report_init(&x->r, "node", "t");
-	x->p[2].n_gpus = 7;   /* two decode replicas that differ */
+	x->p[2].n_gpus = 7; /* two decode replicas that differ */
 	fleet_check_gpus(&x->r, x->p, x->n);
 	has(one(&x->r, "fleet.gpus", CI_WARN), "decode pods see different GPU counts");
 }
@@ -319,7 +319,8 @@ static void test_plan(void **state)
 				    !strcmp(p.v[i].state, "Running, terminating"));
 		}
 		if (p.v[i].pick == FP_PROBE)
-			assert_true(!strcmp(p.v[i].role, "prefill") || !strcmp(p.v[i].role, "decode"));
+			assert_true(!strcmp(p.v[i].role, "prefill") ||
+				    !strcmp(p.v[i].role, "decode"));
 	}
 	assert_int_equal(front, 1);
 	assert_int_equal(down, 2);
@@ -403,11 +404,11 @@ static void test_drift(void **state)
 	manifest_parse_bytes(&ms, "deploy.yaml", yaml, len);
 	const struct deployment *d = all_pick_deployment(&ms, "llm-disagg");
 	assert_non_null(d);
-	assert_ptr_equal(all_pick_deployment(&ms, "other"), d);   /* the only DGD */
+	assert_ptr_equal(all_pick_deployment(&ms, "other"), d); /* the only DGD */
 
 	struct fleet_pod p[2];
 	fleet_pod_init(&p[0], "pre-0", "a", "prefill", "VllmPrefillWorker");
-	fleet_pod_init(&p[1], "dec-0", "b", "decode", NULL);   /* matched by role */
+	fleet_pod_init(&p[1], "dec-0", "b", "decode", NULL); /* matched by role */
 	for (size_t i = 0; i < 2; i++) {
 		p[i].probed = true;
 		fleet_pod_set_env(&p[i], "UCX_TLS", "rc_x,rc,cuda_copy,cuda_ipc");
@@ -427,7 +428,7 @@ static void test_drift(void **state)
 	p[1].env[1].value = strdup("ib");
 	free(p[1].env[0].name);
 	p[1].env[0].name = strdup("UCX_TLS_X");
-	fleet_pod_set_env(&p[0], "UCX_TLS_EXTRA", "x");       /* does not choose */
+	fleet_pod_set_env(&p[0], "UCX_TLS_EXTRA", "x");          /* does not choose */
 	fleet_pod_set_env(&p[0], "UCX_NET_DEVICES", "mlx5_0:1"); /* chooses */
 	report_init(&r, "all", "t");
 	all_check_drift(&r, d, p, 2);
@@ -447,7 +448,7 @@ static void test_drift(void **state)
 			}
 		}
 	}
-	assert_int_equal(recipe, 2);   /* VllmDecodeWorker: UCX_TLS, UCX_IB_ADDR_TYPE */
+	assert_int_equal(recipe, 2); /* VllmDecodeWorker: UCX_TLS, UCX_IB_ADDR_TYPE */
 	assert_int_equal(image_warn, 1);
 	assert_int_equal(image_ok, 1);
 	report_release(&r);

@@ -19,14 +19,21 @@
 #include "core/xalloc.h"
 #include "live/live.h"
 
-#define UCX_PLUGIN "7f2a1c000000-7f2a1c021000 r-xp 00000000 00:3a 20011 /opt/nvidia/nvda_nixl/lib/plugins/libplugin_UCX.so\n"
-#define UCT_IB     "7f2a1d000000-7f2a1d080000 r-xp 00000000 00:3a 30100 /usr/local/ucx/lib/ucx/libuct_ib.so.0.0.0\n"
-#define UCT_CUDA   "7f2a1e000000-7f2a1e040000 r-xp 00000000 00:3a 30101 /usr/local/ucx/lib/ucx/libuct_cuda.so.0.0.0\n"
-#define UCP        "7f2a1f000000-7f2a1f100000 r-xp 00000000 00:3a 30000 /usr/local/ucx/lib/libucp.so.0.0.0\n"
-#define FI_PLUGIN  "7f2a2c000000-7f2a2c021000 r-xp 00000000 00:3a 20012 /opt/nvidia/nvda_nixl/lib/plugins/libplugin_LIBFABRIC.so\n"
-#define LIBFABRIC  "7f2a2d000000-7f2a2d300000 r-xp 00000000 00:3a 40000 /opt/amazon/efa/lib/libfabric.so.1.25.0\n"
-#define FD_UVERBS  "lrwx------ 1 root root 64 Dec  1 08:12 17 -> /dev/infiniband/uverbs0\n" \
-		   "lrwx------ 1 root root 64 Dec  1 08:12 18 -> /dev/infiniband/uverbs1\n"
+#define UCX_PLUGIN \
+	"7f2a1c000000-7f2a1c021000 r-xp 00000000 00:3a 20011 /opt/nvidia/nvda_nixl/lib/plugins/libplugin_UCX.so\n"
+#define UCT_IB \
+	"7f2a1d000000-7f2a1d080000 r-xp 00000000 00:3a 30100 /usr/local/ucx/lib/ucx/libuct_ib.so.0.0.0\n"
+#define UCT_CUDA \
+	"7f2a1e000000-7f2a1e040000 r-xp 00000000 00:3a 30101 /usr/local/ucx/lib/ucx/libuct_cuda.so.0.0.0\n"
+#define UCP \
+	"7f2a1f000000-7f2a1f100000 r-xp 00000000 00:3a 30000 /usr/local/ucx/lib/libucp.so.0.0.0\n"
+#define FI_PLUGIN \
+	"7f2a2c000000-7f2a2c021000 r-xp 00000000 00:3a 20012 /opt/nvidia/nvda_nixl/lib/plugins/libplugin_LIBFABRIC.so\n"
+#define LIBFABRIC \
+	"7f2a2d000000-7f2a2d300000 r-xp 00000000 00:3a 40000 /opt/amazon/efa/lib/libfabric.so.1.25.0\n"
+#define FD_UVERBS                                                                \
+	"lrwx------ 1 root root 64 Dec  1 08:12 17 -> /dev/infiniband/uverbs0\n" \
+	"lrwx------ 1 root root 64 Dec  1 08:12 18 -> /dev/infiniband/uverbs1\n"
 
 static char *sec(const char *name, const char *body)
 {
@@ -104,7 +111,8 @@ static enum ci_status status_of(const struct ci_report *r, const char *id)
 
 static void proc_ok(struct tb *b, const char *maps, const char *fds)
 {
-	add(b, SEC_LIVE_PROC, "pid=412\nhow=cmdline\nengine=dynamo.vllm\nexe=python3\nreadable=yes\n");
+	add(b, SEC_LIVE_PROC,
+	    "pid=412\nhow=cmdline\nengine=dynamo.vllm\nexe=python3\nreadable=yes\n");
 	add(b, SEC_LIVE_MAPS, maps);
 	add(b, SEC_LIVE_FD, fds);
 }
@@ -116,7 +124,7 @@ static void not_collected(void **state)
 	(void)state;
 	add(&b, "meta", "root=host\n");
 	judge(&b, &r);
-	assert_int_equal(r.n_checks, 0);   /* an older transcript keeps its verdict */
+	assert_int_equal(r.n_checks, 0); /* an older transcript keeps its verdict */
 	report_release(&r);
 }
 
@@ -130,7 +138,7 @@ static void ucx_with_ib_and_uverbs(void **state)
 	assert_int_equal(status_of(&r, "node.live.process"), CI_OK);
 	assert_int_equal(status_of(&r, "node.live.loaded"), CI_OK);
 	assert_non_null(strstr(find(&r, "node.live.loaded")->detail, "2 RDMA device descriptors"));
-	assert_null(has(&r, "node.live.traffic"));   /* not observed */
+	assert_null(has(&r, "node.live.traffic")); /* not observed */
 	report_release(&r);
 }
 
@@ -139,7 +147,8 @@ static void ucx_without_ib(void **state)
 	struct tb b = {0};
 	struct ci_report r;
 	(void)state;
-	proc_ok(&b, UCX_PLUGIN UCT_CUDA UCP, "lr-x------ 1 root root 64 Dec  1 08:12 0 -> /dev/null\n");
+	proc_ok(&b, UCX_PLUGIN UCT_CUDA UCP,
+		"lr-x------ 1 root root 64 Dec  1 08:12 0 -> /dev/null\n");
 	judge(&b, &r);
 	const struct ci_check *c = find(&r, "node.live.loaded");
 	assert_int_equal(c->status, CI_FAIL);
@@ -165,7 +174,8 @@ static void two_ucx_copies(void **state)
 	struct tb b = {0};
 	struct ci_report r;
 	(void)state;
-	proc_ok(&b, UCX_PLUGIN UCT_IB UCT_CUDA UCP
+	proc_ok(&b,
+		UCX_PLUGIN UCT_IB UCT_CUDA UCP
 		"7f2a3f000000-7f2a3f100000 r-xp 00000000 00:3a 50000 /usr/lib/python3/dist-packages/.nixl.libs/libucp-1a2b3c.so.0.0.0\n"
 		"7f2a4f000000-7f2a4f100000 r-xp 00000000 00:3a 50001 /usr/lib/python3/dist-packages/.nixl.libs/libucp.so.0\n",
 		FD_UVERBS);
@@ -191,8 +201,9 @@ static void not_readable(void **state)
 	struct tb b = {0};
 	struct ci_report r;
 	(void)state;
-	add(&b, SEC_LIVE_PROC, "pid=412\nhow=cmdline\nengine=dynamo.sglang\nreadable=no\n"
-		"why=/proc/412/maps is not readable (the engine runs as another user)\n");
+	add(&b, SEC_LIVE_PROC,
+	    "pid=412\nhow=cmdline\nengine=dynamo.sglang\nreadable=no\n"
+	    "why=/proc/412/maps is not readable (the engine runs as another user)\n");
 	judge(&b, &r);
 	const struct ci_check *c = find(&r, "node.live.process");
 	assert_int_equal(c->status, CI_SKIPPED);
@@ -235,9 +246,11 @@ static void window(struct tb *b, uint64_t xmit1, uint64_t eth_tx1, const char *n
 	free(n1);
 }
 
-#define NIXL(tx, err) "agent_tx_bytes_total{hostname=\"p\",agent_name=\"a\"} " tx "\n" \
-		      "agent_rx_bytes_total{hostname=\"p\",agent_name=\"a\"} 0\n" \
-		      "agent_errors_total{hostname=\"p\",agent_name=\"a\",status=\"NIXL_ERR_REMOTE_DISCONNECT\"} " err "\n"
+#define NIXL(tx, err)                                                                                    \
+	"agent_tx_bytes_total{hostname=\"p\",agent_name=\"a\"} " tx "\n"                                 \
+	"agent_rx_bytes_total{hostname=\"p\",agent_name=\"a\"} 0\n"                                      \
+	"agent_errors_total{hostname=\"p\",agent_name=\"a\",status=\"NIXL_ERR_REMOTE_DISCONNECT\"} " err \
+	"\n"
 
 static void kv_over_rdma(void **state)
 {
@@ -345,7 +358,8 @@ static void logs_nixl_backend_error(void **state)
 	struct tb b = {0};
 	struct ci_report r;
 	(void)state;
-	char *logs = log_fixture("nixl_error__registerMem_vram_NIXL_ERR_BACKEND.txt",
+	char *logs = log_fixture(
+		"nixl_error__registerMem_vram_NIXL_ERR_BACKEND.txt",
 		"2026-12-01T08:12:34Z UCX  ERROR no usable transports, password=CANARY-hunter2\n"
 		"2026-12-01T08:12:35Z NIXL_ERR_REMOTE_DISCONNECT from http://nixl:CANARY-pw@etcd:2379\n");
 	add(&b, SEC_LIVE_LOGS, logs);
@@ -393,9 +407,10 @@ static void logs_unreadable(void **state)
 	struct tb b = {0};
 	struct ci_report r;
 	(void)state;
-	char *sec_text = xasprintf("@@ci-probe v1\n@@begin %s\n|Error from server (Forbidden): pods \"x\" "
-				   "is forbidden: cannot get resource \"pods/log\"\n@@end %s rc=1\n",
-				   SEC_LIVE_LOGS, SEC_LIVE_LOGS);
+	char *sec_text =
+		xasprintf("@@ci-probe v1\n@@begin %s\n|Error from server (Forbidden): pods \"x\" "
+			  "is forbidden: cannot get resource \"pods/log\"\n@@end %s rc=1\n",
+			  SEC_LIVE_LOGS, SEC_LIVE_LOGS);
 	b.text = sec_text;
 	judge(&b, &r);
 	const struct ci_check *c = find(&r, "node.live.logs");

@@ -10,13 +10,16 @@
 #include <string.h>
 #include <time.h>
 
-static const char *const role_names[] = {"unknown", "frontend", "worker", "prefill", "decode", "other"};
-static const char *const origin_names[] = {"deployment", "service", "container", "inline", "configmap"};
+static const char *const role_names[] = {"unknown", "frontend", "worker",
+					 "prefill", "decode",   "other"};
+static const char *const origin_names[] = {"deployment", "service", "container", "inline",
+					   "configmap"};
 
 static void dump_kv(const char *what, const struct kv_list *l)
 {
 	for (size_t i = 0; i < l->n; i++)
-		printf("      %s %s=%s (line %d)\n", what, l->v[i].key, l->v[i].value, l->v[i].loc.line);
+		printf("      %s %s=%s (line %d)\n", what, l->v[i].key, l->v[i].value,
+		       l->v[i].loc.line);
 }
 
 static void dump(const struct manifest_set *ms)
@@ -28,22 +31,27 @@ static void dump(const struct manifest_set *ms)
 		       d->framework ? d->framework : "-", d->has_compute_domain);
 		for (size_t j = 0; j < d->n_svcs; j++) {
 			const struct service *s = &d->svcs[j];
-			printf("  svc %s role=%s (%s) replicas=%ld nodes=%ld gpus=%ld image=%s\n", s->name,
-			       role_names[s->role], s->role_source, s->replicas, s->node_count, s->gpus,
-			       s->image ? s->image : "-");
-			printf("      privileged=%d hostIPC=%d hostNetwork=%d shm=%s anti=%d\n", s->privileged,
-			       s->host_ipc, s->host_network, s->shm_size ? s->shm_size : "-", s->anti_affinity);
+			printf("  svc %s role=%s (%s) replicas=%ld nodes=%ld gpus=%ld image=%s\n",
+			       s->name, role_names[s->role], s->role_source, s->replicas,
+			       s->node_count, s->gpus, s->image ? s->image : "-");
+			printf("      privileged=%d hostIPC=%d hostNetwork=%d shm=%s anti=%d\n",
+			       s->privileged, s->host_ipc, s->host_network,
+			       s->shm_size ? s->shm_size : "-", s->anti_affinity);
 			if (s->command_line)
-				printf("      cmd(line %d): %.120s\n", s->command_loc.line, s->command_line);
+				printf("      cmd(line %d): %.120s\n", s->command_loc.line,
+				       s->command_line);
 			static const char *const kinds[] = {"main", "extra", "sidecar", "init"};
 			for (size_t k = 0; k < s->n_ctrs; k++)
 				printf("      container %s (%s)%s env=%zu\n",
-				       s->ctrs[k].name ? s->ctrs[k].name : "(unnamed)", kinds[s->ctrs[k].kind],
-				       k == s->engine_ctr ? " engine" : "", s->ctrs[k].env.n);
+				       s->ctrs[k].name ? s->ctrs[k].name : "(unnamed)",
+				       kinds[s->ctrs[k].kind], k == s->engine_ctr ? " engine" : "",
+				       s->ctrs[k].env.n);
 			for (size_t k = 0; k < s->env.n; k++) {
 				const struct env_var *e = &s->env.v[k];
-				printf("      env %s=%s%s [%s line %d]\n", e->name, e->value ? e->value : "(null)",
-				       e->value_from ? e->value_from : "", origin_names[e->origin], e->loc.line);
+				printf("      env %s=%s%s [%s line %d]\n", e->name,
+				       e->value ? e->value : "(null)",
+				       e->value_from ? e->value_from : "", origin_names[e->origin],
+				       e->loc.line);
 			}
 			dump_kv("envFrom", &s->env_from);
 			dump_kv("res", &s->resources);
@@ -100,8 +108,9 @@ int main(int argc, char **argv)
 	if (!quiet)
 		dump(&ms);
 	for (size_t i = 0; i < ms.n_diags; i++)
-		printf("diag %d %s:%d:%d: %s\n", ms.diags[i].severity, ms.diags[i].file ? ms.diags[i].file : "-",
-		       ms.diags[i].line, ms.diags[i].col, ms.diags[i].message);
+		printf("diag %d %s:%d:%d: %s\n", ms.diags[i].severity,
+		       ms.diags[i].file ? ms.diags[i].file : "-", ms.diags[i].line, ms.diags[i].col,
+		       ms.diags[i].message);
 	printf("files=%zu deployments=%zu services=%zu configmaps=%zu computedomains=%zu diags=%zu\n",
 	       ms.n_files, ms.n_deps, svcs, ms.n_cms, ms.n_compute_domains, ms.n_diags);
 	manifest_set_release(&ms);

@@ -69,7 +69,8 @@ static void mk(const char *rel)
 static const char *pod(const char *name)
 {
 	static char buf[256];
-	snprintf(buf, sizeof(buf), "kind: Pod\nmetadata: {name: %s}\nspec: {containers: [{name: c}]}\n", name);
+	snprintf(buf, sizeof(buf),
+		 "kind: Pod\nmetadata: {name: %s}\nspec: {containers: [{name: c}]}\n", name);
 	return buf;
 }
 
@@ -159,7 +160,7 @@ static void test_symlink_loop(void **state)
 	for (size_t i = 0; i < ms.n_diags; i++)
 		notes += ms.diags[i].severity == DIAG_NOTE &&
 			 strstr(ms.diags[i].message, "symbolic link to a folder, not followed");
-	assert_int_equal(notes, 3);   /* loop, self, out */
+	assert_int_equal(notes, 3); /* loop, self, out */
 	assert_non_null(find_diag("cannot read file: No such file or directory"));
 }
 
@@ -192,7 +193,7 @@ static void test_huge_binary_invalid_files_do_not_hide_others(void **state)
 	snprintf(p, sizeof(p), "%s/0-huge.yaml", tmp);
 	int fd = open(p, O_CREAT | O_WRONLY, 0644);
 	assert_true(fd >= 0);
-	assert_int_equal(ftruncate(fd, 9 << 20), 0);   /* sparse: cheap */
+	assert_int_equal(ftruncate(fd, 9 << 20), 0); /* sparse: cheap */
 	close(fd);
 	snprintf(p, sizeof(p), "%s/1-bin.yaml", tmp);
 	FILE *f = fopen(p, "wb");
@@ -204,7 +205,8 @@ static void test_huge_binary_invalid_files_do_not_hide_others(void **state)
 	assert_int_equal(ms.n_deps, 1);
 	assert_string_equal(ms.deps[0].name, "good");
 	assert_int_equal(ms.n_diags, 3);
-	assert_string_equal(ms.diags[0].message, "file too large (9437184 bytes, limit 8 MiB), skipped");
+	assert_string_equal(ms.diags[0].message,
+			    "file too large (9437184 bytes, limit 8 MiB), skipped");
 	assert_string_equal(ms.diags[1].message, "not a text/YAML file (binary data), skipped");
 	assert_int_equal(ms.diags[2].line, 3);
 	assert_non_null(strstr(ms.diags[2].file, "2-bad.yaml"));
@@ -217,7 +219,8 @@ static void test_huge_binary_invalid_files_do_not_hide_others(void **state)
 
 static void test_configmap_across_files_same_folder(void **state)
 {
-	write_file("cm.yaml", "kind: ConfigMap\nmetadata: {name: ucx}\ndata: {UCX_TLS: 'rc,cuda_copy'}\n");
+	write_file("cm.yaml",
+		   "kind: ConfigMap\nmetadata: {name: ucx}\ndata: {UCX_TLS: 'rc,cuda_copy'}\n");
 	write_file("deploy.yaml", "kind: Pod\nmetadata: {name: p}\nspec:\n  containers:\n"
 				  "  - name: c\n    envFrom: [{configMapRef: {name: ucx}}]\n");
 	assert_true(manifest_load_path(&ms, tmp));
@@ -342,14 +345,18 @@ static void test_fixture_perf_job(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_folder_walk_sorted_hidden_skipped, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_folder_walk_sorted_hidden_skipped, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(test_missing_empty_and_no_yaml, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_symlink_loop, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_unreadable_file_and_folder, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_huge_binary_invalid_files_do_not_hide_others, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_configmap_across_files_same_folder, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_huge_binary_invalid_files_do_not_hide_others,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_configmap_across_files_same_folder, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(test_fixture_sglang_v1beta1_mnnvl, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_fixture_vllm_v1alpha1_gke_roce, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_fixture_vllm_v1alpha1_gke_roce, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(test_fixture_kustomize_anchors, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fixture_trtllm_configmap, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fixture_vllm_inline_prefix, setup, teardown),

@@ -70,66 +70,66 @@ static size_t count_env(const struct service *s, const char *name)
 /* ---- DynamoGraphDeployment v1alpha1 ---- */
 
 static const char v1alpha1[] =
-	"apiVersion: nvidia.com/v1alpha1\n"                         /* 1 */
+	"apiVersion: nvidia.com/v1alpha1\n" /* 1 */
 	"kind: DynamoGraphDeployment\n"
 	"metadata:\n"
 	"  name: dsr1\n"
-	"spec:\n"                                                   /* 5 */
+	"spec:\n" /* 5 */
 	"  backendFramework: vllm\n"
 	"  envs:\n"
 	"  - name: UCX_TLS\n"
 	"    value: rc,cuda_copy\n"
-	"  - name: NCCL_DEBUG\n"                                    /* 10 */
+	"  - name: NCCL_DEBUG\n" /* 10 */
 	"    value: INFO\n"
 	"  services:\n"
 	"    Frontend:\n"
 	"      componentType: frontend\n"
-	"      replicas: 2\n"                                       /* 15 */
+	"      replicas: 2\n" /* 15 */
 	"    PrefillWorker:\n"
 	"      componentType: worker\n"
 	"      subComponentType: prefill\n"
 	"      envFromSecret: hf-token-secret\n"
-	"      replicas: 3\n"                                       /* 20 */
+	"      replicas: 3\n" /* 20 */
 	"      multinode:\n"
 	"        nodeCount: 2\n"
 	"      sharedMemory:\n"
 	"        size: 80Gi\n"
-	"      envs:\n"                                             /* 25 */
+	"      envs:\n" /* 25 */
 	"      - name: NCCL_DEBUG\n"
 	"        value: WARN\n"
 	"      resources:\n"
 	"        requests:\n"
-	"          gpu: \"4\"\n"                                    /* 30 */
+	"          gpu: \"4\"\n" /* 30 */
 	"          custom:\n"
 	"            rdma/ib: \"1\"\n"
 	"        limits:\n"
 	"          gpu: \"8\"\n"
-	"          custom:\n"                                       /* 35 */
+	"          custom:\n" /* 35 */
 	"            vpc.amazonaws.com/efa: \"16\"\n"
 	"      extraPodSpec:\n"
 	"        hostIPC: true\n"
 	"        hostNetwork: false\n"
-	"        affinity:\n"                                       /* 40 */
+	"        affinity:\n" /* 40 */
 	"          podAntiAffinity: {}\n"
 	"        resourceClaims:\n"
 	"        - name: cd-channel\n"
 	"          resourceClaimTemplateName: cd-template\n"
-	"        volumes:\n"                                        /* 45 */
+	"        volumes:\n" /* 45 */
 	"        - name: ib\n"
 	"          hostPath: {path: /dev/infiniband}\n"
 	"        mainContainer:\n"
 	"          image: nvcr.io/vllm:1\n"
-	"          command: [/bin/sh, -c]\n"                        /* 50 */
+	"          command: [/bin/sh, -c]\n" /* 50 */
 	"          args:\n"
 	"          - export UCX_NET_DEVICES=mlx5_0:1 && python3 -m dynamo.vllm\n"
 	"          env:\n"
 	"          - name: UCX_TLS\n"
-	"            value: rc_x,cuda_copy,cuda_ipc\n"              /* 55 */
+	"            value: rc_x,cuda_copy,cuda_ipc\n" /* 55 */
 	"          - name: HF_TOKEN\n"
 	"            valueFrom:\n"
 	"              secretKeyRef: {name: hf-token-secret, key: HF_TOKEN}\n"
 	"          securityContext:\n"
-	"            privileged: true\n"                            /* 60 */
+	"            privileged: true\n" /* 60 */
 	"            capabilities:\n"
 	"              add: [IPC_LOCK, SYS_RESOURCE]\n";
 
@@ -214,46 +214,46 @@ static void test_v1alpha1_services(void **state)
 /* ---- DynamoGraphDeployment v1beta1 ---- */
 
 static const char v1beta1[] =
-	"apiVersion: nvidia.com/v1beta1\n"                          /* 1 */
+	"apiVersion: nvidia.com/v1beta1\n" /* 1 */
 	"kind: DynamoGraphDeployment\n"
 	"metadata: {name: b1}\n"
 	"spec:\n"
-	"  env:\n"                                                  /* 5 */
+	"  env:\n" /* 5 */
 	"  - {name: NIXL_LOG_LEVEL, value: INFO}\n"
 	"  components:\n"
 	"  - name: Frontend\n"
 	"    type: frontend\n"
-	"  - name: Dec\n"                                           /* 10 */
+	"  - name: Dec\n" /* 10 */
 	"    type: decode\n"
 	"    replicas: 4\n"
 	"    multinode: {nodeCount: 2}\n"
 	"    sharedMemorySize: 64Gi\n"
-	"    podTemplate:\n"                                        /* 15 */
+	"    podTemplate:\n" /* 15 */
 	"      spec:\n"
 	"        topologySpreadConstraints:\n"
 	"        - {maxSkew: 1, topologyKey: kubernetes.io/hostname}\n"
 	"        containers:\n"
-	"        - name: log-sidecar\n"                             /* 20 */
+	"        - name: log-sidecar\n" /* 20 */
 	"          image: busybox\n"
 	"        - name: main\n"
 	"          image: sglang:1\n"
 	"          env:\n"
-	"          - {name: NIXL_LOG_LEVEL, value: WARN}\n"         /* 25 */
+	"          - {name: NIXL_LOG_LEVEL, value: WARN}\n" /* 25 */
 	"          - {name: POD_IP, valueFrom: {fieldRef: {fieldPath: status.podIP}}}\n"
 	"          - {name: MEM, valueFrom: {resourceFieldRef: {resource: limits.memory}}}\n"
 	"          envFrom:\n"
 	"          - secretRef: {name: s1}\n"
-	"          - configMapRef: {name: cm1}\n"                   /* 30 */
+	"          - configMapRef: {name: cm1}\n" /* 30 */
 	"          resources:\n"
 	"            limits: {nvidia.com/gpu: 4, rdma/ib: 1}\n"
 	"  - name: Worker\n"
 	"    type: worker\n"
-	"    podTemplate:\n"                                        /* 35 */
+	"    podTemplate:\n" /* 35 */
 	"      spec:\n"
 	"        volumes:\n"
 	"        - name: shm\n"
 	"          emptyDir: {medium: Memory, sizeLimit: 16Gi}\n"
-	"        containers:\n"                                     /* 40 */
+	"        containers:\n" /* 40 */
 	"        - name: first\n"
 	"          args: [python3, -m, dynamo.sglang, --disaggregation-mode=prefill]\n"
 	"          volumeMounts:\n"
@@ -277,7 +277,7 @@ static void test_v1beta1_components(void **state)
 	assert_string_equal(d->shm_size, "64Gi");
 	assert_true(d->anti_affinity);
 	assert_int_equal(d->anti_affinity_loc.line, 18);
-	assert_string_equal(d->container, "main");     /* main wins over the first */
+	assert_string_equal(d->container, "main"); /* main wins over the first */
 	assert_string_equal(d->image, "sglang:1");
 	assert_string_equal(env(d, "NIXL_LOG_LEVEL")->value, "WARN");
 	assert_int_equal(env(d, "NIXL_LOG_LEVEL")->loc.line, 25);
@@ -299,7 +299,8 @@ static void test_v1beta1_components(void **state)
 	assert_string_equal(w->container, "first");
 	assert_string_equal(w->shm_size, "16Gi");
 	assert_int_equal(w->shm_loc.line, 44);
-	assert_string_equal(w->command_line, "python3 -m dynamo.sglang --disaggregation-mode=prefill");
+	assert_string_equal(w->command_line,
+			    "python3 -m dynamo.sglang --disaggregation-mode=prefill");
 	assert_int_equal(w->command_loc.line, 42);
 }
 
@@ -318,7 +319,8 @@ static void test_roles(void **state)
 	assert_int_equal(svc(0, "A")->role, ROLE_DECODE);
 	assert_string_equal(svc(0, "A")->role_source, "--disaggregation-mode decode");
 	assert_int_equal(svc(0, "VllmPrefillWorker")->role, ROLE_PREFILL);
-	assert_string_equal(svc(0, "VllmPrefillWorker")->role_source, "service name VllmPrefillWorker");
+	assert_string_equal(svc(0, "VllmPrefillWorker")->role_source,
+			    "service name VllmPrefillWorker");
 	assert_int_equal(svc(0, "Epp")->role, ROLE_OTHER);
 	assert_int_equal(svc(0, "Planner")->role, ROLE_UNKNOWN);
 
@@ -368,7 +370,7 @@ static void test_flow_style_and_anchors(void **state)
 	assert_string_equal(env(d, "UCX_TLS")->value, "rc,cuda_copy");
 	/* numbers keep their text */
 	assert_string_equal(env(d, "UCX_IB_GID_INDEX")->value, "3");
-	assert_int_equal(env(d, "UCX_TLS")->loc.line, 12);  /* where the anchor's text is */
+	assert_int_equal(env(d, "UCX_TLS")->loc.line, 12); /* where the anchor's text is */
 	assert_true(service_has_cap(d, "IPC_LOCK"));
 	assert_int_equal(d->gpus, 2);
 	assert_string_equal(d->image, "rc,cuda_copy");
@@ -469,16 +471,16 @@ static void test_scalars_null_bool_tags(void **state)
 
 static void test_inline_env(void **state)
 {
-	parse("kind: Pod\n"                                        /* 1 */
+	parse("kind: Pod\n" /* 1 */
 	      "metadata: {name: p}\n"
 	      "spec:\n"
 	      "  containers:\n"
-	      "  - name: c\n"                                        /* 5 */
+	      "  - name: c\n" /* 5 */
 	      "    env: [{name: UCX_TLS, value: tcp}, {name: KEEP, value: k}]\n"
 	      "    command: [/bin/bash, -c]\n"
 	      "    args:\n"
 	      "    - |\n"
-	      "      set -e\n"                                       /* 10 */
+	      "      set -e\n" /* 10 */
 	      "      export UCX_TLS=rc,cuda_copy NCCL_IB_HCA=\"=mlx5_0,mlx5_1\" lower=x\n"
 	      "      # export COMMENTED=1\n"
 	      "      ulimit -l unlimited; FI_PROVIDER='efa' \\\n"
@@ -643,17 +645,16 @@ static void test_invalid_yaml_keeps_earlier_documents(void **state)
 
 static void test_alias_bomb(void **state)
 {
-	const char *bomb =
-		"a: &a [x, x, x, x, x, x, x, x, x, x]\n"
-		"b: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\n"
-		"c: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\n"
-		"d: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]\n"
-		"e: &e [*d, *d, *d, *d, *d, *d, *d, *d, *d, *d]\n"
-		"f: &f [*e, *e, *e, *e, *e, *e, *e, *e, *e, *e]\n"
-		"g: &g [*f, *f, *f, *f, *f, *f, *f, *f, *f, *f]\n"
-		"h: &h [*g, *g, *g, *g, *g, *g, *g, *g, *g, *g]\n"
-		"i: &i [*h, *h, *h, *h, *h, *h, *h, *h, *h, *h]\n"
-		"kind: Pod\n";
+	const char *bomb = "a: &a [x, x, x, x, x, x, x, x, x, x]\n"
+			   "b: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\n"
+			   "c: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\n"
+			   "d: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]\n"
+			   "e: &e [*d, *d, *d, *d, *d, *d, *d, *d, *d, *d]\n"
+			   "f: &f [*e, *e, *e, *e, *e, *e, *e, *e, *e, *e]\n"
+			   "g: &g [*f, *f, *f, *f, *f, *f, *f, *f, *f, *f]\n"
+			   "h: &h [*g, *g, *g, *g, *g, *g, *g, *g, *g, *g]\n"
+			   "i: &i [*h, *h, *h, *h, *h, *h, *h, *h, *h, *h]\n"
+			   "kind: Pod\n";
 	/* bounded by counting, not by timing: the diagnostic and its line
 	 * prove the expansion stopped at the sixth level */
 	parse(bomb);
@@ -670,7 +671,9 @@ static void test_alias_bomb(void **state)
 	p += sprintf(p, "s: &s \"");
 	memset(p, 'x', n);
 	p += n;
-	p += sprintf(p, "\"\nt: [*s, *s, *s, *s, *s, *s, *s, *s, *s, *s, *s, *s, *s, *s, *s, *s, *s, *s]\n");
+	p += sprintf(
+		p,
+		"\"\nt: [*s, *s, *s, *s, *s, *s, *s, *s, *s, *s, *s, *s, *s, *s, *s, *s, *s, *s]\n");
 	manifest_parse_bytes(&ms, "big.yaml", big, (size_t)(p - big));
 	free(big);
 	assert_int_equal(ms.n_diags, 2);
@@ -720,7 +723,8 @@ static void test_node_cap(void **state)
 
 static void test_binary_huge_empty(void **state)
 {
-	static const char bin[] = "\x7f" "ELF\x02\x01\x01\x00\x00\x00kind: Pod";
+	static const char bin[] = "\x7f"
+				  "ELF\x02\x01\x01\x00\x00\x00kind: Pod";
 	manifest_parse_bytes(&ms, "a.yaml", bin, sizeof(bin) - 1);
 	assert_int_equal(ms.n_diags, 1);
 	assert_string_equal(ms.diags[0].message, "not a text/YAML file (binary data), skipped");
@@ -731,7 +735,8 @@ static void test_binary_huge_empty(void **state)
 	manifest_parse_bytes(&ms, "huge.yaml", huge, n);
 	free(huge);
 	assert_int_equal(ms.n_diags, 2);
-	assert_non_null(strstr(ms.diags[1].message, "file too large (8388609 bytes, limit 8 MiB), skipped"));
+	assert_non_null(strstr(ms.diags[1].message,
+			       "file too large (8388609 bytes, limit 8 MiB), skipped"));
 
 	manifest_parse_bytes(&ms, "empty.yaml", "", 0);
 	manifest_parse_bytes(&ms, "comments.yaml", "# nothing\n\n---\n", 15);
@@ -745,7 +750,8 @@ static void test_binary_huge_empty(void **state)
 
 static void test_crlf_bom_non_utf8(void **state)
 {
-	parse("\xef\xbb\xbf" "kind: Pod\r\n"
+	parse("\xef\xbb\xbf"
+	      "kind: Pod\r\n"
 	      "metadata: {name: p}\r\n"
 	      "spec:\r\n"
 	      "  containers:\r\n"
@@ -770,16 +776,18 @@ static void test_crlf_bom_non_utf8(void **state)
 	assert_int_equal(ms.diags[0].severity, DIAG_ERROR);
 	assert_int_equal(ms.diags[0].line, 3);
 	assert_int_equal(ms.diags[0].col, 12);
-	assert_string_equal(ms.diags[0].message,
-			    "invalid YAML: incomplete UTF-8 octet sequence (byte at offset 31): not UTF-8 text");
-	assert_int_equal(ms.n_deps, 1);   /* the first file is untouched */
+	assert_string_equal(
+		ms.diags[0].message,
+		"invalid YAML: incomplete UTF-8 octet sequence (byte at offset 31): not UTF-8 text");
+	assert_int_equal(ms.n_deps, 1); /* the first file is untouched */
 
 	parse("kind: Pod\n# \xff\xfe latin-1 comment\n");
 	assert_int_equal(ms.n_diags, 2);
 	assert_int_equal(ms.diags[1].line, 2);
 	assert_int_equal(ms.diags[1].col, 3);
-	assert_string_equal(ms.diags[1].message,
-			    "invalid YAML: invalid leading UTF-8 octet (byte 0xff at offset 12): not UTF-8 text");
+	assert_string_equal(
+		ms.diags[1].message,
+		"invalid YAML: invalid leading UTF-8 octet (byte 0xff at offset 12): not UTF-8 text");
 }
 
 static void test_undefined_alias_and_odd_shapes(void **state)
@@ -811,7 +819,8 @@ static void test_amplification_bounded(void **state)
 {
 	size_t cap = 1u << 20;
 	char *y = malloc(cap);
-	size_t n = (size_t)snprintf(y, cap, "kind: DynamoGraphDeployment\nmetadata: {name: amp}\nspec:\n  envs:\n");
+	size_t n = (size_t)snprintf(
+		y, cap, "kind: DynamoGraphDeployment\nmetadata: {name: amp}\nspec:\n  envs:\n");
 	for (int i = 0; i < 1000; i++)
 		n += (size_t)snprintf(y + n, cap - n, "  - {name: V%d, value: x}\n", i);
 	n += (size_t)snprintf(y + n, cap - n, "  services:\n");
@@ -833,8 +842,9 @@ static void test_amplification_bounded(void **state)
 	/* one 2 MiB value copied into many services: the byte budget stops it */
 	cap = 4u << 20;
 	y = malloc(cap);
-	n = (size_t)snprintf(y, cap, "kind: DynamoGraphDeployment\nmetadata: {name: big}\nspec:\n"
-			    "  envs: [{name: V, value: \"");
+	n = (size_t)snprintf(y, cap,
+			     "kind: DynamoGraphDeployment\nmetadata: {name: big}\nspec:\n"
+			     "  envs: [{name: V, value: \"");
 	memset(y + n, 'v', 2u << 20);
 	n += 2u << 20;
 	n += (size_t)snprintf(y + n, cap - n, "\"}]\n  services:\n");
@@ -1089,24 +1099,31 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_v1beta1_components, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_roles, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_flow_style_and_anchors, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_multi_document_configmap_compute_domain, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_multi_document_configmap_compute_domain, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(test_scalars_null_bool_tags, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_inline_env, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_inline_env_argv_and_scalar_forms, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_inline_env_argv_and_scalar_forms, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(test_workload_kinds, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_leader_worker_set, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_invalid_yaml_keeps_earlier_documents, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_invalid_yaml_keeps_earlier_documents, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(test_alias_bomb, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_deep_nesting, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_node_cap, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_binary_huge_empty, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_crlf_bom_non_utf8, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_undefined_alias_and_odd_shapes, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_undefined_alias_and_odd_shapes, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(test_amplification_bounded, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_name_count, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_v1alpha1_extra_and_sidecar_containers, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_v1beta1_init_sidecar_and_extra, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_plain_roles_from_flags_and_pairing, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_v1alpha1_extra_and_sidecar_containers, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_v1beta1_init_sidecar_and_extra, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_plain_roles_from_flags_and_pairing, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(test_plain_kv_role_and_nnodes, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_claim_kinds, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_grove_podcliqueset, setup, teardown),

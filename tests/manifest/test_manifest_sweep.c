@@ -23,7 +23,8 @@ static int visit(const char *path, const struct stat *st, int flag, struct FTW *
 	if (flag != FTW_F || base[0] == '.')
 		return 0;
 	size_t n = strlen(base);
-	if (!((n > 5 && strcmp(base + n - 5, ".yaml") == 0) || (n > 4 && strcmp(base + n - 4, ".yml") == 0)))
+	if (!((n > 5 && strcmp(base + n - 5, ".yaml") == 0) ||
+	      (n > 4 && strcmp(base + n - 4, ".yml") == 0)))
 		return 0;
 	struct manifest_set ms;
 	manifest_set_init(&ms);
@@ -33,7 +34,8 @@ static int visit(const char *path, const struct stat *st, int flag, struct FTW *
 		failures++;
 	}
 	for (size_t i = 0; i < ms.n_diags; i++) {
-		printf("FAIL %s:%d:%d: %s\n", path, ms.diags[i].line, ms.diags[i].col, ms.diags[i].message);
+		printf("FAIL %s:%d:%d: %s\n", path, ms.diags[i].line, ms.diags[i].col,
+		       ms.diags[i].message);
 		failures++;
 	}
 	size_t with_svcs = 0;

@@ -91,7 +91,7 @@ static void test_tls_semantics(void **state)
 	assert_true(ucx_tls_allows("  ", "rc_mlx5"));
 	assert_true(ucx_tls_allows("rc", "rc_mlx5"));
 	assert_true(ucx_tls_allows("rc", "rc_verbs"));
-	assert_false(ucx_tls_allows("rc", "ud_mlx5"));        /* aux only */
+	assert_false(ucx_tls_allows("rc", "ud_mlx5")); /* aux only */
 	assert_false(ucx_tls_allows("rc", "dc_mlx5"));
 	assert_true(ucx_tls_allows("rc_x", "rc_mlx5"));
 	assert_false(ucx_tls_allows("rc_x", "rc_verbs"));
@@ -137,7 +137,7 @@ static void test_netdev_semantics(void **state)
 	assert_true(ucx_net_devices_allows("all", "mlx5_0:1"));
 	assert_true(ucx_net_devices_allows("mlx5_0:1", "mlx5_0:1"));
 	assert_true(ucx_net_devices_allows("mlx5_1:1, mlx5_0:1", "mlx5_0:1"));
-	assert_false(ucx_net_devices_allows("mlx5_0", "mlx5_0:1"));   /* exact names only */
+	assert_false(ucx_net_devices_allows("mlx5_0", "mlx5_0:1")); /* exact names only */
 	assert_false(ucx_net_devices_allows("mlx5_1:1", "mlx5_0:1"));
 	assert_true(ucx_net_devices_allows("^mlx5_1:1", "mlx5_0:1"));
 	assert_false(ucx_net_devices_allows("^mlx5_0:1", "mlx5_0:1"));
@@ -184,10 +184,23 @@ static void test_shell_quote(void **state)
 	assert_string_equal(q, "'o'\\''brien'");
 	free(q);
 	static const char *const hostile[] = {
-		"o'brien", "$(touch /tmp/ci-pwned)", "`id`", "a b\tc", "x;rm -rf /", "''''",
-		"\\'\\", "line1\nline2", "*", "$HOME", "-n", "\"dq\"", "arn:aws:eks:us-west-2:1:cluster/x",
+		"o'brien",
+		"$(touch /tmp/ci-pwned)",
+		"`id`",
+		"a b\tc",
+		"x;rm -rf /",
+		"''''",
+		"\\'\\",
+		"line1\nline2",
+		"*",
+		"$HOME",
+		"-n",
+		"\"dq\"",
+		"arn:aws:eks:us-west-2:1:cluster/x",
 		/* control bytes are written as \ooo, never raw (issue 11) */
-		"http://etcd:2379'\b\b\b; touch /tmp/ci-pwned #", "\x1b[2K\r%s%n\\0", "\xc3\xa9\xff",
+		"http://etcd:2379'\b\b\b; touch /tmp/ci-pwned #",
+		"\x1b[2K\r%s%n\\0",
+		"\xc3\xa9\xff",
 	};
 	for (size_t i = 0; i < sizeof(hostile) / sizeof(hostile[0]); i++) {
 		q = shell_quote(hostile[i]);
@@ -232,7 +245,8 @@ static void test_pods_parse(void **state)
 	struct kube_pod_list l;
 	load_pods("dgd_1p_pending_3d.json", &l);
 	assert_int_equal(l.n, 6);
-	const struct kube_pod *p = kube_pods_find(&l, "llama-70b-disagg-vllmprefillworker-6b7d9c5f8-4hq2m");
+	const struct kube_pod *p =
+		kube_pods_find(&l, "llama-70b-disagg-vllmprefillworker-6b7d9c5f8-4hq2m");
 	assert_non_null(p);
 	assert_string_equal(p->namespace_, "dynamo");
 	assert_string_equal(p->phase, "Running");
@@ -269,20 +283,26 @@ static void test_pods_parse(void **state)
 	kube_pod_list_release(&l);
 
 	/* shapes */
-	static const char *const bad[] = {"", "[]", "null", "{\"items\": 3}", "{\"kind\":\"Service\"}",
-					  "{\"items\": [", "\xff\xfe"};
+	static const char *const bad[] = {"",
+					  "[]",
+					  "null",
+					  "{\"items\": 3}",
+					  "{\"kind\":\"Service\"}",
+					  "{\"items\": [",
+					  "\xff\xfe"};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		kube_pod_list_init(&l);
 		assert_int_equal(kube_pods_parse(bad[i], strlen(bad[i]), &l), -1);
 		kube_pod_list_release(&l);
 	}
-	const char *one = "{\"kind\":\"Pod\",\"metadata\":{\"name\":\"a\x7f\",\"labels\":{\"" KUBE_LABEL_DGD
-			  "\":7}},\"status\":{\"phase\":\"Running\"}}";
+	const char *one =
+		"{\"kind\":\"Pod\",\"metadata\":{\"name\":\"a\x7f\",\"labels\":{\"" KUBE_LABEL_DGD
+		"\":7}},\"status\":{\"phase\":\"Running\"}}";
 	kube_pod_list_init(&l);
 	assert_int_equal(kube_pods_parse(one, strlen(one), &l), 0);
 	assert_int_equal(l.n, 1);
 	assert_string_equal(l.pods[0].name, "a?");
-	assert_null(l.pods[0].dgd);          /* wrong type: dropped */
+	assert_null(l.pods[0].dgd); /* wrong type: dropped */
 	kube_pod_list_release(&l);
 	const char *mixed = "{\"items\":[1,{\"metadata\":{}},{\"metadata\":{\"name\":\"b\"}}]}";
 	kube_pod_list_init(&l);
@@ -296,9 +316,11 @@ static void test_selector(void **state)
 {
 	(void)state;
 	assert_true(kube_selector_valid(KUBE_LABEL_DGD));
-	assert_true(kube_selector_valid("nvidia.com/dynamo-graph-deployment-name=x,nvidia.com/dynamo-sub-component-type=decode"));
+	assert_true(kube_selector_valid(
+		"nvidia.com/dynamo-graph-deployment-name=x,nvidia.com/dynamo-sub-component-type=decode"));
 	assert_true(kube_selector_valid("app!=x,!tier"));
-	assert_true(kube_selector_valid("nvidia.com/dynamo-sub-component-type in (prefill,decode)"));
+	assert_true(
+		kube_selector_valid("nvidia.com/dynamo-sub-component-type in (prefill,decode)"));
 	assert_true(kube_selector_valid("env notin (a)"));
 	assert_false(kube_selector_valid("-l"));
 	assert_false(kube_selector_valid(""));
@@ -344,8 +366,9 @@ static void test_get_pods_fake(void **state)
 	setenv("FAKE_KUBECTL_GET_PODS", FIX "pods/dgd_1p_pending_3d.json", 1);
 	unsetenv("FAKE_KUBECTL_GET_MODE");
 	kube_pod_list_init(&l);
-	assert_int_equal(kube_get_pods(&o, "dynamo", KUBE_LABEL_DGD, run_now() + 20, &l, &msg, &calls),
-			 PROBE_OK);
+	assert_int_equal(
+		kube_get_pods(&o, "dynamo", KUBE_LABEL_DGD, run_now() + 20, &l, &msg, &calls),
+		PROBE_OK);
 	assert_null(msg);
 	assert_int_equal(calls, 1);
 	assert_int_equal(l.n, 6);
@@ -353,9 +376,11 @@ static void test_get_pods_fake(void **state)
 
 	setenv("FAKE_KUBECTL_GET_MODE", "forbidden", 1);
 	kube_pod_list_init(&l);
-	assert_int_equal(kube_get_pods(&o, "dynamo", KUBE_LABEL_DGD, run_now() + 20, &l, &msg, &calls),
-			 PROBE_FORBIDDEN);
-	assert_string_equal(msg, "RBAC forbids listing pods in namespace dynamo (needs 'list' on pods)");
+	assert_int_equal(
+		kube_get_pods(&o, "dynamo", KUBE_LABEL_DGD, run_now() + 20, &l, &msg, &calls),
+		PROBE_FORBIDDEN);
+	assert_string_equal(msg,
+			    "RBAC forbids listing pods in namespace dynamo (needs 'list' on pods)");
 	assert_int_equal(calls, 2);
 	free(msg);
 	kube_pod_list_release(&l);
@@ -381,8 +406,9 @@ static void test_get_pods_fake(void **state)
 	/* an invalid name: nothing runs */
 	int before = calls;
 	kube_pod_list_init(&l);
-	assert_int_equal(kube_get_pods(&o, "Not-A-Namespace!", NULL, run_now() + 20, &l, &msg, &calls),
-			 PROBE_BAD_TARGET);
+	assert_int_equal(
+		kube_get_pods(&o, "Not-A-Namespace!", NULL, run_now() + 20, &l, &msg, &calls),
+		PROBE_BAD_TARGET);
 	assert_int_equal(calls, before);
 	free(msg);
 	kube_pod_list_release(&l);
@@ -418,7 +444,7 @@ static void test_pick_peer(void **state)
 	load_pods("two_dgds_decode_not_ready.json", &l);
 	nixl_pick_peer(&l, "sglang-disagg-prefill-0", &pc);
 	assert_int_equal(pc.state, PEER_FOUND);
-	assert_string_equal(pc.peer->name, "sglang-disagg-decode-0");   /* never other-dgd */
+	assert_string_equal(pc.peer->name, "sglang-disagg-decode-0"); /* never other-dgd */
 	assert_non_null(strstr(pc.why, "Running but not ready"));
 	nixl_pick_peer(&l, "other-dgd-decode-0", &pc);
 	assert_int_equal(pc.state, PEER_NOT_FOUND);
@@ -447,17 +473,20 @@ static void test_ib_gpudirect(void **state)
 	assert_int_equal(st(&c.r, "nixl.ucx.gpudirect"), CI_OK);
 	assert_int_equal(st(&c.r, "nixl.ucx.filters"), CI_OK);
 	assert_non_null(strstr(detail(&c.r, "nixl.ucx.filters"), "rc_mlx5/mlx5_0:1"));
-	assert_null(strstr(detail(&c.r, "nixl.ucx.filters"), "dc_mlx5"));  /* not in UCX_TLS */
+	assert_null(strstr(detail(&c.r, "nixl.ucx.filters"), "dc_mlx5")); /* not in UCX_TLS */
 	assert_int_equal(st(&c.r, "nixl.reachability"), CI_SKIPPED);
 	assert_false(find(&c.r, "nixl.reachability")->critical);
 	assert_int_equal(c.v.kind, CI_READY);
 	/* etcd from the environment; the device list from UCX_NET_DEVICES */
 	bool etcd = false, dl = false, clean = false;
 	for (size_t i = 0; i < c.r.n_steps; i++) {
-		etcd |= strstr(c.r.steps[i].command, "--etcd_endpoints 'http://etcd.dynamo.svc.cluster.local:2379'") != NULL;
+		etcd |= strstr(c.r.steps[i].command,
+			       "--etcd_endpoints 'http://etcd.dynamo.svc.cluster.local:2379'") !=
+			NULL;
 		dl |= strstr(c.r.steps[i].command, "--device_list 'mlx5_0'") != NULL;
-		clean |= !strcmp(c.r.steps[i].command,
-				 "etcdctl --endpoints 'http://etcd.dynamo.svc.cluster.local:2379' del xferbench --prefix");
+		clean |= !strcmp(
+			c.r.steps[i].command,
+			"etcdctl --endpoints 'http://etcd.dynamo.svc.cluster.local:2379' del xferbench --prefix");
 	}
 	assert_true(etcd && dl && clean);
 	tcase_release(&c);
@@ -474,7 +503,9 @@ static void test_ib_host_only(void **state)
 	assert_int_equal(st(&c.r, "nixl.ucx.rdma"), CI_OK);
 	assert_int_equal(c.v.kind, CI_DEGRADED);
 	/* no etcd: ASIO with the placeholder of the peer's address */
-	assert_non_null(strstr(c.r.steps[0].command, "--runtime_type ASIO --asio_address <peer-host-ip> --asio_port 12345"));
+	assert_non_null(
+		strstr(c.r.steps[0].command,
+		       "--runtime_type ASIO --asio_address <peer-host-ip> --asio_port 12345"));
 	tcase_release(&c);
 }
 
@@ -510,13 +541,18 @@ static void test_efa(void **state)
 		perftest |= strstr(c.r.steps[i].command, "ucx_perftest") != NULL;
 	}
 	assert_true(lf);
-	assert_false(perftest);   /* UCX is not the KV path on EFA */
+	assert_false(perftest); /* UCX is not the KV path on EFA */
 	tcase_release(&c);
 
 	/* EFA crosses nodes only: a same-node pair is flagged */
-	struct nixl_target t = {.kind = NK_POD, .namespace_ = "dynamo", .pod = "p-0", .peer = "d-0",
-				.peer_state = PEER_FOUND, .pod_node = "gpu-node-a07",
-				.peer_node = "gpu-node-a07", .peer_ip = "10.0.0.2"};
+	struct nixl_target t = {.kind = NK_POD,
+				.namespace_ = "dynamo",
+				.pod = "p-0",
+				.peer = "d-0",
+				.peer_state = PEER_FOUND,
+				.pod_node = "gpu-node-a07",
+				.peer_node = "gpu-node-a07",
+				.peer_ip = "10.0.0.2"};
 	tcase_load(&c, "efa_libfabric", &t);
 	assert_int_equal(st(&c.r, "nixl.peer"), CI_WARN);
 	assert_non_null(strstr(detail(&c.r, "nixl.peer"), "EAGAIN"));
@@ -533,7 +569,7 @@ static void test_no_tooling(void **state)
 	assert_true(find(&c.r, "nixl.backend")->critical);
 	assert_int_equal(st(&c.r, "nixl.ucx.rdma"), CI_SKIPPED);
 	assert_non_null(strstr(detail(&c.r, "nixl.ucx.rdma"), "ucx_info is not on PATH"));
-	assert_int_equal(c.v.kind, CI_UNKNOWN);   /* never a false pass */
+	assert_int_equal(c.v.kind, CI_UNKNOWN); /* never a false pass */
 	tcase_release(&c);
 }
 
@@ -584,7 +620,7 @@ static void test_debian_outputs(void **state)
 	assert_int_equal(ucx_devices_parse(b, len, &d), 0);
 	assert_false(ucx_devices_has_rdma(&d));
 	assert_non_null(ucx_devices_md(&d, "posix"));
-	assert_int_equal(ucx_devices_md(&d, "tcp")->nmem_types, 0);   /* 1.13 prints none */
+	assert_int_equal(ucx_devices_md(&d, "tcp")->nmem_types, 0); /* 1.13 prints none */
 	ucx_devices_release(&d);
 	free(b);
 }
@@ -595,22 +631,34 @@ static void test_pod_steps(void **state)
 {
 	(void)state;
 	struct nixl_target t = {
-		.kind = NK_POD, .namespace_ = "dynamo", .pod = "prefill-0",
-		.context = "arn:aws:eks:us-west-2:1:cluster/o'brien", .container = "main",
-		.peer = "decode-0", .peer_state = PEER_FOUND, .peer_why = "decode pod decode-0",
-		.pod_role = "prefill", .peer_role = "decode", .peer_ip = "10.244.7.12",
+		.kind = NK_POD,
+		.namespace_ = "dynamo",
+		.pod = "prefill-0",
+		.context = "arn:aws:eks:us-west-2:1:cluster/o'brien",
+		.container = "main",
+		.peer = "decode-0",
+		.peer_state = PEER_FOUND,
+		.peer_why = "decode pod decode-0",
+		.pod_role = "prefill",
+		.peer_role = "decode",
+		.peer_ip = "10.244.7.12",
 	};
 	struct tcase c;
 	tcase_load(&c, "ib_host_only", &t);
 	assert_int_equal(st(&c.r, "nixl.peer"), CI_OK);
-	const char *pfx = "kubectl --context 'arn:aws:eks:us-west-2:1:cluster/o'\\''brien' exec -n 'dynamo' ";
-	char *want = xasprintf("%s'decode-0' -c 'main' -- nixlbench --runtime_type ASIO --asio_address "
-			       "'10.244.7.12' --asio_port 12345 --backend UCX --initiator_seg_type VRAM "
-			       "--target_seg_type VRAM --check_consistency", pfx);
+	const char *pfx =
+		"kubectl --context 'arn:aws:eks:us-west-2:1:cluster/o'\\''brien' exec -n 'dynamo' ";
+	char *want =
+		xasprintf("%s'decode-0' -c 'main' -- nixlbench --runtime_type ASIO --asio_address "
+			  "'10.244.7.12' --asio_port 12345 --backend UCX --initiator_seg_type VRAM "
+			  "--target_seg_type VRAM --check_consistency",
+			  pfx);
 	assert_string_equal(c.r.steps[0].command, want);
 	free(want);
-	want = xasprintf("%s'prefill-0' -c 'main' -- ucx_perftest '10.244.7.12' -t tag_bw -m cuda -s "
-			 "134217728 -n 100", pfx);
+	want = xasprintf(
+		"%s'prefill-0' -c 'main' -- ucx_perftest '10.244.7.12' -t tag_bw -m cuda -s "
+		"134217728 -n 100",
+		pfx);
 	assert_string_equal(c.r.steps[3].command, want);
 	free(want);
 	assert_non_null(strstr(c.r.steps[0].description, "decode pod decode-0"));
@@ -621,8 +669,9 @@ static void test_pod_steps(void **state)
 	t.context = NULL;
 	t.container = NULL;
 	tcase_load(&c, "ib_host_only", &t);
-	assert_string_equal(c.r.steps[0].command,
-			    "PEER_IP=$(kubectl get pod -n 'dynamo' 'decode-0' -o jsonpath='{.status.podIP}')");
+	assert_string_equal(
+		c.r.steps[0].command,
+		"PEER_IP=$(kubectl get pod -n 'dynamo' 'decode-0' -o jsonpath='{.status.podIP}')");
 	assert_non_null(strstr(c.r.steps[1].command, "--asio_address \"$PEER_IP\""));
 	tcase_release(&c);
 }

@@ -23,7 +23,7 @@ static enum ci_status st(const struct ci_report *r, const char *id)
 	const struct ci_check *c = tu_find(r, id);
 	if (!c) {
 		fail_msg("check %s not reported", id);
-		return (enum ci_status)-1;
+		return (enum ci_status) - 1;
 	}
 	return c->status;
 }
@@ -92,7 +92,7 @@ static void test_h100_ib(void **state)
 	assert_int_equal(st(&r, "node.nvlink.fabric"), CI_OK);
 	assert_int_equal(st(&r, "node.gpu_nic_affinity"), CI_OK);
 	assert_int_equal(st(&r, "node.memlock"), CI_OK);
-	assert_null(tu_find(&r, "node.caps"));   /* folded into node.memlock */
+	assert_null(tu_find(&r, "node.caps")); /* folded into node.memlock */
 	assert_int_equal(st(&r, "node.shm"), CI_OK);
 	assert_int_equal(st(&r, "node.env.ucx.net_devices"), CI_OK);
 	assert_int_equal(st(&r, "node.env.ucx.devices_exist"), CI_OK);
@@ -119,7 +119,7 @@ static void test_gb200(void **state)
 	struct ci_report r;
 	analyse_file(&r, "tests/fixtures/node/transcripts/gb200.txt");
 	assert_int_equal(st(&r, "node.mnnvl.imex"), CI_OK);
-	assert_int_equal(st(&r, "node.nvlink.fabric"), CI_WARN);   /* Health: Unhealthy */
+	assert_int_equal(st(&r, "node.nvlink.fabric"), CI_WARN); /* Health: Unhealthy */
 	/* ^cuda_ipc on MNNVL with InfiniBand NICs: KV takes the NIC (the
 	 * env verb's rule, so both verbs judge it alike) */
 	assert_int_equal(st(&r, "node.env.ucx.tls"), CI_WARN);
@@ -168,7 +168,8 @@ static void test_ci_host(void **state)
 
 #define HDR "@@ci-probe v1\n@@begin meta\n|root=sysroot\n|kernel=%s\n@@end meta rc=0\n"
 
-static void analyse_fmt(struct ci_report *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void analyse_fmt(struct ci_report *r, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 static void analyse_fmt(struct ci_report *r, const char *fmt, ...)
 {
 	va_list ap;
@@ -179,11 +180,11 @@ static void analyse_fmt(struct ci_report *r, const char *fmt, ...)
 	free(s);
 }
 
-#define IB_DEV(d, state, rate, lid) \
-	"|sys/class/infiniband/" d "/\n" \
-	"|sys/class/infiniband/" d "/ports/1/state=" state "\n" \
-	"|sys/class/infiniband/" d "/ports/1/phys_state=5: LinkUp\n" \
-	"|sys/class/infiniband/" d "/ports/1/rate=" rate "\n" \
+#define IB_DEV(d, state, rate, lid)                                   \
+	"|sys/class/infiniband/" d "/\n"                              \
+	"|sys/class/infiniband/" d "/ports/1/state=" state "\n"       \
+	"|sys/class/infiniband/" d "/ports/1/phys_state=5: LinkUp\n"  \
+	"|sys/class/infiniband/" d "/ports/1/rate=" rate "\n"         \
 	"|sys/class/infiniband/" d "/ports/1/link_layer=InfiniBand\n" \
 	"|sys/class/infiniband/" d "/ports/1/lid=" lid "\n"
 
@@ -191,11 +192,13 @@ static void test_mixed_rates_and_lid0(void **state)
 {
 	(void)state;
 	struct ci_report r;
-	analyse_fmt(&r, HDR "@@begin sys\n"
-		    IB_DEV("mlx5_0", "4: ACTIVE", "400 Gb/sec (4X NDR)", "0x10")
-		    IB_DEV("mlx5_1", "4: ACTIVE", "200 Gb/sec (4X HDR)", "0x0")
-		    "@@end sys rc=0\n@@begin dev\n|dev/infiniband/uverbs0\n@@end dev rc=0\n@@done\n",
-		    "6.8.0");
+	analyse_fmt(
+		&r,
+		HDR
+		"@@begin sys\n" IB_DEV("mlx5_0", "4: ACTIVE", "400 Gb/sec (4X NDR)", "0x10") IB_DEV(
+			"mlx5_1", "4: ACTIVE", "200 Gb/sec (4X HDR)",
+			"0x0") "@@end sys rc=0\n@@begin dev\n|dev/infiniband/uverbs0\n@@end dev rc=0\n@@done\n",
+		"6.8.0");
 	assert_int_equal(st(&r, "node.rdma.ports"), CI_WARN);
 	assert_true(detail_has(&r, "node.rdma.ports", "mixed InfiniBand rates 200..400 Gb/s"));
 	assert_true(detail_has(&r, "node.rdma.ports", "LID 0"));
@@ -212,23 +215,26 @@ static void test_mixed_rates_and_lid0(void **state)
 static void test_verbs_open(void **state)
 {
 	(void)state;
-	static const char sys_dev[] =
-		"@@begin sys\n"
-		IB_DEV("mlx5_0", "4: ACTIVE", "400 Gb/sec (4X NDR)", "0x10")
-		IB_DEV("mlx5_1", "4: ACTIVE", "400 Gb/sec (4X NDR)", "0x11")
-		"@@end sys rc=0\n@@begin dev\n|dev/infiniband/uverbs0\n|dev/infiniband/uverbs1\n"
-		"@@end dev rc=0\n";
+	static const char sys_dev[] = "@@begin sys\n" IB_DEV("mlx5_0", "4: ACTIVE",
+							     "400 Gb/sec (4X NDR)", "0x10")
+		IB_DEV("mlx5_1", "4: ACTIVE", "400 Gb/sec (4X NDR)",
+		       "0x11") "@@end sys rc=0\n@@begin dev\n|dev/infiniband/uverbs0\n|dev/infiniband/uverbs1\n"
+			       "@@end dev rc=0\n";
 	struct ci_report r;
-	analyse_fmt(&r, HDR "%s@@begin tool:ibv_devinfo\n|hca_id:\tmlx5_0\n"
-		    "|\ttransport:\t\t\tInfiniBand (0)\n|libibverbs: Warning: no userspace "
-		    "device-specific driver found for /sys/class/infiniband_verbs/uverbs1\n"
-		    "@@end tool:ibv_devinfo rc=0\n@@done\n", "6.8.0", sys_dev);
+	analyse_fmt(&r,
+		    HDR "%s@@begin tool:ibv_devinfo\n|hca_id:\tmlx5_0\n"
+			"|\ttransport:\t\t\tInfiniBand (0)\n|libibverbs: Warning: no userspace "
+			"device-specific driver found for /sys/class/infiniband_verbs/uverbs1\n"
+			"@@end tool:ibv_devinfo rc=0\n@@done\n",
+		    "6.8.0", sys_dev);
 	assert_int_equal(st(&r, "node.rdma.uverbs"), CI_WARN);
 	assert_true(detail_has(&r, "node.rdma.uverbs", "opens 1 of 2 RDMA devices; not: mlx5_1"));
 	report_release(&r);
 
-	analyse_fmt(&r, HDR "%s@@begin tool:ibv_devinfo\n@@end tool:ibv_devinfo rc=127 missing\n"
-		    "@@done\n", "6.8.0", sys_dev);
+	analyse_fmt(&r,
+		    HDR "%s@@begin tool:ibv_devinfo\n@@end tool:ibv_devinfo rc=127 missing\n"
+			"@@done\n",
+		    "6.8.0", sys_dev);
 	assert_int_equal(st(&r, "node.rdma.uverbs"), CI_OK);
 	assert_true(detail_has(&r, "node.rdma.uverbs", "opening them not verified"));
 	report_release(&r);
@@ -238,42 +244,56 @@ static void test_all_ports_down(void **state)
 {
 	(void)state;
 	struct ci_report r;
-	analyse_fmt(&r, HDR "@@begin sys\n"
-		    IB_DEV("mlx5_0", "1: DOWN", "10 Gb/sec (4X SDR)", "0x0")
-		    "@@end sys rc=0\n@@done\n", "6.8.0");
+	analyse_fmt(&r,
+		    HDR "@@begin sys\n" IB_DEV("mlx5_0", "1: DOWN", "10 Gb/sec (4X SDR)",
+					       "0x0") "@@end sys rc=0\n@@done\n",
+		    "6.8.0");
 	assert_int_equal(st(&r, "node.rdma.ports"), CI_FAIL);
 	assert_true(detail_has(&r, "node.rdma.ports", "none of the 1 RDMA data ports is active"));
 	report_release(&r);
 }
 
-static const char gpu_dev[] = "@@begin dev\n|dev/infiniband/uverbs0\n|dev/nvidia0\n|dev/nvidia1\n@@end dev rc=0\n";
+static const char gpu_dev[] =
+	"@@begin dev\n|dev/infiniband/uverbs0\n|dev/nvidia0\n|dev/nvidia1\n@@end dev rc=0\n";
 
 static void test_gpudirect_ladder(void **state)
 {
 	(void)state;
 	struct ci_report r;
 	/* open module but kernel 5.11: no DMA-BUF, no peermem: host staging */
-	analyse_fmt(&r, HDR "@@begin sys\n" IB_DEV("mlx5_0", "4: ACTIVE", "400 Gb/sec (4X NDR)", "0x1")
-		    "@@end sys rc=0\n%s@@begin proc:modules\n|mlx5_ib 1 0 - Live 0x0\n@@end proc:modules rc=0\n"
-		    "@@begin proc:nvidia-version\n|NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  570.1\n"
-		    "@@end proc:nvidia-version rc=0\n@@done\n", "5.11.0", gpu_dev);
+	analyse_fmt(
+		&r,
+		HDR "@@begin sys\n" IB_DEV(
+			"mlx5_0", "4: ACTIVE", "400 Gb/sec (4X NDR)",
+			"0x1") "@@end sys rc=0\n%s@@begin proc:modules\n|mlx5_ib 1 0 - Live 0x0\n@@end proc:modules rc=0\n"
+			       "@@begin proc:nvidia-version\n|NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  570.1\n"
+			       "@@end proc:nvidia-version rc=0\n@@done\n",
+		"5.11.0", gpu_dev);
 	assert_int_equal(st(&r, "node.gpudirect"), CI_WARN);
 	assert_true(detail_has(&r, "node.gpudirect", "staged through host memory"));
 	assert_int_equal(st(&r, "node.gdrcopy"), CI_WARN);
 	report_release(&r);
 	/* kernel 5.12 + open module: DMA-BUF */
-	analyse_fmt(&r, HDR "@@begin sys\n" IB_DEV("mlx5_0", "4: ACTIVE", "400 Gb/sec (4X NDR)", "0x1")
-		    "@@end sys rc=0\n%s@@begin proc:modules\n|mlx5_ib 1 0 - Live 0x0\n@@end proc:modules rc=0\n"
-		    "@@begin proc:nvidia-version\n|NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  570.1\n"
-		    "@@end proc:nvidia-version rc=0\n@@done\n", "5.12.0", gpu_dev);
+	analyse_fmt(
+		&r,
+		HDR "@@begin sys\n" IB_DEV(
+			"mlx5_0", "4: ACTIVE", "400 Gb/sec (4X NDR)",
+			"0x1") "@@end sys rc=0\n%s@@begin proc:modules\n|mlx5_ib 1 0 - Live 0x0\n@@end proc:modules rc=0\n"
+			       "@@begin proc:nvidia-version\n|NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  570.1\n"
+			       "@@end proc:nvidia-version rc=0\n@@done\n",
+		"5.12.0", gpu_dev);
 	assert_int_equal(st(&r, "node.gpudirect"), CI_OK);
 	report_release(&r);
 	/* peermem loaded but not registered, proprietary module: UCX uses it,
 	 * NCCL says "GDR Disabled" */
-	analyse_fmt(&r, HDR "@@begin sys\n" IB_DEV("mlx5_0", "4: ACTIVE", "400 Gb/sec (4X NDR)", "0x1")
-		    "@@end sys rc=0\n%s@@begin proc:modules\n|nvidia_peermem 16384 0 - Live 0x0\n@@end proc:modules rc=0\n"
-		    "@@begin proc:nvidia-version\n|NVRM version: NVIDIA UNIX x86_64 Kernel Module  535.1\n"
-		    "@@end proc:nvidia-version rc=0\n@@done\n", "6.8.0", gpu_dev);
+	analyse_fmt(
+		&r,
+		HDR "@@begin sys\n" IB_DEV(
+			"mlx5_0", "4: ACTIVE", "400 Gb/sec (4X NDR)",
+			"0x1") "@@end sys rc=0\n%s@@begin proc:modules\n|nvidia_peermem 16384 0 - Live 0x0\n@@end proc:modules rc=0\n"
+			       "@@begin proc:nvidia-version\n|NVRM version: NVIDIA UNIX x86_64 Kernel Module  535.1\n"
+			       "@@end proc:nvidia-version rc=0\n@@done\n",
+		"6.8.0", gpu_dev);
 	assert_int_equal(st(&r, "node.gpudirect"), CI_WARN);
 	assert_true(detail_has(&r, "node.gpudirect", "memory_peers is absent"));
 	report_release(&r);
@@ -284,27 +304,40 @@ static void test_memlock_boundary(void **state)
 	(void)state;
 	struct ci_report r;
 	/* no CapEff read, 512 MiB: a finite limit (no "512 MiB" rule in UCX) */
-	analyse_fmt(&r, HDR "@@begin sys\n" IB_DEV("mlx5_0", "4: ACTIVE", "400 Gb/sec (4X NDR)", "0x1")
-		    "@@end sys rc=0\n@@begin proc:limits\n|Max locked memory         536870912            536870912            bytes\n"
-		    "@@end proc:limits rc=0\n@@done\n", "6.8.0");
+	analyse_fmt(
+		&r,
+		HDR "@@begin sys\n" IB_DEV(
+			"mlx5_0", "4: ACTIVE", "400 Gb/sec (4X NDR)",
+			"0x1") "@@end sys rc=0\n@@begin proc:limits\n|Max locked memory         536870912            536870912            bytes\n"
+			       "@@end proc:limits rc=0\n@@done\n",
+		"6.8.0");
 	assert_int_equal(st(&r, "node.memlock"), CI_WARN);
 	assert_false(detail_has(&r, "node.memlock", "drops"));
 	report_release(&r);
 	/* 64 MiB is the fail boundary; the hard limit allows raising it */
-	analyse_fmt(&r, HDR "@@begin sys\n" IB_DEV("mlx5_0", "4: ACTIVE", "400 Gb/sec (4X NDR)", "0x1")
-		    "@@end sys rc=0\n@@begin proc:limits\n|Max locked memory         67104768             unlimited            bytes\n"
-		    "@@end proc:limits rc=0\n@@done\n", "6.8.0");
+	analyse_fmt(
+		&r,
+		HDR "@@begin sys\n" IB_DEV(
+			"mlx5_0", "4: ACTIVE", "400 Gb/sec (4X NDR)",
+			"0x1") "@@end sys rc=0\n@@begin proc:limits\n|Max locked memory         67104768             unlimited            bytes\n"
+			       "@@end proc:limits rc=0\n@@done\n",
+		"6.8.0");
 	assert_int_equal(st(&r, "node.memlock"), CI_FAIL);
 	assert_non_null(strstr(fix_of(&r, "node.memlock"), "ulimit -l unlimited"));
 	assert_non_null(strstr(fix_of(&r, "node.memlock"), "IPC_LOCK"));
 	report_release(&r);
 	/* the same 64 KiB limit with CAP_IPC_LOCK in pid 1: the limit does not apply */
-	analyse_fmt(&r, HDR "@@begin sys\n" IB_DEV("mlx5_0", "4: ACTIVE", "400 Gb/sec (4X NDR)", "0x1")
-		    "@@end sys rc=0\n@@begin proc:pid1-limits\n|Max locked memory         65536                65536                bytes\n"
-		    "@@end proc:pid1-limits rc=0\n@@begin proc:pid1-status\n|CapEff:\t00000000a80465fb\n"
-		    "@@end proc:pid1-status rc=0\n@@done\n", "6.8.0");
+	analyse_fmt(
+		&r,
+		HDR "@@begin sys\n" IB_DEV(
+			"mlx5_0", "4: ACTIVE", "400 Gb/sec (4X NDR)",
+			"0x1") "@@end sys rc=0\n@@begin proc:pid1-limits\n|Max locked memory         65536                65536                bytes\n"
+			       "@@end proc:pid1-limits rc=0\n@@begin proc:pid1-status\n|CapEff:\t00000000a80465fb\n"
+			       "@@end proc:pid1-status rc=0\n@@done\n",
+		"6.8.0");
 	assert_int_equal(st(&r, "node.memlock"), CI_OK);
-	assert_true(detail_has(&r, "node.memlock", "CAP_IPC_LOCK is effective in the worker (pid 1)"));
+	assert_true(
+		detail_has(&r, "node.memlock", "CAP_IPC_LOCK is effective in the worker (pid 1)"));
 	report_release(&r);
 }
 
@@ -312,15 +345,20 @@ static void test_env_against_hardware(void **state)
 {
 	(void)state;
 	struct ci_report r;
-	analyse_fmt(&r, HDR "@@begin sys\n" IB_DEV("mlx5_0", "4: ACTIVE", "400 Gb/sec (4X NDR)", "0x1")
-		    IB_DEV("mlx5_bond_0", "4: ACTIVE", "200 Gb/sec (2X NDR)", "0x0")
-		    "|sys/class/net/eth0/\n|sys/class/net/eth0/operstate=up\n"
-		    "|sys/class/net/ib0/\n|sys/class/net/ib0/operstate=down\n"
-		    "@@end sys rc=0\n@@begin dev\n|dev/infiniband/uverbs0\n@@end dev rc=0\n"
-		    "@@begin env:pid1\n|UCX_NET_DEVICES=mlx5_3:1,mlx5_bond_0:1\n|NCCL_IB_HCA=mlx5_9\n"
-		    "|NCCL_SOCKET_IFNAME=ib\n|UCX_TLS=tcp,cuda_copy\n@@end env:pid1 rc=0\n@@done\n", "6.8.0");
+	analyse_fmt(
+		&r,
+		HDR
+		"@@begin sys\n" IB_DEV("mlx5_0", "4: ACTIVE", "400 Gb/sec (4X NDR)", "0x1") IB_DEV(
+			"mlx5_bond_0", "4: ACTIVE", "200 Gb/sec (2X NDR)",
+			"0x0") "|sys/class/net/eth0/\n|sys/class/net/eth0/operstate=up\n"
+			       "|sys/class/net/ib0/\n|sys/class/net/ib0/operstate=down\n"
+			       "@@end sys rc=0\n@@begin dev\n|dev/infiniband/uverbs0\n@@end dev rc=0\n"
+			       "@@begin env:pid1\n|UCX_NET_DEVICES=mlx5_3:1,mlx5_bond_0:1\n|NCCL_IB_HCA=mlx5_9\n"
+			       "|NCCL_SOCKET_IFNAME=ib\n|UCX_TLS=tcp,cuda_copy\n@@end env:pid1 rc=0\n@@done\n",
+		"6.8.0");
 	assert_int_equal(st(&r, "node.env.ucx.devices_exist"), CI_FAIL);
-	assert_true(detail_has(&r, "node.env.ucx.devices_exist", "mlx5_3:1 (no such RDMA device here)"));
+	assert_true(detail_has(&r, "node.env.ucx.devices_exist",
+			       "mlx5_3:1 (no such RDMA device here)"));
 	/* an InfiniBand port with LID 0 is a fault, bond or not */
 	assert_true(detail_has(&r, "node.env.ucx.devices_exist", "InfiniBand port with LID 0"));
 	/* the shared form rule no longer calls a bond a fault: the hardware decides */
@@ -344,14 +382,18 @@ static void test_env_shared_rules(void **state)
 	(void)state;
 	struct ci_report r;
 	/* an InfiniBand pod: sockets forced, rendezvous off, interfaces only */
-	analyse_fmt(&r, HDR "@@begin sys\n" IB_DEV("mlx5_0", "4: ACTIVE", "400 Gb/sec (4X NDR)", "0x1")
-		    "|sys/class/net/eth0/\n|sys/class/net/eth0/operstate=up\n"
-		    "@@end sys rc=0\n@@begin dev\n|dev/infiniband/uverbs0\n@@end dev rc=0\n"
-		    "@@begin env:pid1\n|NCCL_IB_DISABLE=1\n|UCX_RNDV_THRESH=inf\n"
-		    "|UCX_NET_DEVICES=eth0\n|UCX_IB_ADDR_TYPE=ib_local\n@@end env:pid1 rc=0\n@@done\n",
-		    "6.8.0");
+	analyse_fmt(
+		&r,
+		HDR "@@begin sys\n" IB_DEV(
+			"mlx5_0", "4: ACTIVE", "400 Gb/sec (4X NDR)",
+			"0x1") "|sys/class/net/eth0/\n|sys/class/net/eth0/operstate=up\n"
+			       "@@end sys rc=0\n@@begin dev\n|dev/infiniband/uverbs0\n@@end dev rc=0\n"
+			       "@@begin env:pid1\n|NCCL_IB_DISABLE=1\n|UCX_RNDV_THRESH=inf\n"
+			       "|UCX_NET_DEVICES=eth0\n|UCX_IB_ADDR_TYPE=ib_local\n@@end env:pid1 rc=0\n@@done\n",
+		"6.8.0");
 	assert_int_equal(st(&r, "node.env.nccl.ib"), CI_WARN);
-	assert_true(detail_has(&r, "node.env.nccl.ib", "NCCL_IB_DISABLE=1: NCCL traffic between "
+	assert_true(detail_has(&r, "node.env.nccl.ib",
+			       "NCCL_IB_DISABLE=1: NCCL traffic between "
 			       "nodes goes over TCP sockets although this host has RDMA devices"));
 	const struct ci_check *c = tu_find(&r, "node.env.nccl.ib");
 	if (c) {
@@ -366,17 +408,19 @@ static void test_env_shared_rules(void **state)
 	assert_true(detail_has(&r, "node.env.ucx.net_devices", "names only network interfaces"));
 	assert_int_equal(st(&r, "node.env.ucx.devices_exist"), CI_OK);
 	assert_int_equal(st(&r, "node.env.ucx.ib_addr_type"), CI_WARN);
-	assert_null(tu_find(&r, "node.env.ucx.tls"));          /* not set: nothing to say */
+	assert_null(tu_find(&r, "node.env.ucx.tls")); /* not set: nothing to say */
 	report_release(&r);
 
 	/* no RDMA device at all: TCP-only values lose nothing here */
-	analyse_fmt(&r, HDR "@@begin sys\n|sys/class/net/eth0/\n|sys/class/net/eth0/operstate=up\n"
-		    "@@end sys rc=0\n@@begin env:pid1\n|NCCL_IB_DISABLE=1\n|UCX_TLS=tcp\n"
-		    "|UCX_NET_DEVICES=eth0\n@@end env:pid1 rc=0\n@@done\n", "6.8.0");
+	analyse_fmt(&r,
+		    HDR "@@begin sys\n|sys/class/net/eth0/\n|sys/class/net/eth0/operstate=up\n"
+			"@@end sys rc=0\n@@begin env:pid1\n|NCCL_IB_DISABLE=1\n|UCX_TLS=tcp\n"
+			"|UCX_NET_DEVICES=eth0\n@@end env:pid1 rc=0\n@@done\n",
+		    "6.8.0");
 	assert_int_equal(st(&r, "node.env.nccl.ib"), CI_OK);
 	assert_int_equal(st(&r, "node.env.ucx.tls"), CI_OK);
 	assert_int_equal(st(&r, "node.env.ucx.net_devices"), CI_OK);
-	assert_null(tu_find(&r, "node.env.ucx.ib_addr_type"));  /* not InfiniBand */
+	assert_null(tu_find(&r, "node.env.ucx.ib_addr_type")); /* not InfiniBand */
 	report_release(&r);
 }
 
@@ -386,7 +430,7 @@ static void test_nccl_hca_semantics(void **state)
 	assert_true(node_nccl_hca_selects("mlx5", "mlx5_10"));
 	assert_false(node_nccl_hca_selects("=mlx5_1", "mlx5_10"));
 	assert_true(node_nccl_hca_selects("=mlx5_1:1,mlx5_2", "mlx5_1"));
-	assert_false(node_nccl_hca_selects("^mlx5_1", "mlx5_10"));    /* prefix exclusion */
+	assert_false(node_nccl_hca_selects("^mlx5_1", "mlx5_10")); /* prefix exclusion */
 	assert_true(node_nccl_hca_selects("^=mlx5_1", "mlx5_10"));
 	assert_false(node_nccl_hca_selects("^=mlx5_1", "mlx5_1"));
 	assert_true(node_nccl_hca_selects("^mlx5_1", "mlx5_0"));
@@ -396,22 +440,30 @@ static void test_efa(void **state)
 {
 	(void)state;
 	struct ci_report r;
-	static const char sys[] = "@@begin sys\n|sys/class/infiniband/rdmap197s0/\n"
+	static const char sys[] =
+		"@@begin sys\n|sys/class/infiniband/rdmap197s0/\n"
 		"|sys/class/infiniband/rdmap197s0/ports/1/state=4: ACTIVE\n"
 		"|sys/class/infiniband/rdmap197s0/ports/1/phys_state=5: LinkUp\n"
 		"|sys/class/infiniband/rdmap197s0/ports/1/rate=100 Gb/sec (4X EDR)\n"
 		"|sys/class/infiniband/rdmap197s0/ports/1/link_layer=Unspecified\n@@end sys rc=0\n";
-	analyse_fmt(&r, HDR "%s@@begin tool:fi_info-efa\n|provider: efa\n|    fabric: efa\n"
-		    "|    domain: rdmap197s0-rdm\n|    version: 116.10\n|    type: FI_EP_RDM\n"
-		    "|    protocol: FI_PROTO_EFA\n@@end tool:fi_info-efa rc=0\n@@done\n", "6.8.0", sys);
+	analyse_fmt(&r,
+		    HDR "%s@@begin tool:fi_info-efa\n|provider: efa\n|    fabric: efa\n"
+			"|    domain: rdmap197s0-rdm\n|    version: 116.10\n|    type: FI_EP_RDM\n"
+			"|    protocol: FI_PROTO_EFA\n@@end tool:fi_info-efa rc=0\n@@done\n",
+		    "6.8.0", sys);
 	assert_int_equal(st(&r, "node.efa"), CI_OK);
 	assert_true(detail_has(&r, "node.rdma.devices", "1 EFA"));
 	report_release(&r);
-	analyse_fmt(&r, HDR "%s@@begin tool:fi_info-efa\n|fi_getinfo: -61\n@@end tool:fi_info-efa rc=1\n@@done\n",
-		    "6.8.0", sys);
+	analyse_fmt(
+		&r,
+		HDR
+		"%s@@begin tool:fi_info-efa\n|fi_getinfo: -61\n@@end tool:fi_info-efa rc=1\n@@done\n",
+		"6.8.0", sys);
 	assert_int_equal(st(&r, "node.efa"), CI_FAIL);
 	report_release(&r);
-	analyse_fmt(&r, HDR "@@begin tool:fi_info-efa\n@@end tool:fi_info-efa rc=127 missing\n@@done\n", "6.8.0");
+	analyse_fmt(&r,
+		    HDR "@@begin tool:fi_info-efa\n@@end tool:fi_info-efa rc=127 missing\n@@done\n",
+		    "6.8.0");
 	assert_int_equal(st(&r, "node.efa"), CI_SKIPPED);
 	report_release(&r);
 }
@@ -421,9 +473,12 @@ static void test_one_gpu_and_cut(void **state)
 	(void)state;
 	struct ci_report r;
 	/* no @@done: the transcript was cut */
-	analyse_fmt(&r, HDR "@@begin sys\n|sys/class/net/eth0/\n@@end sys rc=0\n@@begin tool:nvsmi-query\n|0, NVIDIA H100 NVL, 00000000:53:00.0, 535.1\n"
-		    "@@end tool:nvsmi-query rc=0\n@@begin tool:nvsmi-topo\n|nope\n@@end tool:nvsmi-topo rc=0\n",
-		    "6.8.0");
+	analyse_fmt(
+		&r,
+		HDR
+		"@@begin sys\n|sys/class/net/eth0/\n@@end sys rc=0\n@@begin tool:nvsmi-query\n|0, NVIDIA H100 NVL, 00000000:53:00.0, 535.1\n"
+		"@@end tool:nvsmi-query rc=0\n@@begin tool:nvsmi-topo\n|nope\n@@end tool:nvsmi-topo rc=0\n",
+		"6.8.0");
 	assert_int_equal(st(&r, "node.probe"), CI_WARN);
 	assert_int_equal(st(&r, "node.nvlink"), CI_SKIPPED);
 	assert_true(detail_has(&r, "node.nvlink", "one GPU"));

@@ -30,33 +30,36 @@ static void facts(struct node_facts *f, const char *text)
 	transcript_release(&t);
 }
 
-#define HDR "@@ci-probe v1\n@@begin meta\n|root=sysroot\n|kernel=6.8.0\n|gids=all\n@@end meta rc=0\n"
-#define ROCE(d) \
-	"|sys/class/infiniband/" d "/\n" \
-	"|sys/class/infiniband/" d "/hca_type=MT4129\n" \
-	"|sys/class/infiniband/" d "/ports/1/\n" \
-	"|sys/class/infiniband/" d "/ports/1/state=4: ACTIVE\n" \
-	"|sys/class/infiniband/" d "/ports/1/phys_state=5: LinkUp\n" \
+#define HDR \
+	"@@ci-probe v1\n@@begin meta\n|root=sysroot\n|kernel=6.8.0\n|gids=all\n@@end meta rc=0\n"
+#define ROCE(d)                                                          \
+	"|sys/class/infiniband/" d "/\n"                                 \
+	"|sys/class/infiniband/" d "/hca_type=MT4129\n"                  \
+	"|sys/class/infiniband/" d "/ports/1/\n"                         \
+	"|sys/class/infiniband/" d "/ports/1/state=4: ACTIVE\n"          \
+	"|sys/class/infiniband/" d "/ports/1/phys_state=5: LinkUp\n"     \
 	"|sys/class/infiniband/" d "/ports/1/rate=400 Gb/sec (4X NDR)\n" \
-	"|sys/class/infiniband/" d "/ports/1/link_layer=Ethernet\n" \
+	"|sys/class/infiniband/" d "/ports/1/link_layer=Ethernet\n"      \
 	"|sys/class/infiniband/" d "/ports/1/lid=0x0\n"
 
 static void pid1_first(void **state)
 {
 	(void)state;
 	struct node_facts f;
-	facts(&f, HDR "@@begin proc:limits\n|Max locked memory         unlimited            unlimited            bytes\n"
-		  "@@end proc:limits rc=0\n@@begin proc:pid1-limits\n|Max locked memory         65536                65536                bytes\n"
-		  "@@end proc:pid1-limits rc=0\n@@begin proc:status\n|CapEff:\t00000000a80425fb\n@@end proc:status rc=0\n"
-		  "@@begin proc:pid1-status\n|CapEff:\t00000000a80465fb\n@@end proc:pid1-status rc=0\n@@done\n");
+	facts(&f, HDR
+	      "@@begin proc:limits\n|Max locked memory         unlimited            unlimited            bytes\n"
+	      "@@end proc:limits rc=0\n@@begin proc:pid1-limits\n|Max locked memory         65536                65536                bytes\n"
+	      "@@end proc:pid1-limits rc=0\n@@begin proc:status\n|CapEff:\t00000000a80425fb\n@@end proc:status rc=0\n"
+	      "@@begin proc:pid1-status\n|CapEff:\t00000000a80465fb\n@@end proc:pid1-status rc=0\n@@done\n");
 	assert_true(f.memlock_pid1);
 	assert_true(f.memlock_soft == 65536);
 	assert_string_equal(f.caps_source, "/proc/1/status");
 	assert_true(node_ipc_lock(&f));
 	node_facts_release(&f);
 	/* an old transcript: the exec shell's readings */
-	facts(&f, HDR "@@begin proc:limits\n|Max locked memory         unlimited            unlimited            bytes\n"
-		  "@@end proc:limits rc=0\n@@begin proc:status\n|CapEff:\t00000000a80425fb\n@@end proc:status rc=0\n@@done\n");
+	facts(&f, HDR
+	      "@@begin proc:limits\n|Max locked memory         unlimited            unlimited            bytes\n"
+	      "@@end proc:limits rc=0\n@@begin proc:status\n|CapEff:\t00000000a80425fb\n@@end proc:status rc=0\n@@done\n");
 	assert_false(f.memlock_pid1);
 	assert_string_equal(f.memlock_source, "/proc/self/limits");
 	assert_false(node_ipc_lock(&f));
@@ -67,28 +70,30 @@ static void gid_table(void **state)
 {
 	(void)state;
 	struct node_facts f;
-	facts(&f, HDR "@@begin sys\n" ROCE("mlx5_0")
-		  "|sys/class/infiniband/mlx5_0/ports/1/gids/0=fe80:0000:0000:0000:5aa2:e1ff:fe76:0398\n"
-		  "|sys/class/infiniband/mlx5_0/ports/1/gid_attrs/types/0=IB/RoCE v1\n"
-		  "|sys/class/infiniband/mlx5_0/ports/1/gids/1=fe80:0000:0000:0000:5aa2:e1ff:fe76:0398\n"
-		  "|sys/class/infiniband/mlx5_0/ports/1/gid_attrs/types/1=RoCE v2\n"
-		  "|sys/class/infiniband/mlx5_0/ports/1/gids/11=0000:0000:0000:0000:0000:ffff:0a00:0a05\n"
-		  "|sys/class/infiniband/mlx5_0/ports/1/gid_attrs/types/11=RoCE v2\n"
-		  "|sys/class/infiniband/mlx5_0/ports/1/gids/12=0000:0000:0000:0000:0000:0000:0000:0000\n"
-		  "@@end sys rc=0\n@@done\n");
+	facts(&f,
+	      HDR "@@begin sys\n" ROCE(
+		      "mlx5_0") "|sys/class/infiniband/mlx5_0/ports/1/gids/0=fe80:0000:0000:0000:5aa2:e1ff:fe76:0398\n"
+				"|sys/class/infiniband/mlx5_0/ports/1/gid_attrs/types/0=IB/RoCE v1\n"
+				"|sys/class/infiniband/mlx5_0/ports/1/gids/1=fe80:0000:0000:0000:5aa2:e1ff:fe76:0398\n"
+				"|sys/class/infiniband/mlx5_0/ports/1/gid_attrs/types/1=RoCE v2\n"
+				"|sys/class/infiniband/mlx5_0/ports/1/gids/11=0000:0000:0000:0000:0000:ffff:0a00:0a05\n"
+				"|sys/class/infiniband/mlx5_0/ports/1/gid_attrs/types/11=RoCE v2\n"
+				"|sys/class/infiniband/mlx5_0/ports/1/gids/12=0000:0000:0000:0000:0000:0000:0000:0000\n"
+				"@@end sys rc=0\n@@done\n");
 	const struct node_port *p = &f.devs[0].ports[0];
 	assert_int_equal(p->n_gids, 3);
 	assert_int_equal(p->roce_v2_index, 1);
 	assert_non_null(node_port_gid(p, 11));
 	assert_int_equal(node_port_gid(p, 11)->type, IB_GID_ROCE_V2);
 	assert_true(node_gid_ipv4(node_port_gid(p, 11)->gid));
-	assert_null(node_port_gid(p, 12));        /* all zeros: empty */
+	assert_null(node_port_gid(p, 12)); /* all zeros: empty */
 	assert_false(node_port_v2_link_local_only(p));
 	assert_true(f.gids_all);
 	node_facts_release(&f);
-	facts(&f, HDR "@@begin sys\n" ROCE("mlx5_0")
-		  "|sys/class/infiniband/mlx5_0/ports/1/gids/1=fe80:0000:0000:0000:5aa2:e1ff:fe76:0398\n"
-		  "|sys/class/infiniband/mlx5_0/ports/1/gid_attrs/types/1=RoCE v2\n@@end sys rc=0\n@@done\n");
+	facts(&f,
+	      HDR "@@begin sys\n" ROCE(
+		      "mlx5_0") "|sys/class/infiniband/mlx5_0/ports/1/gids/1=fe80:0000:0000:0000:5aa2:e1ff:fe76:0398\n"
+				"|sys/class/infiniband/mlx5_0/ports/1/gid_attrs/types/1=RoCE v2\n@@end sys rc=0\n@@done\n");
 	assert_true(node_port_v2_link_local_only(&f.devs[0].ports[0]));
 	node_facts_release(&f);
 }
@@ -97,17 +102,18 @@ static void counters_twice(void **state)
 {
 	(void)state;
 	struct node_facts f;
-	facts(&f, HDR "@@begin sys\n" ROCE("mlx5_0")
-		  "|sys/class/infiniband/mlx5_0/ports/1/counters/symbol_error=10\n"
-		  "|sys/class/infiniband/mlx5_0/ports/1/hw_counters/out_of_sequence=5\n"
-		  "@@end sys rc=0\n@@begin sys:counters\n"
-		  "|sys/class/infiniband/mlx5_0/ports/1/counters/symbol_error=12\n"
-		  "|sys/class/infiniband/mlx5_0/ports/1/hw_counters/out_of_sequence=5\n"
-		  "|sys/class/infiniband/mlx5_9/ports/1/counters/symbol_error=1\n"
-		  "@@end sys:counters rc=0\n@@done\n");
+	facts(&f,
+	      HDR "@@begin sys\n" ROCE(
+		      "mlx5_0") "|sys/class/infiniband/mlx5_0/ports/1/counters/symbol_error=10\n"
+				"|sys/class/infiniband/mlx5_0/ports/1/hw_counters/out_of_sequence=5\n"
+				"@@end sys rc=0\n@@begin sys:counters\n"
+				"|sys/class/infiniband/mlx5_0/ports/1/counters/symbol_error=12\n"
+				"|sys/class/infiniband/mlx5_0/ports/1/hw_counters/out_of_sequence=5\n"
+				"|sys/class/infiniband/mlx5_9/ports/1/counters/symbol_error=1\n"
+				"@@end sys:counters rc=0\n@@done\n");
 	const struct node_port *p = &f.devs[0].ports[0];
 	assert_true(f.have_ctr2);
-	assert_int_equal(f.n_devs, 1);           /* the second reading adds no device */
+	assert_int_equal(f.n_devs, 1); /* the second reading adds no device */
 	assert_true(p->ctr[0][NC_SYMBOL_ERROR] == 10 && p->ctr[1][NC_SYMBOL_ERROR] == 12);
 	assert_true(p->ctr[1][NC_LINK_DOWNED] == UINT64_MAX);
 	node_facts_release(&f);
@@ -117,10 +123,11 @@ static void uverbs_given(void **state)
 {
 	(void)state;
 	struct node_facts f;
-	facts(&f, HDR "@@begin sys\n" ROCE("mlx5_0") ROCE("mlx5_1")
-		  "|sys/class/infiniband/mlx5_0/device/infiniband_verbs/uverbs0/\n"
-		  "|sys/class/infiniband/mlx5_1/device/infiniband_verbs/uverbs1/\n"
-		  "@@end sys rc=0\n@@begin dev\n|dev/infiniband/uverbs1\n@@end dev rc=0\n@@done\n");
+	facts(&f,
+	      HDR "@@begin sys\n" ROCE("mlx5_0") ROCE(
+		      "mlx5_1") "|sys/class/infiniband/mlx5_0/device/infiniband_verbs/uverbs0/\n"
+				"|sys/class/infiniband/mlx5_1/device/infiniband_verbs/uverbs1/\n"
+				"@@end sys rc=0\n@@begin dev\n|dev/infiniband/uverbs1\n@@end dev rc=0\n@@done\n");
 	assert_false(node_dev_given(&f, &f.devs[0]));
 	assert_true(node_dev_given(&f, &f.devs[1]));
 	node_facts_release(&f);
@@ -137,8 +144,10 @@ static void ucx_netdev_exact(void **state)
 	assert_true(node_ucx_netdev_selects(NULL, "mlx5_1:1"));
 }
 
-#define GPU_IB "@@begin sys\n" ROCE("mlx5_0") "%s@@end sys rc=0\n" \
-	"@@begin dev\n|dev/infiniband/uverbs0\n|dev/nvidia0\n@@end dev rc=0\n"
+#define GPU_IB                                 \
+	"@@begin sys\n" ROCE(                  \
+		"mlx5_0") "%s@@end sys rc=0\n" \
+			  "@@begin dev\n|dev/infiniband/uverbs0\n|dev/nvidia0\n@@end dev rc=0\n"
 
 static void gdr(struct gdr_view *v, const char *sys_extra, const char *rest)
 {
@@ -150,9 +159,11 @@ static void gdr(struct gdr_view *v, const char *sys_extra, const char *rest)
 	node_facts_release(&f);
 }
 
-#define OPEN "@@begin proc:nvidia-version\n|NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  570.1\n" \
+#define OPEN                                                                                             \
+	"@@begin proc:nvidia-version\n|NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  570.1\n" \
 	"@@end proc:nvidia-version rc=0\n"
-#define PROP "@@begin proc:nvidia-version\n|NVRM version: NVIDIA UNIX x86_64 Kernel Module  535.1\n" \
+#define PROP                                                                                    \
+	"@@begin proc:nvidia-version\n|NVRM version: NVIDIA UNIX x86_64 Kernel Module  535.1\n" \
 	"@@end proc:nvidia-version rc=0\n"
 #define MODS(m) "@@begin proc:modules\n|" m " 16384 0 - Live 0x0\n@@end proc:modules rc=0\n"
 
@@ -169,13 +180,15 @@ static void gpudirect_view(void **state)
 	gdr(&v, "", MODS("mlx5_ib") OPEN);
 	assert_int_equal(v.mode, GDR_MODE_DMABUF);
 	/* DMA-BUF needs UCX >= 1.14 and rdma-core >= 34 where they are seen */
-	gdr(&v, "", MODS("mlx5_ib") OPEN "@@begin tool:ucx_info-v\n|# Version 1.13.1\n"
-	    "@@end tool:ucx_info-v rc=0\n");
+	gdr(&v, "",
+	    MODS("mlx5_ib") OPEN "@@begin tool:ucx_info-v\n|# Version 1.13.1\n"
+				 "@@end tool:ucx_info-v rc=0\n");
 	assert_int_equal(v.mode, GDR_MODE_STAGING);
 	assert_int_equal(v.status, node_host_staging_status());
 	assert_non_null(strstr(v.detail, "older than 1.14"));
-	gdr(&v, "", MODS("mlx5_ib") OPEN "@@begin files:libs\n|/usr/lib/libibverbs.so.1.11.33.0\n"
-	    "@@end files:libs rc=0\n");
+	gdr(&v, "",
+	    MODS("mlx5_ib") OPEN "@@begin files:libs\n|/usr/lib/libibverbs.so.1.11.33.0\n"
+				 "@@end files:libs rc=0\n");
 	assert_int_equal(v.mode, GDR_MODE_STAGING);
 	assert_non_null(strstr(v.detail, "ibv_reg_dmabuf_mr"));
 	gdr(&v, "", MODS("mlx5_ib") PROP);
@@ -187,12 +200,13 @@ static void gpudirect_efa(void **state)
 {
 	(void)state;
 	struct node_facts f;
-	facts(&f, HDR "@@begin sys\n|sys/class/infiniband/rdmap16s27/\n"
+	facts(&f,
+	      HDR "@@begin sys\n|sys/class/infiniband/rdmap16s27/\n"
 		  "|sys/class/infiniband/rdmap16s27/ports/1/\n"
 		  "|sys/class/infiniband/rdmap16s27/ports/1/state=4: ACTIVE\n"
 		  "|sys/module/efa_nv_peermem/\n@@end sys rc=0\n"
-		  "@@begin dev\n|dev/infiniband/uverbs0\n|dev/nvidia0\n@@end dev rc=0\n"
-		  MODS("efa") PROP "@@done\n");
+		  "@@begin dev\n|dev/infiniband/uverbs0\n|dev/nvidia0\n@@end dev rc=0\n" MODS("efa")
+			  PROP "@@done\n");
 	struct gdr_view v;
 	node_gpudirect_view(&f, &v);
 	assert_int_equal(v.mode, GDR_MODE_EFA_PEERMEM);
@@ -203,12 +217,9 @@ static void gpudirect_efa(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(pid1_first),
-		cmocka_unit_test(gid_table),
-		cmocka_unit_test(counters_twice),
-		cmocka_unit_test(uverbs_given),
-		cmocka_unit_test(ucx_netdev_exact),
-		cmocka_unit_test(gpudirect_view),
+		cmocka_unit_test(pid1_first),       cmocka_unit_test(gid_table),
+		cmocka_unit_test(counters_twice),   cmocka_unit_test(uverbs_given),
+		cmocka_unit_test(ucx_netdev_exact), cmocka_unit_test(gpudirect_view),
 		cmocka_unit_test(gpudirect_efa),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -45,7 +45,7 @@ char *fixture_strip(const char *text, size_t len, size_t *out_len)
 
 	if (len >= 5 && memcmp(text, "# ---", 5) == 0)
 		p = text;
-	for (q = text; !p && q && (size_t)(q - text) < len; ) {
+	for (q = text; !p && q && (size_t)(q - text) < len;) {
 		q = memchr(q, '\n', len - (size_t)(q - text));
 		if (!q)
 			break;

@@ -16,14 +16,14 @@
 #include "fixture.h"
 
 /* Parse fixture NAME into a fresh struct VAR of TYPE with FN, expecting RC. */
-#define PARSE_FIXTURE(fn, var, name, rc) do { \
-		size_t len_; \
-		char *b_ = fixture_body(name, &len_); \
+#define PARSE_FIXTURE(fn, var, name, rc)                      \
+	do {                                                  \
+		size_t len_;                                  \
+		char *b_ = fixture_body(name, &len_);         \
 		assert_int_equal(fn(b_, len_, &(var)), (rc)); \
-		free(b_); \
+		free(b_);                                     \
 	} while (0)
 
-#define PARSE_STR(fn, var, str, rc) \
-	assert_int_equal(fn((str), strlen(str), &(var)), (rc))
+#define PARSE_STR(fn, var, str, rc) assert_int_equal(fn((str), strlen(str), &(var)), (rc))
 
 #endif

@@ -9,9 +9,11 @@ static void script_form(void **state)
 	struct env_section e;
 
 	(void)state;
-	PARSE_STR(env_section_parse, e, "UCX_TLS=rc,cuda_copy\n"
+	PARSE_STR(env_section_parse, e,
+		  "UCX_TLS=rc,cuda_copy\n"
 		  "NCCL_IB_HCA=mlx5_0 <multi-line value cut>\n"
-		  "NCCL_FORGE=foo\\x0dUCX_TLS=tcp\nNIXL_ETCD_PASSWORD=<redacted>\n", 0);
+		  "NCCL_FORGE=foo\\x0dUCX_TLS=tcp\nNIXL_ETCD_PASSWORD=<redacted>\n",
+		  0);
 	assert_int_equal(e.n, 4);
 	assert_string_equal(e.v[0].name, "UCX_TLS");
 	assert_string_equal(e.v[0].value, "rc,cuda_copy");

@@ -115,7 +115,8 @@ static void ibstat_ibpanic_only(void **state)
 	struct ibstat s;
 
 	(void)state;
-	PARSE_FIXTURE(ibstat_parse, s, "ibstat__azure_ibpanic_mlx5_an0_accelerated_networking.txt", 0);
+	PARSE_FIXTURE(ibstat_parse, s, "ibstat__azure_ibpanic_mlx5_an0_accelerated_networking.txt",
+		      0);
 	assert_int_equal(s.ncas, 0);
 	assert_true(s.panic);
 	assert_false(s.empty);
@@ -126,8 +127,9 @@ static void ibstat_ibpanic_only(void **state)
 static void ibstat_edge_cases(void **state)
 {
 	struct ibstat s;
-	const char *crlf_noindent = "CA 'mlx5_3'\r\nCA type: MT4129\r\nPort 1:\r\nState: Polling\r\n"
-				    "Physical state: Polling\r\nRate: 10\r\nLink layer: InfiniBand";
+	const char *crlf_noindent =
+		"CA 'mlx5_3'\r\nCA type: MT4129\r\nPort 1:\r\nState: Polling\r\n"
+		"Physical state: Polling\r\nRate: 10\r\nLink layer: InfiniBand";
 	const char *ansi = "\x1b[1mCA 'mlx5_0'\x1b[0m\n\tPort 1:\n\t\tState: \x1b[31mDown\x1b[0m\n";
 	const char *trunc = "CA 'mlx5_0'\n\tCA type: MT41\n\tPort 1:\n\t\tState: Act";
 
@@ -201,8 +203,10 @@ static void ibstatus_edge(void **state)
 	ibstatus_release(&s);
 	PARSE_STR(ibstatus_parse, s, "garbage: 1\n", -1);
 	ibstatus_release(&s);
-	PARSE_STR(ibstatus_parse, s, "Infiniband device 'mlx5_4' port 2 status:\r\nstate: 1: DOWN\r\n"
-		  "phys state: 3: Disabled\r\nrate: 10 Gb/sec (4X SDR)", 0);
+	PARSE_STR(ibstatus_parse, s,
+		  "Infiniband device 'mlx5_4' port 2 status:\r\nstate: 1: DOWN\r\n"
+		  "phys state: 3: Disabled\r\nrate: 10 Gb/sec (4X SDR)",
+		  0);
 	assert_int_equal(s.nports, 1);
 	assert_int_equal(s.ports[0].port, 2);
 	assert_int_equal(s.ports[0].state, IB_STATE_DOWN);

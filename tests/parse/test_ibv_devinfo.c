@@ -12,7 +12,8 @@ static void devinfo_h200_roce_bond(void **state)
 	size_t i;
 
 	(void)state;
-	PARSE_FIXTURE(ibv_devinfo_parse, d, "ibv_devinfo__h200_cx7_roce_plus_bond_all_active.txt", 0);
+	PARSE_FIXTURE(ibv_devinfo_parse, d, "ibv_devinfo__h200_cx7_roce_plus_bond_all_active.txt",
+		      0);
 	assert_int_equal(d.ndevs, 11);
 	assert_false(d.no_devices);
 	assert_int_equal(d.hcas_found, -1);
@@ -46,7 +47,8 @@ static void devinfo_vv_tabs(void **state)
 	const struct ibv_device *dev;
 
 	(void)state;
-	PARSE_FIXTURE(ibv_devinfo_parse, d, "ibv_devinfo_-vv__cx6_hdr_ib_active_and_disabled_tabs.txt", 0);
+	PARSE_FIXTURE(ibv_devinfo_parse, d,
+		      "ibv_devinfo_-vv__cx6_hdr_ib_active_and_disabled_tabs.txt", 0);
 	assert_int_equal(d.ndevs, 2);
 	dev = ibv_devinfo_find(&d, "mlx5_0");
 	assert_int_equal(dev->vendor_part_id, 4123);
@@ -105,8 +107,10 @@ static void devinfo_edge(void **state)
 	assert_string_equal(d.names[1], "mlx5_1");
 	ibv_devinfo_release(&d);
 	/* a paste that lost all indentation and the tabs */
-	PARSE_STR(ibv_devinfo_parse, d, "hca_id: rxe0\r\ntransport: InfiniBand (0)\r\n"
-		  "port: 1\r\nstate: PORT_INIT (2)\r\nlink_layer: Ethernet", 0);
+	PARSE_STR(ibv_devinfo_parse, d,
+		  "hca_id: rxe0\r\ntransport: InfiniBand (0)\r\n"
+		  "port: 1\r\nstate: PORT_INIT (2)\r\nlink_layer: Ethernet",
+		  0);
 	assert_int_equal(d.ndevs, 1);
 	assert_string_equal(d.devs[0].hca_id, "rxe0");
 	assert_int_equal(d.devs[0].ports[0].state, IB_STATE_INIT);
@@ -116,7 +120,8 @@ static void devinfo_edge(void **state)
 	ibv_devinfo_release(&d);
 	PARSE_STR(ibv_devinfo_parse, d, "bash: ibv_devinfo: command not found\n", -1);
 	ibv_devinfo_release(&d);
-	PARSE_STR(ibv_devinfo_parse, d, "hca_id:\tmlx5_0\n\t\tport:\t1\n\t\t\tstate:\t\t\tPORT_ARM", 0);
+	PARSE_STR(ibv_devinfo_parse, d, "hca_id:\tmlx5_0\n\t\tport:\t1\n\t\t\tstate:\t\t\tPORT_ARM",
+		  0);
 	assert_int_equal(d.devs[0].ports[0].state, IB_STATE_UNKNOWN);
 	ibv_devinfo_release(&d);
 }
@@ -162,9 +167,12 @@ static void rdma_link_edge(void **state)
 	PARSE_STR(rdma_link_parse, l, "Error: no such device\n", -1);
 	rdma_link_release(&l);
 	/* IB port without netdev; early iproute2 format; truncated pair */
-	PARSE_STR(rdma_link_parse, l, "link mlx5_2/1 subnet_prefix fe80:0000:0000:0000 lid 7 sm_lid 1 lmc 0 "
-		  "state DOWN physical_state POLLING \r\n1/1: mlx5_3/1: state ACTIVE physical_state LINK_UP\n"
-		  "link mlx5_4/2 state", 0);
+	PARSE_STR(
+		rdma_link_parse, l,
+		"link mlx5_2/1 subnet_prefix fe80:0000:0000:0000 lid 7 sm_lid 1 lmc 0 "
+		"state DOWN physical_state POLLING \r\n1/1: mlx5_3/1: state ACTIVE physical_state LINK_UP\n"
+		"link mlx5_4/2 state",
+		0);
 	assert_int_equal(l.n, 3);
 	assert_null(l.v[0].netdev);
 	assert_int_equal(l.v[0].state, IB_STATE_DOWN);
@@ -183,7 +191,8 @@ static void ibdev2netdev_vfs(void **state)
 	size_t i, up = 0;
 
 	(void)state;
-	PARSE_FIXTURE(ibdev2netdev_parse, m, "ibdev2netdev__cx6_pf_plus_vfs_lexical_order_partial.txt", 0);
+	PARSE_FIXTURE(ibdev2netdev_parse, m,
+		      "ibdev2netdev__cx6_pf_plus_vfs_lexical_order_partial.txt", 0);
 	assert_int_equal(m.n, 16);
 	assert_string_equal(m.v[0].dev, "mlx5_19");
 	assert_string_equal(m.v[0].netdev, "ibp75s0v7");

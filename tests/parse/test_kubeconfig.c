@@ -21,7 +21,8 @@ static void test_contexts(void **state)
 	(void)state;
 	struct kubeconfig kc;
 	parse_str("current-context: a\ncontexts:\n- name: a\n  context: {namespace: ns-a}\n"
-		  "- name: b\n  context: {cluster: c}\n- context: {namespace: nameless}\n", &kc, 0);
+		  "- name: b\n  context: {cluster: c}\n- context: {namespace: nameless}\n",
+		  &kc, 0);
 	assert_string_equal(kc.current_context, "a");
 	assert_int_equal(kc.n_contexts, 2);
 	assert_string_equal(kubeconfig_context(&kc, "a")->namespace_, "ns-a");
@@ -42,8 +43,8 @@ static void test_odd(void **state)
 	assert_null(kc.current_context);
 	assert_int_equal(kc.n_contexts, 0);
 	kubeconfig_release(&kc);
-	parse_str("current-context: [x]\ncontexts: [1, {name: [y]}, {name: z, context: 3}]\n",
-		  &kc, 0);
+	parse_str("current-context: [x]\ncontexts: [1, {name: [y]}, {name: z, context: 3}]\n", &kc,
+		  0);
 	assert_null(kc.current_context);
 	assert_int_equal(kc.n_contexts, 1);
 	assert_null(kc.contexts[0].namespace_);
@@ -73,12 +74,12 @@ static void test_files(void **state)
 	ns_is(a, "no-namespace", "default");
 	ns_is(a, "missing", "default");
 	setenv("KUBECONFIG", "tests/fixtures/kube/config:tests/fixtures/kube/config-second", 1);
-	ns_is(NULL, NULL, "dynamo");       /* a's current-context and a's context */
-	ns_is(NULL, "other", "other-ns");  /* only b defines it */
+	ns_is(NULL, NULL, "dynamo");      /* a's current-context and a's context */
+	ns_is(NULL, "other", "other-ns"); /* only b defines it */
 	setenv("KUBECONFIG", "tests/fixtures/kube/config-second:tests/fixtures/kube/config", 1);
 	ns_is(NULL, NULL, "other-ns");
 	ns_is(NULL, "gpu-cluster", "should-not-win"); /* b first now */
-	ns_is(b, "staging", "default");  /* --kubeconfig replaces $KUBECONFIG */
+	ns_is(b, "staging", "default");               /* --kubeconfig replaces $KUBECONFIG */
 	setenv("KUBECONFIG", "/dev/null:/nonexistent", 1);
 	ns_is(NULL, NULL, "default");
 	unsetenv("KUBECONFIG");

@@ -25,7 +25,7 @@ static void maps_unique_shared_objects(void **state)
 	struct proc_maps m;
 	(void)state;
 	PARSE_STR(proc_maps_parse, m, maps_text, 0);
-	assert_int_equal(m.n, 4);   /* the plugin once; no python, device or data file */
+	assert_int_equal(m.n, 4); /* the plugin once; no python, device or data file */
 	assert_string_equal(path_basename(m.paths[0]), "libplugin_UCX.so");
 	assert_non_null(proc_maps_find(&m, "libuct_ib"));
 	assert_non_null(proc_maps_find(&m, "libuct_cuda"));
@@ -58,14 +58,16 @@ static void fds_targets(void **state)
 		  "lrwx------ 1 root root 64 Dec  1 08:12 20 -> socket:[91823]\n"
 		  "21 -> /dev/gdrdrv\n"
 		  "lrwxrwxrwx 1 root root 31 Dec  1 08:35 22 -> ../../../dev/infiniband/uverbs2\n"
-		  "23 -> ../../etc/passwd\n", 0);
+		  "23 -> ../../etc/passwd\n",
+		  0);
 	assert_int_equal(f.n_fds, 8);
 	assert_int_equal(proc_fds_count(&f, "/dev/infiniband/uverbs2"), 1);
 	assert_int_equal(f.n_sockets, 1);
 	assert_int_equal(proc_fds_count(&f, "/dev/infiniband/uverbs"), 3);
 	assert_int_equal(proc_fds_count(&f, "/dev/gdrdrv"), 1);
 	proc_fds_release(&f);
-	PARSE_STR(proc_fds_parse, f, "ls: cannot open directory '/proc/1/fd': Permission denied\n", -1);
+	PARSE_STR(proc_fds_parse, f, "ls: cannot open directory '/proc/1/fd': Permission denied\n",
+		  -1);
 	proc_fds_release(&f);
 }
 
@@ -74,11 +76,13 @@ static void net_dev_counters(void **state)
 {
 	struct net_devs d;
 	(void)state;
-	PARSE_STR(net_dev_parse, d,
-		  "Inter-|   Receive                                                |  Transmit\n"
-		  " face |bytes    packets errs drop fifo frame compressed multicast|bytes    packets errs drop fifo colls carrier compressed\n"
-		  "    lo:  184320    1201    0    0    0     0          0         0   184320    1201    0    0    0     0       0          0\n"
-		  "  eth0:12884901888 9201311 0 0 0 0 0 0 4294967296 311000 0 0 0 0 0 0\n", 0);
+	PARSE_STR(
+		net_dev_parse, d,
+		"Inter-|   Receive                                                |  Transmit\n"
+		" face |bytes    packets errs drop fifo frame compressed multicast|bytes    packets errs drop fifo colls carrier compressed\n"
+		"    lo:  184320    1201    0    0    0     0          0         0   184320    1201    0    0    0     0       0          0\n"
+		"  eth0:12884901888 9201311 0 0 0 0 0 0 4294967296 311000 0 0 0 0 0 0\n",
+		0);
 	assert_int_equal(d.n, 2);
 	const struct net_dev_if *e = net_dev_find(&d, "eth0");
 	assert_non_null(e);
@@ -92,15 +96,17 @@ static void prom_nixl_exporter(void **state)
 	struct prom_text p;
 	double v;
 	(void)state;
-	PARSE_STR(prom_text_parse, p,
-		  "# HELP agent_tx_bytes_total Number of bytes sent by the agent\n"
-		  "# TYPE agent_tx_bytes_total counter\n"
-		  "agent_tx_bytes_total{category=\"NIXL_TELEMETRY_TRANSFER\",hostname=\"decode-0\",agent_name=\"a\"} 1.5e+09\n"
-		  "agent_tx_bytes_total{category=\"NIXL_TELEMETRY_TRANSFER\",hostname=\"decode-0\",agent_name=\"b\"} 500000000\n"
-		  "agent_rx_bytes_total{category=\"NIXL_TELEMETRY_TRANSFER\",hostname=\"decode-0\",agent_name=\"a\"} 0\n"
-		  "agent_errors_total{hostname=\"decode-0\",agent_name=\"a\",status=\"NIXL_ERR_REMOTE_DISCONNECT\"} 3 1733040000000\n"
-		  "weird{label=\"with \\\"quote\\\" and \\\\\"} 1\n"
-		  "broken{label=\"unterminated} 1\n", 0);
+	PARSE_STR(
+		prom_text_parse, p,
+		"# HELP agent_tx_bytes_total Number of bytes sent by the agent\n"
+		"# TYPE agent_tx_bytes_total counter\n"
+		"agent_tx_bytes_total{category=\"NIXL_TELEMETRY_TRANSFER\",hostname=\"decode-0\",agent_name=\"a\"} 1.5e+09\n"
+		"agent_tx_bytes_total{category=\"NIXL_TELEMETRY_TRANSFER\",hostname=\"decode-0\",agent_name=\"b\"} 500000000\n"
+		"agent_rx_bytes_total{category=\"NIXL_TELEMETRY_TRANSFER\",hostname=\"decode-0\",agent_name=\"a\"} 0\n"
+		"agent_errors_total{hostname=\"decode-0\",agent_name=\"a\",status=\"NIXL_ERR_REMOTE_DISCONNECT\"} 3 1733040000000\n"
+		"weird{label=\"with \\\"quote\\\" and \\\\\"} 1\n"
+		"broken{label=\"unterminated} 1\n",
+		0);
 	assert_int_equal(p.n, 5);
 	assert_int_equal(p.bad_lines, 1);
 	assert_true(prom_text_sum(&p, "agent_tx_bytes_total", &v));

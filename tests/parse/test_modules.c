@@ -45,7 +45,7 @@ static void lsmod_gdrdrv(void **state)
 	PARSE_FIXTURE(modules_parse, m, "lsmod__grep_gdrdrv_with_nv_peer_mem.txt", 0);
 	assert_int_equal(m.n, 2);
 	assert_true(modules_used_by(&m, "nvidia", "nv_peer_mem"));
-	assert_false(modules_has(&m, "nv_peer_mem"));   /* grep showed only its users */
+	assert_false(modules_has(&m, "nv_peer_mem")); /* grep showed only its users */
 	modules_release(&m);
 
 	PARSE_FIXTURE(modules_parse, m, "lsmod__grep_peermem_empty_output.txt", 0);
@@ -65,7 +65,8 @@ static void proc_modules_and_edge(void **state)
 		  "Module                  Size  Used by\n"
 		  "unloading 4096 - - Unloading 0x0\n"
 		  "permanent_mod 8192 1 [permanent]\n"
-		  "trunc 12", 0);
+		  "trunc 12",
+		  0);
 	assert_int_equal(m.n, 4);
 	k = modules_find(&m, "nvidia_peermem");
 	assert_int_equal(k->nusers, 0);
@@ -98,7 +99,8 @@ static void modinfo_outputs(void **state)
 	part = fixture_part(body, 2, &len);
 	PARSE_STR(modinfo_parse, mi, part, 0);
 	assert_false(mi.not_found);
-	assert_string_equal(mi.filename, "/lib/modules/4.15.0-46-generic/updates/dkms/nv_peer_mem.ko");
+	assert_string_equal(mi.filename,
+			    "/lib/modules/4.15.0-46-generic/updates/dkms/nv_peer_mem.ko");
 	assert_string_equal(mi.version, "1.0-8");
 	assert_string_equal(mi.module, "nv_peer_mem");
 	assert_string_equal(mi.vermagic, "4.15.0-46-generic SMP mod_unload");
@@ -112,8 +114,10 @@ static void modinfo_outputs(void **state)
 	free(part);
 	free(body);
 
-	PARSE_FIXTURE(modinfo_parse, mi, "dmesg_modinfo__gdrdrv_2.5_loaded_but_sanity_fails.txt", 0);
-	assert_string_equal(mi.filename, "/lib/modules/4.18.0-553.16.1.el8_10.x86_64/extra/gdrdrv.ko.xz");
+	PARSE_FIXTURE(modinfo_parse, mi, "dmesg_modinfo__gdrdrv_2.5_loaded_but_sanity_fails.txt",
+		      0);
+	assert_string_equal(mi.filename,
+			    "/lib/modules/4.18.0-553.16.1.el8_10.x86_64/extra/gdrdrv.ko.xz");
 	assert_string_equal(mi.version, "2.5");
 	assert_string_equal(mi.module, "gdrdrv");
 	assert_string_equal(mi.license, "Dual MIT/GPL");

@@ -12,7 +12,8 @@ static void nvlink_a100(void **state)
 	size_t i;
 
 	(void)state;
-	PARSE_FIXTURE(smi_nvlink_parse, n, "nvidia-smi_nvlink_--status__a100_sxm4_12links_25GBs.txt", 0);
+	PARSE_FIXTURE(smi_nvlink_parse, n,
+		      "nvidia-smi_nvlink_--status__a100_sxm4_12links_25GBs.txt", 0);
 	assert_int_equal(n.ngpus, 8);
 	for (i = 0; i < n.ngpus; i++) {
 		assert_int_equal(n.gpus[i].index, (int)i);
@@ -31,7 +32,8 @@ static void nvlink_h100_and_gb200(void **state)
 	struct smi_nvlink n;
 
 	(void)state;
-	PARSE_FIXTURE(smi_nvlink_parse, n, "nvidia-smi_nvlink_--status__h100_gpu0_18links_26.562GBs.txt", 0);
+	PARSE_FIXTURE(smi_nvlink_parse, n,
+		      "nvidia-smi_nvlink_--status__h100_gpu0_18links_26.562GBs.txt", 0);
 	assert_int_equal(n.ngpus, 1);
 	assert_int_equal(n.gpus[0].nlinks, 18);
 	assert_int_equal(n.gpus[0].links[17].num, 17);
@@ -42,7 +44,7 @@ static void nvlink_h100_and_gb200(void **state)
 	PARSE_FIXTURE(smi_nvlink_parse, n, "nvidia-smi_nvlink_-s__gb200_18links_53.125GBs.txt", 0);
 	assert_int_equal(n.ngpus, 2);
 	assert_int_equal(n.gpus[0].nlinks, 18);
-	assert_int_equal(n.gpus[1].nlinks, 2);   /* the poster cut it with "..." */
+	assert_int_equal(n.gpus[1].nlinks, 2); /* the poster cut it with "..." */
 	assert_true(n.gpus[1].links[1].gbps == 53.125);
 	assert_string_equal(n.gpus[1].name, "NVIDIA GB200");
 	assert_int_equal(smi_nvlink_count_active(&n), 20);
@@ -54,12 +56,14 @@ static void nvlink_empty_and_inactive(void **state)
 	struct smi_nvlink n;
 
 	(void)state;
-	PARSE_FIXTURE(smi_nvlink_parse, n, "nvidia-smi_nvlink_--status__a10_empty_no_nvlink.txt", 0);
+	PARSE_FIXTURE(smi_nvlink_parse, n, "nvidia-smi_nvlink_--status__a10_empty_no_nvlink.txt",
+		      0);
 	assert_true(n.empty);
 	assert_int_equal(n.ngpus, 0);
 	smi_nvlink_release(&n);
 
-	PARSE_FIXTURE(smi_nvlink_parse, n, "nvidia-smi_nvlink_-s__h100_pcie_nhc_inactive_links.txt", 0);
+	PARSE_FIXTURE(smi_nvlink_parse, n, "nvidia-smi_nvlink_-s__h100_pcie_nhc_inactive_links.txt",
+		      0);
 	assert_int_equal(n.ngpus, 1);
 	assert_int_equal(n.gpus[0].index, -1);
 	assert_int_equal(n.gpus[0].nlinks, 5);
@@ -69,14 +73,17 @@ static void nvlink_empty_and_inactive(void **state)
 	assert_int_equal(smi_nvlink_count_active(&n), 0);
 	smi_nvlink_release(&n);
 
-	PARSE_STR(smi_nvlink_parse, n, "GPU 3: NVIDIA H100 (UUID: GPU-x)\r\n\t Link 0: <inactive>\r\n"
-		  "\t Link 1: \x1b[32m26.562 GB/s\x1b[0m\r\n\t Link 2: N/A", 0);
+	PARSE_STR(smi_nvlink_parse, n,
+		  "GPU 3: NVIDIA H100 (UUID: GPU-x)\r\n\t Link 0: <inactive>\r\n"
+		  "\t Link 1: \x1b[32m26.562 GB/s\x1b[0m\r\n\t Link 2: N/A",
+		  0);
 	assert_int_equal(n.gpus[0].index, 3);
 	assert_false(n.gpus[0].links[0].active);
 	assert_true(n.gpus[0].links[1].active);
 	assert_false(n.gpus[0].links[2].active);
 	smi_nvlink_release(&n);
-	PARSE_STR(smi_nvlink_parse, n, "Failed to initialize NVML: Driver/library version mismatch\n", -1);
+	PARSE_STR(smi_nvlink_parse, n,
+		  "Failed to initialize NVML: Driver/library version mismatch\n", -1);
 	smi_nvlink_release(&n);
 }
 
@@ -86,7 +93,8 @@ static void nvlink_caps(void **state)
 	size_t i;
 
 	(void)state;
-	PARSE_FIXTURE(smi_nvlink_caps_parse, c, "nvidia-smi_nvlink_--capabilities__h100_gpu0.txt", 0);
+	PARSE_FIXTURE(smi_nvlink_caps_parse, c, "nvidia-smi_nvlink_--capabilities__h100_gpu0.txt",
+		      0);
 	assert_int_equal(c.ngpus, 1);
 	assert_int_equal(c.gpus[0].index, 0);
 	assert_int_equal(c.gpus[0].nlinks, 18);
@@ -107,7 +115,8 @@ static void query_h100_fabric_completed(void **state)
 	size_t i;
 
 	(void)state;
-	PARSE_FIXTURE(smi_query_parse, q, "nvidia-smi_-q__h100_535.183.01_fabric_completed_success.txt", 0);
+	PARSE_FIXTURE(smi_query_parse, q,
+		      "nvidia-smi_-q__h100_535.183.01_fabric_completed_success.txt", 0);
 	assert_string_equal(q.driver_version, "535.183.01");
 	assert_string_equal(q.cuda_version, "12.2");
 	assert_int_equal(q.attached_gpus, 8);
@@ -155,7 +164,8 @@ static void query_mig_and_narrow_link(void **state)
 		  "                Max                       : 16x\n"
 		  "                Current                   : 8x\n"
 		  "        Bridge Chip\n"
-		  "            Type                          : N/A\n", 0);
+		  "            Type                          : N/A\n",
+		  0);
 	assert_int_equal(q.ngpus, 1);
 	assert_true(smi_gpu_mig_enabled(&q.gpus[0]));
 	assert_int_equal(q.gpus[0].link_width_max, 16);
@@ -169,7 +179,8 @@ static void query_titanv_na(void **state)
 	const struct smi_fabric *f;
 
 	(void)state;
-	PARSE_FIXTURE(smi_query_parse, q, "nvidia-smi_-q__titanv_560.35.03_fabric_na_cliqueid_clusteruuid.txt", 0);
+	PARSE_FIXTURE(smi_query_parse, q,
+		      "nvidia-smi_-q__titanv_560.35.03_fabric_na_cliqueid_clusteruuid.txt", 0);
 	assert_string_equal(q.driver_version, "560.35.03");
 	assert_string_equal(q.cuda_version, "12.6");
 	assert_int_equal(q.attached_gpus, 1);
@@ -195,7 +206,8 @@ static void query_gb200_grep_excerpt(void **state)
 	const struct smi_fabric *f;
 
 	(void)state;
-	PARSE_FIXTURE(smi_query_parse, q, "nvidia-smi_-q_fabric__gb200_completed_unhealthy_clique2_grepC3.txt", 0);
+	PARSE_FIXTURE(smi_query_parse, q,
+		      "nvidia-smi_-q_fabric__gb200_completed_unhealthy_clique2_grepC3.txt", 0);
 	assert_null(q.driver_version);
 	assert_int_equal(q.ngpus, 1);
 	assert_null(q.gpus[0].bus_id);
@@ -220,10 +232,12 @@ static void query_edge(void **state)
 	smi_query_release(&q);
 	PARSE_STR(smi_query_parse, q, "bash: nvidia-smi: command not found\n", -1);
 	smi_query_release(&q);
-	PARSE_STR(smi_query_parse, q, "Driver Version : 570.1\r\nGPU 00000000:01:00.0\r\n"
+	PARSE_STR(smi_query_parse, q,
+		  "Driver Version : 570.1\r\nGPU 00000000:01:00.0\r\n"
 		  "    Product Name : X\r\n    Fabric\r\n        State : In Progress\r\n"
 		  "        ClusterUUID : 00000000-0000-0000-0000-000000000000\r\n"
-		  "    Clocks Event Reasons\r\n        State : Active\r\n", 0);
+		  "    Clocks Event Reasons\r\n        State : Active\r\n",
+		  0);
 	assert_int_equal(q.ngpus, 1);
 	assert_string_equal(q.gpus[0].fabric.state, "In Progress");
 	assert_true(smi_fabric_no_cluster(&q.gpus[0].fabric));
@@ -241,7 +255,8 @@ static void csv_outputs(void **state)
 	double d;
 
 	(void)state;
-	PARSE_FIXTURE(smi_csv_parse, c, "nvidia-smi_--query-gpu__h100nvl_name_deviceid_csv_noheader.txt", 0);
+	PARSE_FIXTURE(smi_csv_parse, c,
+		      "nvidia-smi_--query-gpu__h100nvl_name_deviceid_csv_noheader.txt", 0);
 	assert_int_equal(c.nrows, 1);
 	assert_int_equal(c.header.nfields, 0);
 	assert_string_equal(smi_csv_field(&c, 0, 0), "NVIDIA H100 NVL");
@@ -250,7 +265,8 @@ static void csv_outputs(void **state)
 	assert_null(smi_csv_field(&c, 1, 0));
 	smi_csv_release(&c);
 
-	PARSE_FIXTURE(smi_csv_parse, c, "nvidia-smi_--query-gpu__rtx2080_many_fields_csv_noheader_nounits.txt", 0);
+	PARSE_FIXTURE(smi_csv_parse, c,
+		      "nvidia-smi_--query-gpu__rtx2080_many_fields_csv_noheader_nounits.txt", 0);
 	assert_int_equal(c.nrows, 1);
 	assert_int_equal(c.rows[0].nfields, 19);
 	assert_string_equal(smi_csv_field(&c, 0, 6), "GeForce RTX 2080");
@@ -263,7 +279,9 @@ static void csv_outputs(void **state)
 	assert_string_equal(smi_csv_field(&c, 0, 18), "P2");
 	smi_csv_release(&c);
 
-	PARSE_STR(smi_csv_parse, c, "name, memory.total [MiB]\r\nNVIDIA A100, 81920 MiB\r\nNVIDIA A100, 81920 MiB", 0);
+	PARSE_STR(smi_csv_parse, c,
+		  "name, memory.total [MiB]\r\nNVIDIA A100, 81920 MiB\r\nNVIDIA A100, 81920 MiB",
+		  0);
 	assert_int_equal(c.header.nfields, 2);
 	assert_string_equal(c.header.fields[1], "memory.total [MiB]");
 	assert_int_equal(c.nrows, 2);
@@ -288,15 +306,31 @@ static enum smi_error classify_fixture(const char *name)
 static void error_outputs(void **state)
 {
 	(void)state;
-	assert_int_equal(classify_fixture("nvidia-smi__command_not_found_container.txt"), SMI_MISSING_TOOL);
-	assert_int_equal(classify_fixture("nvidia-smi__sh_1_not_found_pod_logs.txt"), SMI_MISSING_TOOL);
-	assert_int_equal(classify_fixture("docker_run__oci_create_nvidia-smi_not_in_path.txt"), SMI_MISSING_TOOL);
-	assert_int_equal(classify_fixture("nvidia-smi__couldnt_find_libnvidia-ml.txt"), SMI_LIBRARY_MISSING);
-	assert_int_equal(classify_fixture("nvidia-smi_-q__titanv_560.35.03_fabric_na_cliqueid_clusteruuid.txt"), SMI_OK);
-	assert_int_equal(classify_fixture("nvidia-smi_topo_-m__h100_8gpu_nv18_8nic_legend_spaces.txt"), SMI_OK);
-	assert_int_equal(smi_error_classify("NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver. Make sure...", 80), SMI_DRIVER_FAILED);
+	assert_int_equal(classify_fixture("nvidia-smi__command_not_found_container.txt"),
+			 SMI_MISSING_TOOL);
+	assert_int_equal(classify_fixture("nvidia-smi__sh_1_not_found_pod_logs.txt"),
+			 SMI_MISSING_TOOL);
+	assert_int_equal(classify_fixture("docker_run__oci_create_nvidia-smi_not_in_path.txt"),
+			 SMI_MISSING_TOOL);
+	assert_int_equal(classify_fixture("nvidia-smi__couldnt_find_libnvidia-ml.txt"),
+			 SMI_LIBRARY_MISSING);
+	assert_int_equal(
+		classify_fixture(
+			"nvidia-smi_-q__titanv_560.35.03_fabric_na_cliqueid_clusteruuid.txt"),
+		SMI_OK);
+	assert_int_equal(
+		classify_fixture("nvidia-smi_topo_-m__h100_8gpu_nv18_8nic_legend_spaces.txt"),
+		SMI_OK);
+	assert_int_equal(
+		smi_error_classify(
+			"NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver. Make sure...",
+			80),
+		SMI_DRIVER_FAILED);
 	assert_int_equal(smi_error_classify("No devices were found\n", 22), SMI_NO_DEVICES);
-	assert_int_equal(smi_error_classify("Failed to initialize NVML: Driver/library version mismatch\n", 59), SMI_DRIVER_MISMATCH);
+	assert_int_equal(
+		smi_error_classify("Failed to initialize NVML: Driver/library version mismatch\n",
+				   59),
+		SMI_DRIVER_MISMATCH);
 	assert_int_equal(smi_error_classify("", 0), SMI_OK);
 	assert_string_equal(smi_error_name(SMI_LIBRARY_MISSING), "library-missing");
 }

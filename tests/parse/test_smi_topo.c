@@ -12,7 +12,8 @@ static void topo_h100_8nic_spaces(void **state)
 	struct topo_cell c;
 
 	(void)state;
-	PARSE_FIXTURE(smi_topo_parse, t, "nvidia-smi_topo_-m__h100_8gpu_nv18_8nic_legend_spaces.txt", 0);
+	PARSE_FIXTURE(smi_topo_parse, t,
+		      "nvidia-smi_topo_-m__h100_8gpu_nv18_8nic_legend_spaces.txt", 0);
 	assert_int_equal(t.ndevs, 16);
 	assert_int_equal(t.ngpus, 8);
 	assert_int_equal(t.nnics, 8);
@@ -74,7 +75,8 @@ static void topo_della_empty_affinity(void **state)
 	int nic;
 
 	(void)state;
-	PARSE_FIXTURE(smi_topo_parse, t, "nvidia-smi_topo_-m__h100_della_tabs_empty_cpu_affinity.txt", 0);
+	PARSE_FIXTURE(smi_topo_parse, t,
+		      "nvidia-smi_topo_-m__h100_della_tabs_empty_cpu_affinity.txt", 0);
 	assert_int_equal(t.ngpus, 8);
 	assert_int_equal(t.nnics, 6);
 	assert_int_equal(t.nrows, 14);
@@ -103,7 +105,8 @@ static void topo_pcie_only(void **state)
 	struct smi_topo t;
 
 	(void)state;
-	PARSE_FIXTURE(smi_topo_parse, t, "nvidia-smi_topo_-m__8gpu_pcie_only_sys_no_nic_tabs.txt", 0);
+	PARSE_FIXTURE(smi_topo_parse, t, "nvidia-smi_topo_-m__8gpu_pcie_only_sys_no_nic_tabs.txt",
+		      0);
 	assert_int_equal(t.ngpus, 8);
 	assert_int_equal(t.nnics, 0);
 	assert_int_equal(smi_topo_min_nvlinks(&t), 0);
@@ -120,9 +123,10 @@ static void topo_rtx_phb_with_p2p_after(void **state)
 	struct smi_topo t;
 
 	(void)state;
-	PARSE_FIXTURE(smi_topo_parse, t, "nvidia-smi_topo_-m__2x_rtx5090_phb_and_p2p_matrix_tabs.txt", 0);
+	PARSE_FIXTURE(smi_topo_parse, t,
+		      "nvidia-smi_topo_-m__2x_rtx5090_phb_and_p2p_matrix_tabs.txt", 0);
 	assert_int_equal(t.ngpus, 2);
-	assert_int_equal(t.nrows, 2);   /* the -p2p matrix after it is not read */
+	assert_int_equal(t.nrows, 2); /* the -p2p matrix after it is not read */
 	assert_int_equal(smi_topo_cell(&t, 0, 1).kind, TOPO_PHB);
 	assert_int_equal(smi_topo_cell(&t, 1, 0).kind, TOPO_PHB);
 	assert_string_equal(t.devs[1].cpu_affinity, "0-63");
@@ -185,7 +189,8 @@ static void p2p_rtx_gns(void **state)
 {
 	struct smi_p2p p;
 	size_t len;
-	char *body = fixture_body("nvidia-smi_topo_-m__2x_rtx5090_phb_and_p2p_matrix_tabs.txt", &len);
+	char *body =
+		fixture_body("nvidia-smi_topo_-m__2x_rtx5090_phb_and_p2p_matrix_tabs.txt", &len);
 	char *part;
 
 	(void)state;
@@ -210,11 +215,11 @@ static void p2p_rtx_gns(void **state)
 	smi_p2p_release(&p);
 	PARSE_STR(smi_p2p_parse, p, "", -1);
 	smi_p2p_release(&p);
-	PARSE_STR(smi_p2p_parse, p, "GPU0 X OK\n", -1);   /* no header */
+	PARSE_STR(smi_p2p_parse, p, "GPU0 X OK\n", -1); /* no header */
 	smi_p2p_release(&p);
 	PARSE_STR(smi_p2p_parse, p, "\tGPU0\tGPU1\nGPU1\tOK\tX\nGPU7\tOK\tOK\nGPU0\tX", 0);
 	assert_int_equal(p.cell[1][0], P2P_OK);
-	assert_int_equal(p.cell[0][1], P2P_UNKNOWN);   /* truncated row */
+	assert_int_equal(p.cell[0][1], P2P_UNKNOWN); /* truncated row */
 	smi_p2p_release(&p);
 }
 

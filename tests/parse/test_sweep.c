@@ -34,7 +34,12 @@
 
 #define SHARED_OUTPUTS "../shared/fixtures/outputs"
 
-#define RUN(type, fn, rel) do { struct type x_; (void)fn(b, n, &x_); rel(&x_); } while (0)
+#define RUN(type, fn, rel)           \
+	do {                         \
+		struct type x_;      \
+		(void)fn(b, n, &x_); \
+		rel(&x_);            \
+	} while (0)
 
 static void all_parsers(const char *b, size_t n)
 {

@@ -153,7 +153,8 @@ static void sysfs_dump_h100(void **state)
 	size_t i, active = 0;
 
 	(void)state;
-	PARSE_FIXTURE(sysfs_dump_parse, d, "sysfs_infiniband_ports__h100_cx7_ndr_plus_bf3_bond.txt", 0);
+	PARSE_FIXTURE(sysfs_dump_parse, d, "sysfs_infiniband_ports__h100_cx7_ndr_plus_bf3_bond.txt",
+		      0);
 	assert_int_equal(d.n, 9 * 7);
 	assert_string_equal(d.v[0].path, "/sys/class/infiniband/mlx5_0/fw_ver");
 	assert_string_equal(d.v[0].value, "28.41.1000");
@@ -211,7 +212,8 @@ static void ls_listings(void **state)
 	assert_int_equal(l.n, 9);
 	assert_string_equal(l.names[8], "mlx5_bond_0");
 	ib_dev_list_release(&l);
-	PARSE_STR(ib_dev_list_parse, l, "ls: cannot access '/sys/class/infiniband': No such file or directory\n", -1);
+	PARSE_STR(ib_dev_list_parse, l,
+		  "ls: cannot access '/sys/class/infiniband': No such file or directory\n", -1);
 	ib_dev_list_release(&l);
 	PARSE_STR(ib_dev_list_parse, l, "", -1);
 	ib_dev_list_release(&l);
@@ -220,10 +222,8 @@ static void ls_listings(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(lines_normalise),
-		cmocka_unit_test(string_helpers),
-		cmocka_unit_test(port_values),
-		cmocka_unit_test(sysfs_dump_h100),
+		cmocka_unit_test(lines_normalise), cmocka_unit_test(string_helpers),
+		cmocka_unit_test(port_values),     cmocka_unit_test(sysfs_dump_h100),
 		cmocka_unit_test(ls_listings),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -22,7 +22,7 @@ static void ucx_v_1_16(void **state)
 	assert_non_null(strstr(v.configure, "--prefix=/opt/ml4sw/MPI/ucx-1.16.0"));
 	assert_int_equal(v.cuda, UCX_OPT_WITH);
 	assert_int_equal(v.gdrcopy, UCX_OPT_WITH);
-	assert_int_equal(v.verbs, UCX_OPT_DEFAULT);   /* auto-detected: not a failure */
+	assert_int_equal(v.verbs, UCX_OPT_DEFAULT); /* auto-detected: not a failure */
 	assert_int_equal(v.efa, UCX_OPT_DEFAULT);
 	assert_true(ucx_version_at_least(&v, 1, 14, 0));
 	assert_true(ucx_version_at_least(&v, 1, 16, 0));
@@ -51,9 +51,12 @@ static void ucx_v_synthetic(void **state)
 	struct ucx_version v;
 
 	(void)state;
-	PARSE_STR(ucx_version_parse, v, "# Library version: 1.20.0\r\n"
-		  "# Configured with: --disable-logging --without-verbs --with-cuda-foo=/x "
-		  "--with-cuda=no --with-rdmacm --with-efa --with-mlx5-dv --with-knem=/opt/knem\r\n", 0);
+	PARSE_STR(
+		ucx_version_parse, v,
+		"# Library version: 1.20.0\r\n"
+		"# Configured with: --disable-logging --without-verbs --with-cuda-foo=/x "
+		"--with-cuda=no --with-rdmacm --with-efa --with-mlx5-dv --with-knem=/opt/knem\r\n",
+		0);
 	assert_int_equal(v.verbs, UCX_OPT_WITHOUT);
 	assert_int_equal(v.cuda, UCX_OPT_WITHOUT);
 	assert_int_equal(v.rdmacm, UCX_OPT_WITH);
@@ -63,8 +66,10 @@ static void ucx_v_synthetic(void **state)
 	assert_int_equal(v.xpmem, UCX_OPT_DEFAULT);
 	assert_int_equal(v.minor, 20);
 	ucx_version_release(&v);
-	PARSE_STR(ucx_version_parse, v, "# UCT version=1.8.0 revision c30b7da\n"
-		  "# configured with: --with-cuda=/usr/local/cuda --with-verbs\n", 0);
+	PARSE_STR(ucx_version_parse, v,
+		  "# UCT version=1.8.0 revision c30b7da\n"
+		  "# configured with: --with-cuda=/usr/local/cuda --with-verbs\n",
+		  0);
 	assert_string_equal(v.version, "1.8.0");
 	assert_string_equal(v.revision, "c30b7da");
 	assert_int_equal(v.verbs, UCX_OPT_WITH);
@@ -87,7 +92,8 @@ static void ucx_d_cx6_no_gpudirect(void **state)
 	size_t n;
 
 	(void)state;
-	PARSE_FIXTURE(ucx_devices_parse, d, "ucx_info_-d__cx6_hdr_ib_cuda_gdrcopy_no_peermem.txt", 0);
+	PARSE_FIXTURE(ucx_devices_parse, d, "ucx_info_-d__cx6_hdr_ib_cuda_gdrcopy_no_peermem.txt",
+		      0);
 	assert_int_equal(d.nmds, 10);
 	assert_int_equal(d.ntls, 15);
 	assert_int_equal(d.ncms, 2);
@@ -174,7 +180,8 @@ static void ucx_d_synthetic(void **state)
 		  "#         memory types: host (access,reg,cache), cuda (reg)\r\n"
 		  "[1.0] [h:1:0] ib_md.c:1 UCX  DEBUG mlx5_2: cuda GPUDirect RDMA is enabled\r\n"
 		  "#      Transport: rc_mlx5\r\n#         Device: mlx5_2:1\r\n"
-		  "#      Transport: srd\r\n#         Device: efa_0:1\r\n", 0);
+		  "#      Transport: srd\r\n#         Device: efa_0:1\r\n",
+		  0);
 	assert_true(ucx_devices_md_has_cuda(&d, "mlx5_2"));
 	assert_true(ucx_devices_md_has_cuda(&d, "mlx5_2:1"));
 	assert_false(ucx_devices_md_has_cuda(&d, "mlx5_9"));
@@ -184,10 +191,12 @@ static void ucx_d_synthetic(void **state)
 	assert_string_equal(d.mds[0].mem_types[1].flags, "reg");
 	ucx_devices_release(&d);
 
-	PARSE_STR(ucx_devices_parse, d, "# Memory domain: tcp\n#     Component: tcp\n"
+	PARSE_STR(ucx_devices_parse, d,
+		  "# Memory domain: tcp\n#     Component: tcp\n"
 		  "#      Transport: tcp\n#         Device: eth0\n"
 		  "#      Transport: tcp\n#         Device: lo\n"
-		  "# Memory domain: posix\n#      Transport: posix\n#         Device: memory\n", 0);
+		  "# Memory domain: posix\n#      Transport: posix\n#         Device: memory\n",
+		  0);
 	assert_false(ucx_devices_has_rdma(&d));
 	assert_int_equal(d.ntls, 3);
 	ucx_devices_release(&d);
@@ -213,7 +222,8 @@ static void ucx_pwe_not_a_listing(void **state)
 	struct ucx_devices d;
 
 	(void)state;
-	PARSE_FIXTURE(ucx_devices_parse, d, "ucx_info_-pwe__components_knem_gdr_copy_cuda_head.txt", -1);
+	PARSE_FIXTURE(ucx_devices_parse, d, "ucx_info_-pwe__components_knem_gdr_copy_cuda_head.txt",
+		      -1);
 	ucx_devices_release(&d);
 }
 
@@ -231,7 +241,8 @@ static void ucx_c_config(void **state)
 	assert_string_equal(ucx_config_get(&c, "UCX_MODULE_DIR"), "/usr/lib/ucx");
 	assert_null(ucx_config_get(&c, "UCX_TLS"));
 	ucx_config_release(&c);
-	PARSE_STR(ucx_config_parse, c, "UCX_TLS=rc,cuda_copy\r\nUCX_NET_DEVICES=mlx5_0:1\r\nnoise\n", 0);
+	PARSE_STR(ucx_config_parse, c,
+		  "UCX_TLS=rc,cuda_copy\r\nUCX_NET_DEVICES=mlx5_0:1\r\nnoise\n", 0);
 	assert_string_equal(ucx_config_get(&c, "UCX_TLS"), "rc,cuda_copy");
 	assert_string_equal(ucx_config_get(&c, "UCX_NET_DEVICES"), "mlx5_0:1");
 	ucx_config_release(&c);
@@ -269,9 +280,11 @@ static void fi_info_outputs(void **state)
 	fi_info_release(&f);
 
 	/* interleaved ranks; untagged block */
-	PARSE_STR(fi_info_parse, f, "[1,0]<stdout>:provider: efa\n[1,1]<stdout>:provider: efa\n"
+	PARSE_STR(fi_info_parse, f,
+		  "[1,0]<stdout>:provider: efa\n[1,1]<stdout>:provider: efa\n"
 		  "[1,0]<stdout>:    domain: a-rdm\n[1,1]<stdout>:    domain: b-rdm\n"
-		  "provider: shm\r\n    fabric: shm\r\n", 0);
+		  "provider: shm\r\n    fabric: shm\r\n",
+		  0);
 	assert_int_equal(f.n, 3);
 	assert_string_equal(f.v[0].domain, "a-rdm");
 	assert_string_equal(f.v[1].domain, "b-rdm");
@@ -289,11 +302,13 @@ static void pip_metadata(void **state)
 	struct pip_meta m;
 
 	(void)state;
-	PARSE_STR(pip_meta_parse, m, "Metadata-Version: 2.1\r\nName: nixl\r\nVersion: 0.7.1\r\n"
+	PARSE_STR(pip_meta_parse, m,
+		  "Metadata-Version: 2.1\r\nName: nixl\r\nVersion: 0.7.1\r\n"
 		  "Summary: NIXL Python API\r\nRequires-Python: >=3.9\r\n"
 		  "Requires-Dist: torch\r\nRequires-Dist: numpy; extra == \"x\"\r\n"
 		  "Description-Content-Type: text/markdown\r\n\r\n"
-		  "# NIXL\r\nName: not-a-header\r\n", 0);
+		  "# NIXL\r\nName: not-a-header\r\n",
+		  0);
 	assert_string_equal(m.name, "nixl");
 	assert_string_equal(m.version, "0.7.1");
 	assert_string_equal(m.summary, "NIXL Python API");
@@ -301,8 +316,10 @@ static void pip_metadata(void **state)
 	assert_int_equal(m.nrequires, 2);
 	assert_string_equal(m.requires_dist[1], "numpy; extra == \"x\"");
 	pip_meta_release(&m);
-	PARSE_STR(pip_meta_parse, m, "Name: nixl-cu12\nVersion: 0.6.0\nLicense: Apache-2.0\n"
-		  "        continued license text\n", 0);
+	PARSE_STR(pip_meta_parse, m,
+		  "Name: nixl-cu12\nVersion: 0.6.0\nLicense: Apache-2.0\n"
+		  "        continued license text\n",
+		  0);
 	assert_string_equal(m.name, "nixl-cu12");
 	pip_meta_release(&m);
 	PARSE_STR(pip_meta_parse, m, "Name: nixl\n", -1);

@@ -18,7 +18,7 @@ static void aliases(void **state)
 {
 	(void)state;
 	assert_true(alias_has("rc", "rc_mlx5") && alias_has("rc", "rc_verbs"));
-	assert_false(alias_has("rc", "ud_mlx5"));          /* only as ud_mlx5:aux */
+	assert_false(alias_has("rc", "ud_mlx5")); /* only as ud_mlx5:aux */
 	assert_true(alias_has("rc_x", "rc_mlx5") && !alias_has("rc_x", "rc_verbs"));
 	assert_true(alias_has("rc_v", "rc_verbs") && !alias_has("rc_v", "rc_mlx5"));
 	assert_true(alias_has("dc", "dc_mlx5") && alias_has("dc_x", "dc_mlx5"));
@@ -31,20 +31,20 @@ static void aliases(void **state)
 	assert_true(alias_has("rocm", "rocm_ipc") && alias_has("ze", "ze_copy"));
 	assert_null(ucx_tls_alias("rc_mlx5"));
 	assert_null(ucx_tls_alias("tcp"));
-	assert_null(ucx_tls_alias("rdmacm"));              /* a connection manager */
+	assert_null(ucx_tls_alias("rdmacm")); /* a connection manager */
 	assert_null(ucx_tls_alias(NULL));
 }
 
 static void sets(void **state)
 {
 	(void)state;
-	static const char *const rdma[] = {"rc_verbs", "rc_mlx5", "dc_mlx5", "ud_verbs",
-					   "ud_mlx5", "gga_mlx5", "srd", "rc", "rc_x", "dc",
-					   "ud", "ib"};
+	static const char *const rdma[] = {"rc_verbs", "rc_mlx5",  "dc_mlx5", "ud_verbs",
+					   "ud_mlx5",  "gga_mlx5", "srd",     "rc",
+					   "rc_x",     "dc",       "ud",      "ib"};
 	for (size_t i = 0; i < sizeof(rdma) / sizeof(rdma[0]); i++)
 		assert_true(ucx_tl_is_rdma(rdma[i]));
-	static const char *const not_rdma[] = {"tcp", "cuda_ipc", "rdmacm", "posix", "sm",
-					       "cuda", "self", "rc_mlx", "RC", ""};
+	static const char *const not_rdma[] = {"tcp",  "cuda_ipc", "rdmacm", "posix", "sm",
+					       "cuda", "self",     "rc_mlx", "RC",    ""};
 	for (size_t i = 0; i < sizeof(not_rdma) / sizeof(not_rdma[0]); i++)
 		assert_false(ucx_tl_is_rdma(not_rdma[i]));
 	assert_false(ucx_tl_is_rdma(NULL));
@@ -61,8 +61,8 @@ static void lists(void **state)
 	assert_true(ucx_tls_allows("all", "srd"));
 	assert_true(ucx_tls_allows(" rc_x , cuda_copy ", "rc_mlx5"));
 	assert_false(ucx_tls_allows("rc", "ud_mlx5"));
-	assert_false(ucx_tls_allows("RC", "rc_mlx5"));          /* no case folding */
-	assert_false(ucx_tls_allows("rc_", "rc_mlx5"));         /* no prefixes */
+	assert_false(ucx_tls_allows("RC", "rc_mlx5"));  /* no case folding */
+	assert_false(ucx_tls_allows("rc_", "rc_mlx5")); /* no prefixes */
 	/* strict names */
 	assert_true(ucx_tls_allows("\\rc_mlx5", "rc_mlx5"));
 	assert_false(ucx_tls_allows("\\rc", "rc_mlx5"));
@@ -94,8 +94,8 @@ static void rdma_and_cuda_left(void **state)
 	assert_true(ucx_tls_allows_rdma("rc,cuda_copy"));
 	assert_true(ucx_tls_allows_rdma("srd,cuda_copy"));
 	assert_true(ucx_tls_allows_rdma("^cuda_ipc"));
-	assert_true(ucx_tls_allows_rdma("^rc_mlx5"));           /* rc_verbs, dc, ud stay */
-	assert_false(ucx_tls_allows_rdma("^rc,dc,ud"));          /* srd: EFA only */
+	assert_true(ucx_tls_allows_rdma("^rc_mlx5"));   /* rc_verbs, dc, ud stay */
+	assert_false(ucx_tls_allows_rdma("^rc,dc,ud")); /* srd: EFA only */
 	assert_false(ucx_tls_allows_rdma("^ib"));
 	assert_false(ucx_tls_allows_rdma("tcp,cuda_copy,cuda_ipc"));
 	assert_false(ucx_tls_allows_rdma("gga_mlx5"));
@@ -120,10 +120,8 @@ static void net_devices(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(aliases),
-		cmocka_unit_test(sets),
-		cmocka_unit_test(lists),
-		cmocka_unit_test(rdma_and_cuda_left),
+		cmocka_unit_test(aliases),     cmocka_unit_test(sets),
+		cmocka_unit_test(lists),       cmocka_unit_test(rdma_and_cuda_left),
 		cmocka_unit_test(net_devices),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -59,8 +59,8 @@ int main(int argc, char **argv)
 	struct probe_outcome out;
 	probe_collect(&o, NULL, &out);
 	printf("err=%s calls=%d elapsed=%.4f sections=%zu complete=%d target=%s\n",
-	       probe_error_name(out.err), out.kubectl_calls, out.elapsed_s, out.t.n,
-	       out.t.complete, out.target ? out.target : "");
+	       probe_error_name(out.err), out.kubectl_calls, out.elapsed_s, out.t.n, out.t.complete,
+	       out.target ? out.target : "");
 	if (out.message)
 		fprintf(stderr, "%s\n", out.message);
 	if (print && out.raw)

@@ -21,12 +21,35 @@
 static void test_names(void **state)
 {
 	(void)state;
-	static const char *const good[] = {
-		"a", "0", "vllm-decode-0", "worker-7b9f-x2", "a.b", "pod.with-dots.x1",
-		"llama-3-70b-disagg-decodeworker-0", NULL};
-	static const char *const bad[] = {
-		"", "-a", "a-", "A", "Pod", "a_b", "a;b", "a b", "$(id)", "`id`", "a..b", ".a", "a.",
-		"a\nb", "a/b", "-n", "--kubeconfig=/x", "é", "a\tb", "ns;rm -rf /", NULL};
+	static const char *const good[] = {"a",
+					   "0",
+					   "vllm-decode-0",
+					   "worker-7b9f-x2",
+					   "a.b",
+					   "pod.with-dots.x1",
+					   "llama-3-70b-disagg-decodeworker-0",
+					   NULL};
+	static const char *const bad[] = {"",
+					  "-a",
+					  "a-",
+					  "A",
+					  "Pod",
+					  "a_b",
+					  "a;b",
+					  "a b",
+					  "$(id)",
+					  "`id`",
+					  "a..b",
+					  ".a",
+					  "a.",
+					  "a\nb",
+					  "a/b",
+					  "-n",
+					  "--kubeconfig=/x",
+					  "é",
+					  "a\tb",
+					  "ns;rm -rf /",
+					  NULL};
 	for (const char *const *p = good; *p; p++)
 		if (!kube_name_valid(*p))
 			fail_msg("'%s' should be a valid pod name", *p);
@@ -92,17 +115,33 @@ static void test_loose(void **state)
 static void test_argv_full(void **state)
 {
 	(void)state;
-	struct kube_target k = {.kubectl = "/opt/bin/kubectl", .context = "arn:aws:eks:x:1:cluster/a b",
-				.kubeconfig = "/tmp/k config", .namespace_ = "dynamo", .pod = "vllm-decode-0",
+	struct kube_target k = {.kubectl = "/opt/bin/kubectl",
+				.context = "arn:aws:eks:x:1:cluster/a b",
+				.kubeconfig = "/tmp/k config",
+				.namespace_ = "dynamo",
+				.pod = "vllm-decode-0",
 				.container = "main"};
 	const char *argv[KUBE_ARGV_MAX];
 	char *why = NULL;
 	int n = kube_exec_argv(&k, probe_script, "", argv, &why);
 	assert_null(why);
-	static const char *const want[] = {
-		"/opt/bin/kubectl", "--context", "arn:aws:eks:x:1:cluster/a b", "--kubeconfig",
-		"/tmp/k config", "exec", "-n", "dynamo", "vllm-decode-0", "-c", "main", "--",
-		"sh", "-c", NULL /* the script */, "ci-probe", ""};
+	static const char *const want[] = {"/opt/bin/kubectl",
+					   "--context",
+					   "arn:aws:eks:x:1:cluster/a b",
+					   "--kubeconfig",
+					   "/tmp/k config",
+					   "exec",
+					   "-n",
+					   "dynamo",
+					   "vllm-decode-0",
+					   "-c",
+					   "main",
+					   "--",
+					   "sh",
+					   "-c",
+					   NULL /* the script */,
+					   "ci-probe",
+					   ""};
 	assert_int_equal(n, (int)(sizeof(want) / sizeof(want[0])));
 	for (int i = 0; i < n; i++) {
 		if (want[i])
@@ -127,8 +166,8 @@ static void test_argv_minimal(void **state)
 	const char *argv[KUBE_ARGV_MAX];
 	char *why = NULL;
 	int n = kube_exec_argv(&k, probe_script, "", argv, &why);
-	static const char *const want[] = {"kubectl", "exec", "-n", "ns", "p", "--", "sh", "-c",
-					   NULL, "ci-probe", ""};
+	static const char *const want[] = {"kubectl", "exec", "-n", "ns",       "p", "--",
+					   "sh",      "-c",   NULL, "ci-probe", ""};
 	assert_int_equal(n, 11);
 	for (int i = 0; i < n; i++)
 		if (want[i])
@@ -145,16 +184,17 @@ static void test_dgd_argv(void **state)
 	const char *argv[KUBE_DGD_ARGV_MAX];
 	char *why = NULL;
 	int n = kube_get_dgd_argv("kubectl", "ctx", NULL, "ns", "my.dgd", argv, &why);
-	static const char *const want[] = {"kubectl", "--context", "ctx", "get",
-					   "dynamographdeployments.nvidia.com", "my.dgd", "-n", "ns",
-					   "-o", "json"};
+	static const char *const want[] = {
+		"kubectl", "--context", "ctx", "get", "dynamographdeployments.nvidia.com",
+		"my.dgd",  "-n",        "ns",  "-o",  "json"};
 	assert_int_equal(n, 10);
 	for (int i = 0; i < n; i++)
 		assert_string_equal(argv[i], want[i]);
 	assert_null(argv[n]);
 	static const char *const bad[] = {"-o", "a b", "x;rm", "UPPER", "", NULL};
 	for (size_t i = 0; bad[i]; i++) {
-		assert_int_equal(kube_get_dgd_argv("kubectl", NULL, NULL, "ns", bad[i], argv, &why), -1);
+		assert_int_equal(kube_get_dgd_argv("kubectl", NULL, NULL, "ns", bad[i], argv, &why),
+				 -1);
 		assert_non_null(why);
 		free(why);
 		why = NULL;
@@ -178,11 +218,19 @@ static void test_argv_rejects(void **state)
 		{{.kubectl = "kubectl", .namespace_ = "ns", .pod = "-it"}, "pod"},
 		{{.kubectl = "kubectl", .namespace_ = "ns", .pod = "p; id"}, "pod"},
 		{{.kubectl = "kubectl", .namespace_ = "-n", .pod = "p"}, "namespace"},
-		{{.kubectl = "kubectl", .namespace_ = "ns", .pod = "p", .container = "--privileged"}, "container"},
-		{{.kubectl = "kubectl", .namespace_ = "ns", .pod = "p", .container = "a b"}, "container"},
-		{{.kubectl = "kubectl", .namespace_ = "ns", .pod = "p", .context = "--as=admin"}, "--context"},
-		{{.kubectl = "kubectl", .namespace_ = "ns", .pod = "p", .context = "a\nb"}, "--context"},
-		{{.kubectl = "kubectl", .namespace_ = "ns", .pod = "p", .kubeconfig = "-x"}, "--kubeconfig"},
+		{{.kubectl = "kubectl",
+		  .namespace_ = "ns",
+		  .pod = "p",
+		  .container = "--privileged"},
+		 "container"},
+		{{.kubectl = "kubectl", .namespace_ = "ns", .pod = "p", .container = "a b"},
+		 "container"},
+		{{.kubectl = "kubectl", .namespace_ = "ns", .pod = "p", .context = "--as=admin"},
+		 "--context"},
+		{{.kubectl = "kubectl", .namespace_ = "ns", .pod = "p", .context = "a\nb"},
+		 "--context"},
+		{{.kubectl = "kubectl", .namespace_ = "ns", .pod = "p", .kubeconfig = "-x"},
+		 "--kubeconfig"},
 		{{.kubectl = "kubectl", .namespace_ = NULL, .pod = "p"}, "namespace"},
 		{{.kubectl = "kubectl", .namespace_ = "ns", .pod = NULL}, "pod"},
 		{{.kubectl = "", .namespace_ = "ns", .pod = "p"}, "kubectl"},
@@ -272,15 +320,24 @@ static void test_classify_fixtures(void **state)
 		size_t chunks;
 		const char *msg_part;
 	} cases[] = {
-		{"kubectl__notfound_pods_not_found.txt", PROBE_POD_NOT_FOUND, 2, "pod dynamo/w-0 not found: "},
-		{"kubectl__unauthorized_must_be_logged_in.txt", PROBE_UNAUTHORIZED, 2, "not logged in"},
-		{"kubectl__no_context_localhost_refused_crafted.txt", PROBE_UNAUTHORIZED, 1, "no cluster configured"},
-		{"kubectl_exec__bash_no_such_file_exit127.txt", PROBE_NO_SHELL, 1, "no 'sh' in the container of pod dynamo/w-0"},
-		{"kubectl_exec__containerd_internal_error_ps_not_found.txt", PROBE_NO_SHELL, 1, "executable file not found"},
-		{"kubectl_exec__oci_executable_not_found_exit126.txt", PROBE_NO_SHELL, 1, "OCI runtime exec failed"},
-		{"kubectl_exec__forbidden_pods_exec_crafted.txt", PROBE_FORBIDDEN, 2, "RBAC forbids exec into pod dynamo/w-0"},
-		{"kubectl_exec__unable_to_upgrade_connection_container_not_found.txt", PROBE_CONTAINER_NOT_FOUND, 2, "container not found"},
-		{"kubectl_exec__unable_to_upgrade_connection_pod_does_not_exist.txt", PROBE_POD_NOT_FOUND, 1, "pod does not exist"},
+		{"kubectl__notfound_pods_not_found.txt", PROBE_POD_NOT_FOUND, 2,
+		 "pod dynamo/w-0 not found: "},
+		{"kubectl__unauthorized_must_be_logged_in.txt", PROBE_UNAUTHORIZED, 2,
+		 "not logged in"},
+		{"kubectl__no_context_localhost_refused_crafted.txt", PROBE_UNAUTHORIZED, 1,
+		 "no cluster configured"},
+		{"kubectl_exec__bash_no_such_file_exit127.txt", PROBE_NO_SHELL, 1,
+		 "no 'sh' in the container of pod dynamo/w-0"},
+		{"kubectl_exec__containerd_internal_error_ps_not_found.txt", PROBE_NO_SHELL, 1,
+		 "executable file not found"},
+		{"kubectl_exec__oci_executable_not_found_exit126.txt", PROBE_NO_SHELL, 1,
+		 "OCI runtime exec failed"},
+		{"kubectl_exec__forbidden_pods_exec_crafted.txt", PROBE_FORBIDDEN, 2,
+		 "RBAC forbids exec into pod dynamo/w-0"},
+		{"kubectl_exec__unable_to_upgrade_connection_container_not_found.txt",
+		 PROBE_CONTAINER_NOT_FOUND, 2, "container not found"},
+		{"kubectl_exec__unable_to_upgrade_connection_pod_does_not_exist.txt",
+		 PROBE_POD_NOT_FOUND, 1, "pod does not exist"},
 	};
 	struct kube_target k = {.kubectl = "kubectl", .namespace_ = "dynamo", .pod = "w-0"};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
@@ -289,7 +346,8 @@ static void test_classify_fixtures(void **state)
 		snprintf(path, sizeof(path), "tests/fixtures/probe/%s", cases[i].file);
 		size_t n = fixture_chunks(path, chunks, 8);
 		if (n != cases[i].chunks)
-			fail_msg("%s: %zu outputs, expected %zu", cases[i].file, n, cases[i].chunks);
+			fail_msg("%s: %zu outputs, expected %zu", cases[i].file, n,
+				 cases[i].chunks);
 		for (size_t c = 0; c < n; c++) {
 			char *m = NULL;
 			enum probe_error e = kube_classify(&k, RUN_EXITED, 0, exit_of(chunks[c]), 0,
@@ -300,8 +358,8 @@ static void test_classify_fixtures(void **state)
 			assert_non_null(m);
 			assert_null(strchr(m, '\n'));
 			if (!strstr(m, cases[i].msg_part))
-				fail_msg("%s #%zu: message '%s' lacks '%s'", cases[i].file, c + 1, m,
-					 cases[i].msg_part);
+				fail_msg("%s #%zu: message '%s' lacks '%s'", cases[i].file, c + 1,
+					 m, cases[i].msg_part);
 			assert_int_equal(probe_error_exit(e), CI_EXIT_UNKNOWN);
 			free(m);
 			free(chunks[c]);
@@ -315,18 +373,24 @@ static void test_classify_messages(void **state)
 	struct kube_target k = {.kubectl = "kubectl", .namespace_ = "ns", .pod = "p"};
 	char *m = NULL;
 
-	assert_int_equal(kube_classify(&k, RUN_NOT_FOUND, ENOENT, -1, 0, "", 0, &m), PROBE_KUBECTL_MISSING);
+	assert_int_equal(kube_classify(&k, RUN_NOT_FOUND, ENOENT, -1, 0, "", 0, &m),
+			 PROBE_KUBECTL_MISSING);
 	assert_string_equal(m, "kubectl not found (install it or pass --kubectl PATH)");
 	free(m);
 
 	struct kube_target kp = k;
 	kp.kubectl = "/opt/k8s/kubectl";
-	assert_int_equal(kube_classify(&kp, RUN_NOT_FOUND, ENOENT, -1, 0, "", 0, &m), PROBE_KUBECTL_MISSING);
-	assert_string_equal(m, "kubectl not found at '/opt/k8s/kubectl' (install it or pass --kubectl PATH)");
+	assert_int_equal(kube_classify(&kp, RUN_NOT_FOUND, ENOENT, -1, 0, "", 0, &m),
+			 PROBE_KUBECTL_MISSING);
+	assert_string_equal(
+		m, "kubectl not found at '/opt/k8s/kubectl' (install it or pass --kubectl PATH)");
 	free(m);
 
-	assert_int_equal(kube_classify(&kp, RUN_NOT_EXECUTABLE, EACCES, -1, 0, "", 0, &m), PROBE_KUBECTL_MISSING);
-	assert_string_equal(m, "kubectl '/opt/k8s/kubectl' cannot be run: Permission denied (pass --kubectl PATH)");
+	assert_int_equal(kube_classify(&kp, RUN_NOT_EXECUTABLE, EACCES, -1, 0, "", 0, &m),
+			 PROBE_KUBECTL_MISSING);
+	assert_string_equal(
+		m,
+		"kubectl '/opt/k8s/kubectl' cannot be run: Permission denied (pass --kubectl PATH)");
 	free(m);
 
 	/* exit 127 alone (no text): the shell is missing */
@@ -335,24 +399,33 @@ static void test_classify_messages(void **state)
 
 	/* the fixture for the exit status 126 trailer alone */
 	static const char t126[] = "command terminated with exit code 126\n";
-	assert_int_equal(kube_classify(&k, RUN_EXITED, 0, 126, 0, t126, sizeof(t126) - 1, &m), PROBE_NO_SHELL);
+	assert_int_equal(kube_classify(&k, RUN_EXITED, 0, 126, 0, t126, sizeof(t126) - 1, &m),
+			 PROBE_NO_SHELL);
 	free(m);
 
-	static const char unreach[] = "Unable to connect to the server: dial tcp 10.0.0.1:6443: i/o timeout\n";
-	assert_int_equal(kube_classify(&k, RUN_EXITED, 0, 1, 0, unreach, sizeof(unreach) - 1, &m), PROBE_EXEC_FAILED);
-	assert_string_equal(m, "kubectl cannot reach the cluster: Unable to connect to the server: dial tcp 10.0.0.1:6443: i/o timeout");
+	static const char unreach[] =
+		"Unable to connect to the server: dial tcp 10.0.0.1:6443: i/o timeout\n";
+	assert_int_equal(kube_classify(&k, RUN_EXITED, 0, 1, 0, unreach, sizeof(unreach) - 1, &m),
+			 PROBE_EXEC_FAILED);
+	assert_string_equal(
+		m,
+		"kubectl cannot reach the cluster: Unable to connect to the server: dial tcp 10.0.0.1:6443: i/o timeout");
 	free(m);
 
 	/* warnings are skipped; ANSI and CR do not reach the message */
 	static const char other[] = "Defaulted container \"main\" out of: main, sidecar\r\n"
 				    "W0101 00:00:00.000000 1 warnings.go:70] something\n"
 				    "error: \x1b[31mstrange failure\x1b[0m\r\n";
-	assert_int_equal(kube_classify(&k, RUN_EXITED, 0, 1, 0, other, sizeof(other) - 1, &m), PROBE_EXEC_FAILED);
-	assert_string_equal(m, "kubectl exec into pod ns/p failed (exit 1) without a probe transcript:  [31mstrange failure [0m");
+	assert_int_equal(kube_classify(&k, RUN_EXITED, 0, 1, 0, other, sizeof(other) - 1, &m),
+			 PROBE_EXEC_FAILED);
+	assert_string_equal(
+		m,
+		"kubectl exec into pod ns/p failed (exit 1) without a probe transcript:  [31mstrange failure [0m");
 	free(m);
 
 	assert_int_equal(kube_classify(&k, RUN_EXITED, 0, 0, 0, "", 0, &m), PROBE_EXEC_FAILED);
-	assert_string_equal(m, "kubectl exec into pod ns/p failed (exit 0) without a probe transcript");
+	assert_string_equal(
+		m, "kubectl exec into pod ns/p failed (exit 0) without a probe transcript");
 	free(m);
 
 	assert_int_equal(kube_classify(&k, RUN_SIGNALED, 0, -1, 9, "", 0, &m), PROBE_EXEC_FAILED);
@@ -360,29 +433,43 @@ static void test_classify_messages(void **state)
 	free(m);
 
 	static const char ctr[] = "error: container gpu is not valid for pod p\n";
-	assert_int_equal(kube_classify(&k, RUN_EXITED, 0, 1, 0, ctr, sizeof(ctr) - 1, &m), PROBE_CONTAINER_NOT_FOUND);
-	assert_string_equal(m, "container not found or not running in pod ns/p: container gpu is not valid for pod p");
+	assert_int_equal(kube_classify(&k, RUN_EXITED, 0, 1, 0, ctr, sizeof(ctr) - 1, &m),
+			 PROBE_CONTAINER_NOT_FOUND);
+	assert_string_equal(
+		m,
+		"container not found or not running in pod ns/p: container gpu is not valid for pod p");
 	free(m);
 
-	static const char done[] = "error: cannot exec into a container in a completed pod; current phase is Succeeded\n";
-	assert_int_equal(kube_classify(&k, RUN_EXITED, 0, 1, 0, done, sizeof(done) - 1, &m), PROBE_CONTAINER_NOT_FOUND);
+	static const char done[] =
+		"error: cannot exec into a container in a completed pod; current phase is Succeeded\n";
+	assert_int_equal(kube_classify(&k, RUN_EXITED, 0, 1, 0, done, sizeof(done) - 1, &m),
+			 PROBE_CONTAINER_NOT_FOUND);
 	free(m);
 
-	static const char forb[] = "Error from server (Forbidden): pods \"p\" is forbidden: User \"u\" cannot create resource \"pods/exec\" in API group \"\" in the namespace \"ns\"\n";
-	assert_int_equal(kube_classify(&k, RUN_EXITED, 0, 1, 0, forb, sizeof(forb) - 1, &m), PROBE_FORBIDDEN);
-	assert_string_equal(m, "RBAC forbids exec into pod ns/p (needs 'get' on pods and 'create' on pods/exec): "
-			       "Error from server (Forbidden): pods \"p\" is forbidden: User \"u\" cannot create "
-			       "resource \"pods/exec\" in API group \"\" in the namespace \"ns\"");
+	static const char forb[] =
+		"Error from server (Forbidden): pods \"p\" is forbidden: User \"u\" cannot create resource \"pods/exec\" in API group \"\" in the namespace \"ns\"\n";
+	assert_int_equal(kube_classify(&k, RUN_EXITED, 0, 1, 0, forb, sizeof(forb) - 1, &m),
+			 PROBE_FORBIDDEN);
+	assert_string_equal(
+		m,
+		"RBAC forbids exec into pod ns/p (needs 'get' on pods and 'create' on pods/exec): "
+		"Error from server (Forbidden): pods \"p\" is forbidden: User \"u\" cannot create "
+		"resource \"pods/exec\" in API group \"\" in the namespace \"ns\"");
 	free(m);
 
 	static const char nf[] = "Error from server (NotFound): pods \"p\" not found\n";
-	assert_int_equal(kube_classify(&k, RUN_EXITED, 0, 1, 0, nf, sizeof(nf) - 1, &m), PROBE_POD_NOT_FOUND);
-	assert_string_equal(m, "pod ns/p not found: Error from server (NotFound): pods \"p\" not found");
+	assert_int_equal(kube_classify(&k, RUN_EXITED, 0, 1, 0, nf, sizeof(nf) - 1, &m),
+			 PROBE_POD_NOT_FOUND);
+	assert_string_equal(
+		m, "pod ns/p not found: Error from server (NotFound): pods \"p\" not found");
 	free(m);
 
 	static const char ctx[] = "error: context \"prod\" does not exist\n";
-	assert_int_equal(kube_classify(&k, RUN_EXITED, 0, 1, 0, ctx, sizeof(ctx) - 1, &m), PROBE_UNAUTHORIZED);
-	assert_string_equal(m, "kubectl is not logged in or has no usable context/kubeconfig: context \"prod\" does not exist");
+	assert_int_equal(kube_classify(&k, RUN_EXITED, 0, 1, 0, ctx, sizeof(ctx) - 1, &m),
+			 PROBE_UNAUTHORIZED);
+	assert_string_equal(
+		m,
+		"kubectl is not logged in or has no usable context/kubeconfig: context \"prod\" does not exist");
 	free(m);
 
 	/* a very long line is cut, still one line */

@@ -18,7 +18,7 @@
 #include "probe/probe.h"
 #include "probe/run_command.h"
 
-#define FAKE "tests/fakes/kubectl"
+#define FAKE   "tests/fakes/kubectl"
 #define SAMPLE "tests/fixtures/probe/transcript_sample.txt"
 
 static char tmpdir[64];
@@ -87,8 +87,8 @@ static char *slurp(const char *path, size_t *len)
 
 static struct probe_target pod_opts(void)
 {
-	struct probe_target o = {.timeout_s = 10, .kubectl = FAKE,
-			     .namespace_ = "dynamo", .pod = "vllm-decode-0"};
+	struct probe_target o = {
+		.timeout_s = 10, .kubectl = FAKE, .namespace_ = "dynamo", .pod = "vllm-decode-0"};
 	return o;
 }
 
@@ -135,9 +135,13 @@ static void test_argv_seen_by_kubectl(void **state)
 	probe_collect(&o, "other-pod.x", &out);
 	assert_int_equal(out.err, PROBE_OK);
 	assert_string_equal(out.target, "pod dynamo/other-pod.x");
-	static const char *const want[] = {
-		"--context", "arn:aws:eks:us-west-2:1:cluster/x y", "exec", "-n", "dynamo",
-		"other-pod.x", "-c", "main", "--", "sh", "-c", NULL, "ci-probe", ""};
+	static const char *const want[] = {"--context", "arn:aws:eks:us-west-2:1:cluster/x y",
+					   "exec",      "-n",
+					   "dynamo",    "other-pod.x",
+					   "-c",        "main",
+					   "--",        "sh",
+					   "-c",        NULL,
+					   "ci-probe",  ""};
 	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
 		char p[160];
 		size_t len;
@@ -147,7 +151,8 @@ static void test_argv_seen_by_kubectl(void **state)
 			fail_msg("kubectl got no argument %zu", i + 1);
 		if (want[i]) {
 			if (len != strlen(want[i]) || memcmp(got, want[i], len))
-				fail_msg("argument %zu: '%.*s', expected '%s'", i + 1, (int)len, got, want[i]);
+				fail_msg("argument %zu: '%.*s', expected '%s'", i + 1, (int)len,
+					 got, want[i]);
 		} else {
 			assert_int_equal(len, probe_script_len);
 			assert_memory_equal(got, probe_script, len);
@@ -188,20 +193,32 @@ static void test_error_modes(void **state)
 		enum probe_error want;
 		const char *msg;
 	} cases[] = {
-		{"unauthorized", PROBE_UNAUTHORIZED, "kubectl is not logged in or has no usable context/kubeconfig: You must be logged in to the server (Unauthorized)"},
-		{"upgrade_unauthorized", PROBE_UNAUTHORIZED, "kubectl is not logged in or has no usable context/kubeconfig: unable to upgrade connection: Unauthorized"},
-		{"nocontext", PROBE_UNAUTHORIZED, "kubectl has no cluster configured (no kubeconfig or context; pass --context or --kubeconfig)"},
-		{"forbidden", PROBE_FORBIDDEN, "RBAC forbids exec into pod dynamo/vllm-decode-0 (needs 'get' on pods and 'create' on pods/exec): Error from server (Forbidden): pods \"vllm-decode-0\" is forbidden: User \"system:serviceaccount:dynamo:default\" cannot create resource \"pods/exec\" in API group \"\" in the namespace \"dynamo\""},
-		{"notfound", PROBE_POD_NOT_FOUND, "pod dynamo/vllm-decode-0 not found: Error from server (NotFound): pods \"vllm-decode-0\" not found"},
-		{"gone", PROBE_POD_NOT_FOUND, "pod dynamo/vllm-decode-0 not found: unable to upgrade connection: pod does not exist"},
-		{"container", PROBE_CONTAINER_NOT_FOUND, "container not found or not running in pod dynamo/vllm-decode-0: unable to upgrade connection: container not found (\"main\")"},
-		{"noshell", PROBE_NO_SHELL, "no 'sh' in the container of pod dynamo/vllm-decode-0: the probe needs a POSIX shell (pick another container with --container): OCI runtime exec failed: exec failed: unable to start container process: exec: \"sh\": executable file not found in $PATH: unknown"},
+		{"unauthorized", PROBE_UNAUTHORIZED,
+		 "kubectl is not logged in or has no usable context/kubeconfig: You must be logged in to the server (Unauthorized)"},
+		{"upgrade_unauthorized", PROBE_UNAUTHORIZED,
+		 "kubectl is not logged in or has no usable context/kubeconfig: unable to upgrade connection: Unauthorized"},
+		{"nocontext", PROBE_UNAUTHORIZED,
+		 "kubectl has no cluster configured (no kubeconfig or context; pass --context or --kubeconfig)"},
+		{"forbidden", PROBE_FORBIDDEN,
+		 "RBAC forbids exec into pod dynamo/vllm-decode-0 (needs 'get' on pods and 'create' on pods/exec): Error from server (Forbidden): pods \"vllm-decode-0\" is forbidden: User \"system:serviceaccount:dynamo:default\" cannot create resource \"pods/exec\" in API group \"\" in the namespace \"dynamo\""},
+		{"notfound", PROBE_POD_NOT_FOUND,
+		 "pod dynamo/vllm-decode-0 not found: Error from server (NotFound): pods \"vllm-decode-0\" not found"},
+		{"gone", PROBE_POD_NOT_FOUND,
+		 "pod dynamo/vllm-decode-0 not found: unable to upgrade connection: pod does not exist"},
+		{"container", PROBE_CONTAINER_NOT_FOUND,
+		 "container not found or not running in pod dynamo/vllm-decode-0: unable to upgrade connection: container not found (\"main\")"},
+		{"noshell", PROBE_NO_SHELL,
+		 "no 'sh' in the container of pod dynamo/vllm-decode-0: the probe needs a POSIX shell (pick another container with --container): OCI runtime exec failed: exec failed: unable to start container process: exec: \"sh\": executable file not found in $PATH: unknown"},
 		{"noshell_containerd", PROBE_NO_SHELL, NULL},
 		{"exit127", PROBE_NO_SHELL, NULL},
-		{"unreachable", PROBE_EXEC_FAILED, "kubectl cannot reach the cluster: Unable to connect to the server: dial tcp 10.0.0.1:6443: i/o timeout"},
-		{"error", PROBE_EXEC_FAILED, "kubectl exec into pod dynamo/vllm-decode-0 failed (exit 1) without a probe transcript: Error from server: error dialing backend: remote error: tls: internal error"},
-		{"cut", PROBE_EXEC_FAILED, "the probe of pod dynamo/vllm-decode-0 was cut (exit 137): command terminated with exit code 137"},
-		{"garbage", PROBE_EXEC_FAILED, "kubectl exec into pod dynamo/vllm-decode-0 failed (exit 0) without a probe transcript"},
+		{"unreachable", PROBE_EXEC_FAILED,
+		 "kubectl cannot reach the cluster: Unable to connect to the server: dial tcp 10.0.0.1:6443: i/o timeout"},
+		{"error", PROBE_EXEC_FAILED,
+		 "kubectl exec into pod dynamo/vllm-decode-0 failed (exit 1) without a probe transcript: Error from server: error dialing backend: remote error: tls: internal error"},
+		{"cut", PROBE_EXEC_FAILED,
+		 "the probe of pod dynamo/vllm-decode-0 was cut (exit 137): command terminated with exit code 137"},
+		{"garbage", PROBE_EXEC_FAILED,
+		 "kubectl exec into pod dynamo/vllm-decode-0 failed (exit 0) without a probe transcript"},
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		fake_reset();
@@ -210,12 +227,14 @@ static void test_error_modes(void **state)
 		struct probe_outcome out;
 		probe_collect(&o, NULL, &out);
 		if (out.err != cases[i].want)
-			fail_msg("mode %s: %s (%s), expected %s", cases[i].mode, probe_error_name(out.err),
-				 out.message, probe_error_name(cases[i].want));
+			fail_msg("mode %s: %s (%s), expected %s", cases[i].mode,
+				 probe_error_name(out.err), out.message,
+				 probe_error_name(cases[i].want));
 		assert_non_null(out.message);
 		assert_null(strchr(out.message, '\n'));
 		if (cases[i].msg && strcmp(out.message, cases[i].msg))
-			fail_msg("mode %s: message\n  '%s'\nexpected\n  '%s'", cases[i].mode, out.message, cases[i].msg);
+			fail_msg("mode %s: message\n  '%s'\nexpected\n  '%s'", cases[i].mode,
+				 out.message, cases[i].msg);
 		assert_int_equal(probe_error_exit(out.err), CI_EXIT_UNKNOWN);
 		assert_int_equal(out.kubectl_calls, 1);
 		assert_int_equal(log_lines(), 1);
@@ -240,7 +259,9 @@ static void test_hang_deadline(void **state)
 	probe_collect(&o, NULL, &out);
 	double took = run_now() - t0;
 	assert_int_equal(out.err, PROBE_TIMEOUT);
-	assert_string_equal(out.message, "kubectl exec into pod dynamo/vllm-decode-0 did not finish within 1 s (kubectl was stopped)");
+	assert_string_equal(
+		out.message,
+		"kubectl exec into pod dynamo/vllm-decode-0 did not finish within 1 s (kubectl was stopped)");
 	assert_true(took >= 1.0);
 	if (took >= 2.0)
 		fail_msg("returned %.3f s after start with a 1 s deadline", took);
@@ -318,16 +339,36 @@ static void test_bad_targets(void **state)
 		struct probe_target o;
 		const char *msg;
 	} cases[] = {
-		{{.timeout_s = 5, .kubectl = FAKE, .namespace_ = "ns"}, "--pod is required with --namespace"},
-		{{.timeout_s = 5, .kubectl = FAKE, .pod = "p"}, "--namespace is required with --pod"},
+		{{.timeout_s = 5, .kubectl = FAKE, .namespace_ = "ns"},
+		 "--pod is required with --namespace"},
+		{{.timeout_s = 5, .kubectl = FAKE, .pod = "p"},
+		 "--namespace is required with --pod"},
 		{{.timeout_s = 5, .kubectl = FAKE, .namespace_ = "ns; id", .pod = "p"}, NULL},
-		{{.timeout_s = 5, .kubectl = FAKE, .namespace_ = "ns", .pod = "p", .container = "$(x)"}, NULL},
-		{{.timeout_s = 5, .kubectl = FAKE, .namespace_ = "ns", .pod = "p", .context = "--as=root"}, NULL},
-		{{.timeout_s = 5, .kubectl = FAKE, .namespace_ = "ns", .pod = "p", .kubeconfig = "-f"}, NULL},
-		{{.timeout_s = 5, .kubectl = FAKE, .namespace_ = "ns", .pod = "p", .sysroot = "/"}, "--sysroot applies to the local probe, not to a pod"},
-		{{.timeout_s = 5, .sysroot = "/nonexistent/sysroot"}, "--sysroot /nonexistent/sysroot: No such file or directory"},
+		{{.timeout_s = 5,
+		  .kubectl = FAKE,
+		  .namespace_ = "ns",
+		  .pod = "p",
+		  .container = "$(x)"},
+		 NULL},
+		{{.timeout_s = 5,
+		  .kubectl = FAKE,
+		  .namespace_ = "ns",
+		  .pod = "p",
+		  .context = "--as=root"},
+		 NULL},
+		{{.timeout_s = 5,
+		  .kubectl = FAKE,
+		  .namespace_ = "ns",
+		  .pod = "p",
+		  .kubeconfig = "-f"},
+		 NULL},
+		{{.timeout_s = 5, .kubectl = FAKE, .namespace_ = "ns", .pod = "p", .sysroot = "/"},
+		 "--sysroot applies to the local probe, not to a pod"},
+		{{.timeout_s = 5, .sysroot = "/nonexistent/sysroot"},
+		 "--sysroot /nonexistent/sysroot: No such file or directory"},
 		{{.timeout_s = 5, .sysroot = SAMPLE}, "--sysroot " SAMPLE ": not a directory"},
-		{{.timeout_s = 5, .kubectl = FAKE, .namespace_ = "ns\x1b[2J", .pod = "p\n"}, "invalid namespace name (a Kubernetes name: lowercase letters, digits and '-', at most 63)"},
+		{{.timeout_s = 5, .kubectl = FAKE, .namespace_ = "ns\x1b[2J", .pod = "p\n"},
+		 "invalid namespace name (a Kubernetes name: lowercase letters, digits and '-', at most 63)"},
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		fake_reset();
@@ -361,7 +402,9 @@ static void test_kubectl_missing(void **state)
 	o.kubectl = "tests/fakes/no-such-kubectl";
 	probe_collect(&o, NULL, &out);
 	assert_int_equal(out.err, PROBE_KUBECTL_MISSING);
-	assert_string_equal(out.message, "kubectl not found at 'tests/fakes/no-such-kubectl' (install it or pass --kubectl PATH)");
+	assert_string_equal(
+		out.message,
+		"kubectl not found at 'tests/fakes/no-such-kubectl' (install it or pass --kubectl PATH)");
 	probe_outcome_release(&out);
 
 	o.kubectl = SAMPLE; /* exists, not executable */
@@ -389,10 +432,12 @@ static void test_replay(void **state)
 	} bad[] = {
 		{"tests/fixtures/probe/kubectl__notfound_pods_not_found.txt",
 		 "cannot replay tests/fixtures/probe/kubectl__notfound_pods_not_found.txt: not a probe transcript (no '@@ci-probe v1' line)"},
-		{"tests/fixtures/probe/no-such-file", "cannot replay tests/fixtures/probe/no-such-file: No such file or directory"},
+		{"tests/fixtures/probe/no-such-file",
+		 "cannot replay tests/fixtures/probe/no-such-file: No such file or directory"},
 		{"tests/fixtures/probe", "cannot replay tests/fixtures/probe: Is a directory"},
 		/* refused by its type on the opened fd, never read (issue 11) */
-		{"/dev/zero", "cannot replay /dev/zero: not a regular file or a pipe (a socket or a device), not read"},
+		{"/dev/zero",
+		 "cannot replay /dev/zero: not a regular file or a pipe (a socket or a device), not read"},
 	};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		o.replay = bad[i].file;
@@ -454,7 +499,9 @@ static void test_save_replay_round_trip(void **state)
 	o.save_probe = "/nonexistent/dir/x.probe";
 	probe_collect(&o, NULL, &a);
 	assert_int_equal(a.err, PROBE_BAD_TARGET);
-	assert_string_equal(a.message, "cannot write --save-probe /nonexistent/dir/x.probe: No such file or directory");
+	assert_string_equal(
+		a.message,
+		"cannot write --save-probe /nonexistent/dir/x.probe: No such file or directory");
 	assert_false(a.t.valid);
 	assert_int_equal(log_lines(), 0); /* kubectl never ran */
 	probe_outcome_release(&a);

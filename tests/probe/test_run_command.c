@@ -91,7 +91,9 @@ static void test_stdin(void **state)
 	struct run_result r;
 	const char *argv[] = {"cat", NULL};
 	static const char data[] = "hello\0world\n";
-	struct run_request req = {.argv = argv, .stdin_data = data, .stdin_len = sizeof(data) - 1,
+	struct run_request req = {.argv = argv,
+				  .stdin_data = data,
+				  .stdin_len = sizeof(data) - 1,
 				  .deadline = run_now() + 10};
 	run_command(&req, &r);
 	assert_int_equal(r.status, RUN_EXITED);
@@ -253,7 +255,8 @@ static void inherited_fds(bool inherited[1024])
 
 /* The child's own descriptors, tested one by one without opening anything
  * (a glob would open the directory and list its own descriptor). */
-#define LIST_FDS "i=0; while [ $i -lt 1024 ]; do [ -e /proc/$$/fd/$i ] && echo $i; i=$((i+1)); done; :"
+#define LIST_FDS \
+	"i=0; while [ $i -lt 1024 ]; do [ -e /proc/$$/fd/$i ] && echo $i; i=$((i+1)); done; :"
 
 static void check_fds(const char *out, const bool inherited[1024])
 {
@@ -295,7 +298,8 @@ static void *job_run(void *arg)
 	if (j->i == 0)
 		snprintf(script, sizeof(script), "%s", LIST_FDS);
 	else
-		snprintf(script, sizeof(script), "sleep 0.5; echo job%d; echo e%d >&2; exit %d", j->i, j->i, j->i);
+		snprintf(script, sizeof(script), "sleep 0.5; echo job%d; echo e%d >&2; exit %d",
+			 j->i, j->i, j->i);
 	const char *argv[] = {"sh", "-c", script, NULL};
 	struct run_request req = {.argv = argv, .deadline = run_now() + 30};
 	run_command(&req, &j->r);
@@ -308,7 +312,9 @@ static void *job_run(void *arg)
 static void test_threads(void **state)
 {
 	(void)state;
-	enum { N = 16 };
+	enum {
+		N = 16
+	};
 	struct job jobs[N];
 	pthread_t th[N];
 	bool inherited[1024];

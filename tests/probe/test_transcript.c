@@ -83,7 +83,8 @@ static void test_forged_boundaries_are_data(void **state)
 	const struct section *s = transcript_get(&t, "env");
 	assert_non_null(s);
 	assert_int_equal(s->rc, 3);
-	assert_string_equal(s->body, "@@end env rc=0\n@@begin evil\n|secret\n@@done\n@@ci-probe v1\n");
+	assert_string_equal(s->body,
+			    "@@end env rc=0\n@@begin evil\n|secret\n@@done\n@@ci-probe v1\n");
 	assert_null(transcript_get(&t, "evil"));
 	transcript_release(&t);
 }
@@ -154,7 +155,8 @@ static void test_cut_sections(void **state)
 	(void)state;
 	struct transcript t;
 	/* begin while open: the first was cut; EOF while open: kept */
-	parse(&t, "@@ci-probe v1\n@@begin a\n|one\n@@begin b\n|two\n@@end b rc=0\n@@begin c\n|three\n");
+	parse(&t,
+	      "@@ci-probe v1\n@@begin a\n|one\n@@begin b\n|two\n@@end b rc=0\n@@begin c\n|three\n");
 	assert_true(t.valid);
 	assert_false(t.complete);
 	assert_int_equal(t.n, 3);
@@ -259,7 +261,8 @@ static void test_end_flags(void **state)
 static void test_binary_body(void **state)
 {
 	(void)state;
-	static const char in[] = "@@ci-probe v1\n@@begin bin\n|a\0b\xff\xfe\n|\n@@end bin rc=0\n@@done\n";
+	static const char in[] =
+		"@@ci-probe v1\n@@begin bin\n|a\0b\xff\xfe\n|\n@@end bin rc=0\n@@done\n";
 	struct transcript t;
 	transcript_init(&t);
 	transcript_parse(&t, in, sizeof(in) - 1);
@@ -278,7 +281,8 @@ static void test_section_cap(void **state)
 	char *buf = xmalloc(cap);
 	len += (size_t)snprintf(buf + len, cap - len, "@@ci-probe v1\n");
 	for (int i = 0; i < TRANSCRIPT_MAX_SECTIONS + 50; i++)
-		len += (size_t)snprintf(buf + len, cap - len, "@@begin s%d\n|%d\n@@end s%d rc=0\n", i, i, i);
+		len += (size_t)snprintf(buf + len, cap - len, "@@begin s%d\n|%d\n@@end s%d rc=0\n",
+					i, i, i);
 	len += (size_t)snprintf(buf + len, cap - len, "@@done\n");
 	struct transcript t;
 	transcript_init(&t);
