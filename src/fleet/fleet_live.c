@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/bytes.h"
 #include "core/strbuf.h"
 #include "fleet/fleet.h"
 #include "fleet/fleet_desc.h"
@@ -26,12 +27,6 @@
 static double moved(const struct fleet_pod *p)
 {
 	return p->live_nixl ? p->live_kv_tx + p->live_kv_rx : p->live_rdma + p->live_tcp;
-}
-
-static const char *gib(double b, char *buf, size_t n)
-{
-	snprintf(buf, n, "%.1f GiB", b / (1024.0 * 1024 * 1024));
-	return buf;
 }
 
 static void check_flat(struct ci_report *r, const struct fleet_pod *p, size_t n, size_t observed)
@@ -88,7 +83,7 @@ static void check_balance(struct ci_report *r, const struct fleet_pod *p, size_t
 	if (!np || !nd)
 		return; /* no pair with telemetry: nothing to compare */
 	const struct check_desc *d = &fleet_check_table[FLEET_CK_LIVE_BALANCE];
-	char a[32], b[32];
+	char a[BYTES_STR_LEN], b[BYTES_STR_LEN];
 	if (sent < LIVE_FLAT_BYTES && recv < LIVE_FLAT_BYTES) {
 		report_na(r, d, "prefill/decode", "no KV moved between prefill and decode");
 		return;
@@ -97,14 +92,14 @@ static void check_balance(struct ci_report *r, const struct fleet_pod *p, size_t
 	if (lo >= hi / 2) {
 		report_check(r, d, CI_OK, "prefill/decode",
 			     "prefill moved %s, decode %s during the window (NIXL counters)",
-			     gib(sent, a, sizeof(a)), gib(recv, b, sizeof(b)));
+			     bytes_str_d(sent, a, sizeof(a)), bytes_str_d(recv, b, sizeof(b)));
 		return;
 	}
 	struct ci_check *c = report_check(
 		r, d, CI_WARN, "prefill/decode",
 		"prefill moved %s but decode %s during the window: one side's transfers do "
 		"not reach the other (or go to pods outside this deployment)",
-		gib(sent, a, sizeof(a)), gib(recv, b, sizeof(b)));
+		bytes_str_d(sent, a, sizeof(a)), bytes_str_d(recv, b, sizeof(b)));
 	check_set_fix(c, "compare the pods' node.live.traffic; a side that moved little may be "
 			 "talking to another deployment's pods or failing (NIXL errors)");
 }

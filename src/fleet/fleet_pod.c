@@ -257,6 +257,7 @@ void fleet_pod_from_facts(struct fleet_pod *p, const struct nixl_facts *f, bool 
 		p->live_rdma = (double)(ls.rdma_tx + ls.rdma_rx);
 		p->live_tcp = (double)(ls.tcp_tx + ls.tcp_rx);
 	}
+	live_summary_release(&ls);
 	if (with_nixl) {
 		if (f->have_ucxv && f->ucxv.version)
 			p->ucx_version = xstrdup(f->ucxv.version);

@@ -27,6 +27,7 @@
 #include <stdint.h>
 
 #include "core/report.h"
+#include "core/strbuf.h"
 #include "parse/logscan.h"
 #include "parse/net_dev.h"
 #include "parse/proc_fd.h"
@@ -111,8 +112,27 @@ void live_facts_init(struct live_facts *f);
 void live_facts_release(struct live_facts *f);
 void live_facts_read(struct live_facts *f, const struct transcript *t);
 
+/* A list in a detail line stops near this many bytes, saying how many it
+ * left out (core/strbuf.h). */
+#define LIVE_LINE_CAP 160
+
+/* What one RDMA port or one interface moved during the window, in bytes;
+ * name borrowed from the facts. */
+struct live_delta {
+	const char *name;
+	unsigned port; /* RDMA ports; 0 for an interface */
+	uint64_t tx, rx;
+};
+
+/* How much one of NIXL's error statuses grew; status borrowed. */
+struct live_error {
+	const char *status;
+	double delta;
+};
+
 /* What the facts mean, derived once and shared by the checks, the fleet
- * comparison and the renderers. */
+ * comparison and the renderers.  Borrows names from the facts: release it
+ * before them. */
 struct live_summary {
 	bool observed;             /* both samples present */
 	double seconds;            /* the measured window */
@@ -120,12 +140,17 @@ struct live_summary {
 	uint64_t tcp_tx, tcp_rx;   /* non-loopback interfaces of the pod */
 	bool nixl;                 /* NIXL telemetry at both ends */
 	double nixl_tx, nixl_rx;
-	double nixl_errors;  /* growth of agent_errors_total */
-	char rdma_devs[160]; /* "mlx5_0..mlx5_3" or "mlx5_0, mlx5_2" (ports that moved) */
-	char error_statuses[200];
+	double nixl_errors;             /* growth of agent_errors_total */
+	struct live_delta *ports, *ifs; /* every port / interface read at both ends */
+	size_t n_ports, n_ifs;
+	struct live_error *errors; /* per status, in the order first seen */
+	size_t n_errors;
+	struct strbuf rdma_devs;      /* "mlx5_0..mlx5_3" or "mlx5_0, mlx5_2" (ports that moved) */
+	struct strbuf error_statuses; /* "NIXL_ERR_BACKEND +3, ..." */
 };
 
 void live_summarize(const struct live_facts *f, struct live_summary *s);
+void live_summary_release(struct live_summary *s);
 
 /* Add the node.live.* checks (nothing when the probe collected nothing). */
 void live_checks_run(struct ci_report *r, const struct live_facts *f, const char *subject);

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/bytes.h"
 #include "core/redact.h"
 #include "live/live.h"
 #include "live/live_desc.h"
@@ -29,18 +30,6 @@
 /* NIXL moved this much without the RDMA ports or the TCP interfaces moving
  * half of it: the bytes went another way (cuda_ipc, shared memory). */
 #define LIVE_SHARE 0.5
-
-static const char *bytes_str(double b, char *buf, size_t len)
-{
-	static const char *unit[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-	size_t u = 0;
-	while (b >= 1024 && u < 4) {
-		b /= 1024;
-		u++;
-	}
-	snprintf(buf, len, u ? "%.1f %s" : "%.0f %s", b, unit[u]);
-	return buf;
-}
 
 static const char *who(const struct live_facts *f, char *buf, size_t len)
 {
@@ -232,17 +221,19 @@ static void check_loaded(struct ci_report *r, const struct live_facts *f, const 
 
 static void traffic_evidence(struct ci_check *c, const struct live_summary *s)
 {
-	char a[32], b[32];
-	check_add_evidence(
-		c, "RDMA ports: sent %s, received %s%s%s", bytes_str((double)s->rdma_tx, a, 32),
-		bytes_str((double)s->rdma_rx, b, 32), *s->rdma_devs ? " on " : "", s->rdma_devs);
+	char a[BYTES_STR_LEN], b[BYTES_STR_LEN];
+	check_add_evidence(c, "RDMA ports: sent %s, received %s%s%s",
+			   bytes_str_d((double)s->rdma_tx, a, sizeof(a)),
+			   bytes_str_d((double)s->rdma_rx, b, sizeof(b)),
+			   s->rdma_devs.len ? " on " : "", s->rdma_devs.buf);
 	check_add_evidence(c, "pod interfaces (kernel TCP/IP): sent %s, received %s",
-			   bytes_str((double)s->tcp_tx, a, 32),
-			   bytes_str((double)s->tcp_rx, b, 32));
+			   bytes_str_d((double)s->tcp_tx, a, sizeof(a)),
+			   bytes_str_d((double)s->tcp_rx, b, sizeof(b)));
 	if (s->nixl)
 		check_add_evidence(
 			c, "NIXL telemetry: agent_tx_bytes_total +%s, agent_rx_bytes_total +%s",
-			bytes_str(s->nixl_tx, a, 32), bytes_str(s->nixl_rx, b, 32));
+			bytes_str_d(s->nixl_tx, a, sizeof(a)),
+			bytes_str_d(s->nixl_rx, b, sizeof(b)));
 	check_add_evidence(c, "window: %.1f s", s->seconds);
 }
 
@@ -263,7 +254,7 @@ static void say_nothing_moved(struct ci_report *r, const char *subject,
 static void check_traffic(struct ci_report *r, const struct live_facts *f, const char *subject,
 			  const struct live_summary *s)
 {
-	char a[32], b[32], g[32];
+	char a[BYTES_STR_LEN], b[BYTES_STR_LEN], g[BYTES_STR_LEN];
 	double rdma = (double)(s->rdma_tx + s->rdma_rx), tcp = (double)(s->tcp_tx + s->tcp_rx);
 	double secs = s->seconds > 0 ? s->seconds : 1;
 	struct ci_check *c;
@@ -278,7 +269,7 @@ static void check_traffic(struct ci_report *r, const struct live_facts *f, const
 			r, &live_check_table[LIVE_CK_TRAFFIC], CI_WARN, subject,
 			"during %.0f s the RDMA ports moved %s and the pod's TCP interfaces %s, but "
 			"without NIXL telemetry these bytes cannot be attributed to KV (%s)",
-			secs, bytes_str(rdma, a, 32), bytes_str(tcp, b, 32),
+			secs, bytes_str_d(rdma, a, sizeof(a)), bytes_str_d(tcp, b, sizeof(b)),
 			*f->s[1].nixl_why ? f->s[1].nixl_why : "no telemetry");
 		check_set_fix(
 			c,
@@ -294,13 +285,13 @@ static void check_traffic(struct ci_report *r, const struct live_facts *f, const
 		return;
 	}
 	if (rdma >= LIVE_SHARE * kv) {
-		char d[32];
+		char d[BYTES_STR_LEN];
 		c = report_check(
 			r, &live_check_table[LIVE_CK_TRAFFIC], CI_OK, subject,
 			"KV moved %s over %s at %s/s during %.0f s (RDMA ports %s, TCP %s)",
-			bytes_str(kv, a, 32), *s->rdma_devs ? s->rdma_devs : "RDMA",
-			bytes_str(kv / secs, g, 32), secs, bytes_str(rdma, b, 32),
-			bytes_str(tcp, d, 32));
+			bytes_str_d(kv, a, sizeof(a)), s->rdma_devs.len ? s->rdma_devs.buf : "RDMA",
+			bytes_str_d(kv / secs, g, sizeof(g)), secs, bytes_str_d(rdma, b, sizeof(b)),
+			bytes_str_d(tcp, d, sizeof(d)));
 		traffic_evidence(c, s);
 		return;
 	}
@@ -309,7 +300,8 @@ static void check_traffic(struct ci_report *r, const struct live_facts *f, const
 			r, &live_check_table[LIVE_CK_TRAFFIC], CI_FAIL, subject,
 			"KV moved over TCP: NIXL moved %s during %.0f s while the RDMA ports moved "
 			"%s and the pod's TCP interfaces %s",
-			bytes_str(kv, a, 32), secs, bytes_str(rdma, b, 32), bytes_str(tcp, g, 32));
+			bytes_str_d(kv, a, sizeof(a)), secs, bytes_str_d(rdma, b, sizeof(b)),
+			bytes_str_d(tcp, g, sizeof(g)));
 		check_set_fix(c,
 			      "make UCX see and select the RDMA devices (node.rdma.*, "
 			      "nixl.ucx.rdma, UCX_TLS/UCX_NET_DEVICES), then restart the workers");
@@ -320,7 +312,8 @@ static void check_traffic(struct ci_report *r, const struct live_facts *f, const
 			 "NIXL moved %s during %.0f s, but neither the RDMA ports (%s) nor the TCP "
 			 "interfaces (%s) moved half of it: the bytes took another path (cuda_ipc "
 			 "within the node, or host shared memory)",
-			 bytes_str(kv, a, 32), secs, bytes_str(rdma, b, 32), bytes_str(tcp, g, 32));
+			 bytes_str_d(kv, a, sizeof(a)), secs, bytes_str_d(rdma, b, sizeof(b)),
+			 bytes_str_d(tcp, g, sizeof(g)));
 	check_set_fix(c, "set UCX_PROTO_INFO=y on a worker and read which protocol UCX "
 			 "chose for the KV transfers");
 	traffic_evidence(c, s);
@@ -334,7 +327,7 @@ static void check_errors(struct ci_report *r, const char *subject, const struct 
 		struct ci_check *c =
 			report_check(r, &live_check_table[LIVE_CK_ERRORS], CI_FAIL, subject,
 				     "NIXL's error counters grew by %.0f during the window: %s",
-				     s->nixl_errors, s->error_statuses);
+				     s->nixl_errors, s->error_statuses.buf);
 		check_set_fix(c,
 			      "read the worker logs around the errors (check_interconnect "
 			      "--logs); NIXL_ERR_REMOTE_DISCONNECT means the peer agent went away "
@@ -435,8 +428,9 @@ void live_checks_run(struct ci_report *r, const struct live_facts *f, const char
 	check_loaded(r, f, subject);
 	struct live_summary s;
 	live_summarize(f, &s);
-	if (!s.observed)
-		return;
-	check_traffic(r, f, subject, &s);
-	check_errors(r, subject, &s);
+	if (s.observed) {
+		check_traffic(r, f, subject, &s);
+		check_errors(r, subject, &s);
+	}
+	live_summary_release(&s);
 }

@@ -5,8 +5,10 @@
  * that came and went) count as nothing rather than as a wrap of 2^64.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "core/xalloc.h"
 #include "live/live.h"
 #include "parse/lines.h"
 
@@ -40,10 +42,9 @@ static bool split_num(const char *name, size_t *stem, unsigned *num)
 }
 
 /* The devices that moved bytes, as "mlx5_0..mlx5_3" when they are one run
- * of numbers, else listed ("mlx5_0, mlx5_4"), capped with "+N more". */
-static void name_devs(const char **devs, size_t n, char *out, size_t cap)
+ * of numbers, else listed ("mlx5_0, mlx5_4"), capped with "... (N more)". */
+static void name_devs(const char **devs, size_t n, struct strbuf *out)
 {
-	out[0] = '\0';
 	if (!n)
 		return;
 	bool run = n > 2;
@@ -59,34 +60,26 @@ static void name_devs(const char **devs, size_t n, char *out, size_t cap)
 		prev = num;
 	}
 	if (run) {
-		snprintf(out, cap, "%s..%s", devs[0], devs[n - 1]);
+		strbuf_addf(out, "%s..%s", devs[0], devs[n - 1]);
 		return;
 	}
-	size_t used = 0;
-	for (size_t i = 0; i < n; i++) {
-		int w = snprintf(out + used, cap - used, "%s%s", i ? ", " : "", devs[i]);
-		if (w < 0 || (size_t)w >= cap - used - 12) {
-			snprintf(out + used, cap - used, " +%zu more", n - i);
-			return;
-		}
-		used += (size_t)w;
-	}
+	for (size_t i = 0; i < n; i++)
+		strbuf_joinf_capped(out, LIVE_LINE_CAP, ", ", "%s", devs[i]);
 }
 
 static void sum_errors(const struct live_sample *a, const struct live_sample *b,
 		       struct live_summary *s)
 {
-	size_t used = 0, dropped = 0;
 	for (size_t i = 0; i < b->nixl.p.n; i++) {
 		const struct prom_sample *x = &b->nixl.p.v[i];
 		if (strcmp(x->name, "agent_errors_total"))
 			continue;
 		const char *st = prom_sample_label(x, "status");
+		const char *ag = prom_sample_label(x, "agent_name");
 		double before = 0;
 		for (size_t j = 0; j < a->nixl.p.n; j++) {
 			const struct prom_sample *y = &a->nixl.p.v[j];
 			const char *st2 = prom_sample_label(y, "status");
-			const char *ag = prom_sample_label(x, "agent_name");
 			const char *ag2 = prom_sample_label(y, "agent_name");
 			if (!strcmp(y->name, x->name) && !strcmp(st ? st : "", st2 ? st2 : "") &&
 			    !strcmp(ag ? ag : "", ag2 ? ag2 : ""))
@@ -94,26 +87,30 @@ static void sum_errors(const struct live_sample *a, const struct live_sample *b,
 		}
 		if (x->value <= before)
 			continue;
-		s->nixl_errors += x->value - before;
-		/* One line: the statuses that fit, then how many did not. */
-		char item[96];
-		int w = snprintf(item, sizeof(item), "%s%s +%.0f", used ? ", " : "",
-				 st ? st : "unlabelled", x->value - before);
-		if (w > 0 && !dropped && used + (size_t)w < sizeof(s->error_statuses) - 16) {
-			memcpy(s->error_statuses + used, item, (size_t)w + 1);
-			used += (size_t)w;
-		} else {
-			dropped++;
+		double grew_by = x->value - before;
+		s->nixl_errors += grew_by;
+		/* One entry per status, whichever agent counted it. */
+		const char *name = st ? st : "unlabelled";
+		size_t k = 0;
+		while (k < s->n_errors && strcmp(s->errors[k].status, name))
+			k++;
+		if (k == s->n_errors) {
+			s->errors = xrealloc(s->errors, (s->n_errors + 1) * sizeof(*s->errors));
+			s->errors[s->n_errors++] = (struct live_error){.status = name};
 		}
+		s->errors[k].delta += grew_by;
 	}
-	if (dropped)
-		snprintf(s->error_statuses + used, sizeof(s->error_statuses) - used,
-			 " and %zu more", dropped);
+	/* One line: the statuses that fit, then how many did not. */
+	for (size_t k = 0; k < s->n_errors; k++)
+		strbuf_joinf_capped(&s->error_statuses, LIVE_LINE_CAP, ", ", "%s +%.0f",
+				    s->errors[k].status, s->errors[k].delta);
 }
 
 void live_summarize(const struct live_facts *f, struct live_summary *s)
 {
 	memset(s, 0, sizeof(*s));
+	strbuf_init(&s->rdma_devs);
+	strbuf_init(&s->error_statuses);
 	const struct live_sample *a = &f->s[0], *b = &f->s[1];
 	s->observed = a->have && b->have;
 	if (!s->observed)
@@ -123,6 +120,7 @@ void live_summarize(const struct live_facts *f, struct live_summary *s)
 
 	const char *moved[LIVE_MAX_PORTS];
 	size_t n_moved = 0;
+	s->ports = xcalloc(b->n_ports ? b->n_ports : 1, sizeof(*s->ports));
 	for (size_t i = 0; i < b->n_ports; i++) {
 		const struct live_port *p1 = &b->ports[i];
 		const struct live_port *p0 = find_port(a, p1->dev, p1->port);
@@ -131,6 +129,8 @@ void live_summarize(const struct live_facts *f, struct live_summary *s)
 		bool rdma_only = p1->efa && !p1->have_txrx;
 		uint64_t tx = rdma_only ? grew(p0->rdma_tx, p1->rdma_tx) : grew(p0->tx, p1->tx);
 		uint64_t rx = rdma_only ? grew(p0->rdma_rx, p1->rdma_rx) : grew(p0->rx, p1->rx);
+		s->ports[s->n_ports++] =
+			(struct live_delta){.name = p1->dev, .port = p1->port, .tx = tx, .rx = rx};
 		s->rdma_tx += tx;
 		s->rdma_rx += rx;
 		if (tx + rx > 0) {
@@ -141,17 +141,23 @@ void live_summarize(const struct live_facts *f, struct live_summary *s)
 				moved[n_moved++] = p1->dev;
 		}
 	}
-	name_devs(moved, n_moved, s->rdma_devs, sizeof(s->rdma_devs));
+	name_devs(moved, n_moved, &s->rdma_devs);
 
-	if (a->have_netdev && b->have_netdev)
+	if (a->have_netdev && b->have_netdev) {
+		s->ifs = xcalloc(b->netdev.n ? b->netdev.n : 1, sizeof(*s->ifs));
 		for (size_t i = 0; i < b->netdev.n; i++) {
 			const struct net_dev_if *i1 = &b->netdev.v[i];
 			const struct net_dev_if *i0 = net_dev_find(&a->netdev, i1->name);
 			if (!i0 || !strcmp(i1->name, "lo"))
 				continue;
-			s->tcp_tx += grew(i0->tx_bytes, i1->tx_bytes);
-			s->tcp_rx += grew(i0->rx_bytes, i1->rx_bytes);
+			struct live_delta *d = &s->ifs[s->n_ifs++];
+			*d = (struct live_delta){.name = i1->name,
+						 .tx = grew(i0->tx_bytes, i1->tx_bytes),
+						 .rx = grew(i0->rx_bytes, i1->rx_bytes)};
+			s->tcp_tx += d->tx;
+			s->tcp_rx += d->rx;
 		}
+	}
 
 	s->nixl = a->nixl.have && b->nixl.have;
 	if (s->nixl) {
@@ -159,4 +165,14 @@ void live_summarize(const struct live_facts *f, struct live_summary *s)
 		s->nixl_rx = b->nixl.rx > a->nixl.rx ? b->nixl.rx - a->nixl.rx : 0;
 		sum_errors(a, b, s);
 	}
+}
+
+void live_summary_release(struct live_summary *s)
+{
+	free(s->ports);
+	free(s->ifs);
+	free(s->errors);
+	strbuf_release(&s->rdma_devs);
+	strbuf_release(&s->error_statuses);
+	memset(s, 0, sizeof(*s));
 }

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/bytes.h"
 #include "node/node_checks.h"
 #include "node/node_desc.h"
 #include "node/sections.h"
@@ -11,27 +12,6 @@
 #include "parse/proc_status.h"
 
 #define SHM_MIN (1ull << 30)
-
-const char *node_bytes_str(uint64_t b, char *buf, size_t len)
-{
-	/* Exact units when the value is one (limits usually are), else one
-	 * decimal in the largest unit, so that a reader never counts digits. */
-	if (b == LIMIT_UNLIMITED)
-		snprintf(buf, len, "unlimited");
-	else if (b >= (1ull << 30) && !(b % (1ull << 30)))
-		snprintf(buf, len, "%" PRIu64 " GiB", b >> 30);
-	else if (b >= (1ull << 20) && !(b % (1ull << 20)))
-		snprintf(buf, len, "%" PRIu64 " MiB", b >> 20);
-	else if (b >= (1ull << 30))
-		snprintf(buf, len, "%.1f GiB", (double)b / (1ull << 30));
-	else if (b >= (1ull << 20))
-		snprintf(buf, len, "%.1f MiB", (double)b / (1 << 20));
-	else if (b >= (1ull << 10) && !(b % (1ull << 10)))
-		snprintf(buf, len, "%" PRIu64 " KiB", b >> 10);
-	else
-		snprintf(buf, len, "%" PRIu64 " bytes", b);
-	return buf;
-}
 
 /* Below this a registration of a few buffers already fails (the container
  * defaults are 64 KiB and 8 MiB); see docs/checks.md for the sources. */
@@ -53,7 +33,7 @@ void node_check_memlock(struct ci_report *r, const struct node_facts *f)
 	bool ipc = node_ipc_lock(f);
 	const char *who = f->memlock_pid1 ? "the worker (pid 1)" : "the exec shell";
 	if (f->have_memlock)
-		node_bytes_str(f->memlock_soft, soft, sizeof(soft));
+		bytes_str(f->memlock_soft, soft, sizeof(soft));
 	if (!f->n_devs) {
 		report_na(r, ck, subj,
 			  "no RDMA device: the locked-memory limit only matters for RDMA%s%s%s",
@@ -96,7 +76,7 @@ void node_check_memlock(struct ci_report *r, const struct node_facts *f)
 	}
 	bool can_raise = f->have_memlock_hard && f->memlock_hard == LIMIT_UNLIMITED;
 	if (f->have_memlock_hard)
-		node_bytes_str(f->memlock_hard, hard, sizeof(hard));
+		bytes_str(f->memlock_hard, hard, sizeof(hard));
 	bool low = f->memlock_soft < MEMLOCK_FAIL_BELOW;
 	if (low)
 		c = report_check(
@@ -146,7 +126,7 @@ void node_check_shm(struct ci_report *r, const struct node_facts *f)
 		check_add_evidence(c, "%s", f->shm_how);
 		return;
 	}
-	node_bytes_str(f->shm_bytes, sz, sizeof(sz));
+	bytes_str(f->shm_bytes, sz, sizeof(sz));
 	if (f->shm_bytes < SHM_MIN) {
 		c = report_check(
 			r, ck, CI_WARN, subj,

@@ -75,7 +75,4 @@ bool node_ucx_netdev_selects(const char *value, const char *device);
 
 #define SUBJ_IB_PORTS "/sys/class/infiniband"
 
-/* "64 KiB", "512 MiB", "unlimited" */
-const char *node_bytes_str(uint64_t b, char *buf, size_t len);
-
 #endif

@@ -11,6 +11,7 @@
 
 #include <cmocka.h>
 
+#include "core/bytes.h"
 #include "core/report.h"
 #include "core/xalloc.h"
 #include "node/node.h"
@@ -496,9 +497,9 @@ static void test_bytes_str(void **state)
 {
 	(void)state;
 	char b[32];
-	assert_string_equal(node_bytes_str(65536, b, sizeof(b)), "64 KiB");
-	assert_string_equal(node_bytes_str(512ull << 20, b, sizeof(b)), "512 MiB");
-	assert_string_equal(node_bytes_str(UINT64_MAX, b, sizeof(b)), "unlimited");
+	assert_string_equal(bytes_str(65536, b, sizeof(b)), "64 KiB");
+	assert_string_equal(bytes_str(512ull << 20, b, sizeof(b)), "512 MiB");
+	assert_string_equal(bytes_str(UINT64_MAX, b, sizeof(b)), "unlimited");
 }
 
 int main(void)
