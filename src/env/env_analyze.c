@@ -142,13 +142,15 @@ void env_analyze(struct ci_report *r, const struct manifest_set *ms, const char 
 			check_add_evidence(c, "read %s", ms->files[i]);
 		return;
 	}
+	/* Each deployment is classified once; its checks and its facts both
+	 * read that one result. */
 	for (size_t i = 0; i < ms->n_deps; i++) {
 		if (!env_relevant(&ms->deps[i]))
 			continue;
 		struct env_class c;
 		env_classify(ms, &ms->deps[i], &c);
 		env_check_deployment(r, ms, &c);
+		env_report_facts(r, &c);
 		env_class_release(&c);
 	}
-	env_report_facts(r, ms);
 }

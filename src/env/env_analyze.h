@@ -98,7 +98,9 @@ void env_analyze(struct ci_report *r, const struct manifest_set *ms, const char 
 void env_report_inputs(struct ci_report *r, const struct manifest_set *ms);
 void env_check_deployment(struct ci_report *r, const struct manifest_set *ms,
 			  const struct env_class *c);
-void env_report_facts(struct ci_report *r, const struct manifest_set *ms);
+/* The variables each of c's services sets, as report facts (the table -v
+ * and JSON print); from the one classification env_analyze() made. */
+void env_report_facts(struct ci_report *r, const struct env_class *c);
 
 /* ---- env_text.c: small parsers (pure, bounded) ---- */
 

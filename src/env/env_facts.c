@@ -49,7 +49,7 @@ static bool word_in(const char *list, const char *w)
 	return false;
 }
 
-static void facts_for(struct ci_report *r, const struct env_class *c)
+void env_report_facts(struct ci_report *r, const struct env_class *c)
 {
 	const struct deployment *d = c->dep;
 	struct fact_acc *f = NULL;
@@ -112,16 +112,4 @@ static void facts_for(struct ci_report *r, const struct env_class *c)
 	}
 	free(done);
 	free(f);
-}
-
-void env_report_facts(struct ci_report *r, const struct manifest_set *ms)
-{
-	for (size_t i = 0; i < ms->n_deps; i++) {
-		if (!env_relevant(&ms->deps[i]))
-			continue;
-		struct env_class c;
-		env_classify(ms, &ms->deps[i], &c);
-		facts_for(r, &c);
-		env_class_release(&c);
-	}
 }
