@@ -9,6 +9,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -84,6 +85,102 @@ static const struct option long_opts[] = {
 	{NULL, 0, NULL, 0},
 };
 
+/* Options whose value is kept as given: where it goes and the bit that
+ * says it was given (0: validated by no verb rule). */
+static const struct string_opt {
+	int key;
+	size_t off;
+	unsigned given;
+} string_opts[] = {
+	{'n', offsetof(struct cli_opts, namespace_), OPT_NAMESPACE},
+	{LONG_POD, offsetof(struct cli_opts, pod), OPT_POD},
+	{'c', offsetof(struct cli_opts, container), OPT_CONTAINER},
+	{LONG_CONTEXT, offsetof(struct cli_opts, context), OPT_CONTEXT},
+	{LONG_KUBECONFIG, offsetof(struct cli_opts, kubeconfig), OPT_KUBECONFIG},
+	{LONG_KUBECTL, offsetof(struct cli_opts, kubectl), OPT_KUBECTL},
+	{LONG_SYSROOT, offsetof(struct cli_opts, sysroot), OPT_SYSROOT},
+	{LONG_SAVE_PROBE, offsetof(struct cli_opts, save_probe), OPT_SAVE_PROBE},
+	{LONG_REPLAY, offsetof(struct cli_opts, replay), OPT_REPLAY},
+	{LONG_PEER, offsetof(struct cli_opts, peer), OPT_PEER},
+	{LONG_DEPLOYMENT, offsetof(struct cli_opts, deployment), OPT_DEPLOYMENT},
+	{'l', offsetof(struct cli_opts, selector), OPT_SELECTOR},
+	{LONG_OUTPUT, offsetof(struct cli_opts, output), 0},
+};
+
+/* Options that take a count: the range, and the words of its error. */
+static const struct count_opt {
+	int key;
+	unsigned long min, max;
+	unsigned given;
+	const char *name, *unit;
+	bool attached; /* an optional value, so --logs=N */
+} count_opts[] = {
+	{LONG_JOBS, 1, 256, OPT_JOBS, "--jobs", "", false},
+	/* the cap bounds memory: each file read stays in the model */
+	{LONG_MAX_FILES, 1, 10000000, OPT_MAX_FILES, "--max-files", "", false},
+	{LONG_OBSERVE, 1, PROBE_MAX_OBSERVE_S, OPT_OBSERVE, "--observe", "seconds, ", false},
+	{LONG_LOGS, 1, 100000, OPT_LOGS, "--logs", "log lines, ", true},
+};
+
+/* A decimal count in [min, max]: no sign, no suffix, no overflow. */
+static bool parse_count(const char *arg, unsigned long min, unsigned long max, unsigned long *out)
+{
+	char *end;
+	errno = 0;
+	unsigned long v = strtoul(arg, &end, 10);
+	if (errno || *end || end == arg || *arg == '-' || *arg == '+' || v < min || v > max)
+		return false;
+	*out = v;
+	return true;
+}
+
+static int set_count(struct cli_opts *o, const struct count_opt *c, const char *arg)
+{
+	unsigned long v = PROBE_DEFAULT_LOGS_TAIL; /* --logs without =N */
+	if (arg && !parse_count(arg, c->min, c->max, &v))
+		return cli_usage_error(NULL,
+				       c->attached ? "invalid %s=%s (%s%lu to %lu)"
+						   : "invalid %s '%s' (%s%lu to %lu)",
+				       c->name, arg, c->unit, c->min, c->max);
+	switch (c->key) {
+	case LONG_JOBS: o->jobs = (int)v; break;
+	case LONG_MAX_FILES: o->max_files = v; break;
+	case LONG_OBSERVE: o->observe_s = (unsigned)v; break;
+	default: o->logs_tail = (unsigned)v; break;
+	}
+	o->given |= c->given;
+	return 0;
+}
+
+static int set_color(struct cli_opts *o, const char *arg)
+{
+	static const char *const modes[] = {
+		[CI_COLOR_AUTO] = "auto", [CI_COLOR_ALWAYS] = "always", [CI_COLOR_NEVER] = "never"};
+	for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++)
+		if (modes[i] && !strcmp(arg, modes[i])) {
+			o->color = (enum ci_color)i;
+			return 0;
+		}
+	return cli_usage_error(NULL, "unknown color mode '%s' (auto, always or never)", arg);
+}
+
+static int set_duration(const char *arg, double *out, unsigned given, unsigned *given_bits)
+{
+	if (duration_parse(arg, out)) {
+		*given_bits |= given;
+		return 0;
+	}
+	if (given == OPT_TIMEOUT)
+		return cli_usage_error(NULL,
+				       "invalid --timeout '%s' (a duration as kubectl takes it: "
+				       "30s, 2m, 1m30s, or seconds; at most 24h)",
+				       arg);
+	return cli_usage_error(NULL,
+			       "invalid --deadline '%s' (a duration: 10m, 90s, or seconds; at "
+			       "most 24h)",
+			       arg);
+}
+
 /* --help, help VERB, VERB --help: from the tables (cmd/help.c), at the
  * terminal's width. */
 static int print_help(const struct verb *v)
@@ -134,6 +231,70 @@ static int no_verb(void)
 	return cli_usage_error(NULL, "no verb given (%s)", list);
 }
 
+/* One option: 0, a usage error's exit code, or -1 for --version (the
+ * caller prints it and exits 0). */
+static int parse_option(int c, struct cli_opts *o, bool *want_help, char **argv)
+{
+	for (size_t i = 0; i < sizeof(string_opts) / sizeof(string_opts[0]); i++)
+		if (string_opts[i].key == c) {
+			*(const char **)(void *)((char *)o + string_opts[i].off) = optarg;
+			o->given |= string_opts[i].given;
+			return 0;
+		}
+	for (size_t i = 0; i < sizeof(count_opts) / sizeof(count_opts[0]); i++)
+		if (count_opts[i].key == c)
+			return set_count(o, &count_opts[i], optarg);
+	switch (c) {
+	case LONG_FORMAT: {
+		const struct render_format *f = render_format_find(optarg);
+		if (!f)
+			return cli_usage_error(NULL, "unknown format '%s' (%s)", optarg,
+					       render_format_names());
+		o->format = f->format;
+		return 0;
+	}
+	case LONG_JSON: o->format = CI_FORMAT_JSON; return 0;
+	case LONG_COLOR: return set_color(o, optarg);
+	case 'q': o->quiet = true; return 0;
+	case 'v': o->verbose = true; return 0;
+	case LONG_FORCE: o->force = true; return 0;
+	case LONG_TIMEOUT: return set_duration(optarg, &o->timeout_s, OPT_TIMEOUT, &o->given);
+	case LONG_DEADLINE: return set_duration(optarg, &o->deadline_s, OPT_DEADLINE, &o->given);
+	case 'h': *want_help = true; return 0;
+	case LONG_VERSION: return -1;
+	case ':': return cli_usage_error(NULL, "option '%s' needs a value", argv[optind - 1]);
+	default:
+		if (optopt && optopt < 256)
+			return cli_usage_error(NULL, "unknown option '-%c'", optopt);
+		return unknown_option(argv[optind - 1]);
+	}
+}
+
+/* kubectl's habits: the pod after the verb (`node POD`) as well as --pod
+ * POD, never both; no -n means the current context's namespace, read from
+ * the kubeconfig (no network call).  *ns owns what it read. */
+static int kubectl_habits(const struct verb *v, struct cli_opts *o, char **ns)
+{
+	if ((v->targets & VT_PROBE) && !(v->targets & VT_PATHS) && o->n_args == 1 &&
+	    !(o->given & (OPT_DEPLOYMENT | OPT_SELECTOR | OPT_REPLAY | OPT_SYSROOT))) {
+		if (o->given & OPT_POD)
+			return cli_usage_error(v->name,
+					       "the pod is named twice ('%s' and --pod %s)",
+					       o->args[0], o->pod);
+		o->pod = o->args[0];
+		o->given |= OPT_POD;
+		o->n_args = 0;
+	}
+	bool wants_ns = ((v->targets & VT_PROBE) && (o->given & OPT_POD)) ||
+			((v->targets & VT_FLEET) && (o->given & (OPT_DEPLOYMENT | OPT_SELECTOR)));
+	if (wants_ns && !(o->given & (OPT_NAMESPACE | OPT_REPLAY))) {
+		*ns = kube_context_namespace(o->kubeconfig, o->context);
+		o->namespace_ = *ns;
+		o->given |= OPT_NAMESPACE;
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	/* First: from here on, a signal stops and reaps every child before the
@@ -142,164 +303,18 @@ int main(int argc, char **argv)
 	struct cli_opts o = {.jobs = CLI_DEFAULT_JOBS};
 	const char *env_kubectl = getenv("KUBECTL");
 	o.kubectl = env_kubectl && *env_kubectl ? env_kubectl : "kubectl";
-	int c;
 	bool want_help = false;
+	int c, rc;
 
 	opterr = 0; /* we word our own errors */
 	while ((c = getopt_long(argc, argv, ":qvn:c:l:h", long_opts, NULL)) != -1) {
-		switch (c) {
-		case LONG_FORMAT: {
-			const struct render_format *f = render_format_find(optarg);
-			if (!f)
-				return cli_usage_error(NULL, "unknown format '%s' (%s)", optarg,
-						       render_format_names());
-			o.format = f->format;
-			break;
+		rc = parse_option(c, &o, &want_help, argv);
+		if (rc < 0) {
+			printf("check_interconnect %s\n", CI_VERSION);
+			return 0;
 		}
-		case LONG_OUTPUT: o.output = optarg; break;
-		case LONG_JSON: o.format = CI_FORMAT_JSON; break;
-		case LONG_COLOR:
-			if (!strcmp(optarg, "auto"))
-				o.color = CI_COLOR_AUTO;
-			else if (!strcmp(optarg, "always"))
-				o.color = CI_COLOR_ALWAYS;
-			else if (!strcmp(optarg, "never"))
-				o.color = CI_COLOR_NEVER;
-			else
-				return cli_usage_error(
-					NULL, "unknown color mode '%s' (auto, always or never)",
-					optarg);
-			break;
-		case 'q': o.quiet = true; break;
-		case 'v': o.verbose = true; break;
-		case 'n':
-			o.namespace_ = optarg;
-			o.given |= OPT_NAMESPACE;
-			break;
-		case LONG_POD:
-			o.pod = optarg;
-			o.given |= OPT_POD;
-			break;
-		case 'c':
-			o.container = optarg;
-			o.given |= OPT_CONTAINER;
-			break;
-		case LONG_CONTEXT:
-			o.context = optarg;
-			o.given |= OPT_CONTEXT;
-			break;
-		case LONG_KUBECONFIG:
-			o.kubeconfig = optarg;
-			o.given |= OPT_KUBECONFIG;
-			break;
-		case LONG_KUBECTL:
-			o.kubectl = optarg;
-			o.given |= OPT_KUBECTL;
-			break;
-		case LONG_SYSROOT:
-			o.sysroot = optarg;
-			o.given |= OPT_SYSROOT;
-			break;
-		case LONG_SAVE_PROBE:
-			o.save_probe = optarg;
-			o.given |= OPT_SAVE_PROBE;
-			break;
-		case LONG_FORCE: o.force = true; break;
-		case LONG_REPLAY:
-			o.replay = optarg;
-			o.given |= OPT_REPLAY;
-			break;
-		case LONG_PEER:
-			o.peer = optarg;
-			o.given |= OPT_PEER;
-			break;
-		case LONG_DEPLOYMENT:
-			o.deployment = optarg;
-			o.given |= OPT_DEPLOYMENT;
-			break;
-		case 'l':
-			o.selector = optarg;
-			o.given |= OPT_SELECTOR;
-			break;
-		case LONG_TIMEOUT:
-			if (!duration_parse(optarg, &o.timeout_s))
-				return cli_usage_error(
-					NULL,
-					"invalid --timeout '%s' (a duration as "
-					"kubectl takes it: 30s, 2m, 1m30s, or seconds; "
-					"at most 24h)",
-					optarg);
-			o.given |= OPT_TIMEOUT;
-			break;
-		case LONG_DEADLINE:
-			if (!duration_parse(optarg, &o.deadline_s))
-				return cli_usage_error(NULL,
-						       "invalid --deadline '%s' (a duration: 10m, "
-						       "90s, or seconds; at most 24h)",
-						       optarg);
-			o.given |= OPT_DEADLINE;
-			break;
-		case LONG_JOBS: {
-			char *end;
-			long j = strtol(optarg, &end, 10);
-			if (*end || end == optarg || j < 1 || j > 256)
-				return cli_usage_error(NULL, "invalid --jobs '%s' (1 to 256)",
-						       optarg);
-			o.jobs = (int)j;
-			o.given |= OPT_JOBS;
-			break;
-		}
-		case LONG_MAX_FILES: {
-			char *end;
-			errno = 0;
-			unsigned long long m = strtoull(optarg, &end, 10);
-			/* The cap bounds memory: each file read stays in the model. */
-			if (errno || *end || end == optarg || *optarg == '-' || m < 1 ||
-			    m > 10000000)
-				return cli_usage_error(
-					NULL, "invalid --max-files '%s' (1 to 10000000)", optarg);
-			o.max_files = (unsigned long)m;
-			o.given |= OPT_MAX_FILES;
-			break;
-		}
-		case LONG_OBSERVE: {
-			char *end;
-			errno = 0;
-			unsigned long s = strtoul(optarg, &end, 10);
-			if (errno || *end || end == optarg || *optarg == '-' || s < 1 ||
-			    s > PROBE_MAX_OBSERVE_S)
-				return cli_usage_error(NULL,
-						       "invalid --observe '%s' (seconds, 1 to %d)",
-						       optarg, PROBE_MAX_OBSERVE_S);
-			o.observe_s = (unsigned)s;
-			o.given |= OPT_OBSERVE;
-			break;
-		}
-		case LONG_LOGS: {
-			unsigned long n = PROBE_DEFAULT_LOGS_TAIL;
-			if (optarg) {
-				char *end;
-				errno = 0;
-				n = strtoul(optarg, &end, 10);
-				if (errno || *end || end == optarg || *optarg == '-' || n < 1 ||
-				    n > 100000)
-					return cli_usage_error(
-						NULL, "invalid --logs=%s (log lines, 1 to 100000)",
-						optarg);
-			}
-			o.logs_tail = (unsigned)n;
-			o.given |= OPT_LOGS;
-			break;
-		}
-		case 'h': want_help = true; break;
-		case LONG_VERSION: printf("check_interconnect %s\n", CI_VERSION); return 0;
-		case ':':
-			return cli_usage_error(NULL, "option '%s' needs a value", argv[optind - 1]);
-		default:
-			if (optopt && optopt < 256)
-				return cli_usage_error(NULL, "unknown option '-%c'", optopt);
-			return unknown_option(argv[optind - 1]);
-		}
+		if (rc)
+			return rc;
 	}
 	if (optind >= argc)
 		return want_help ? print_help(NULL) : no_verb();
@@ -307,8 +322,7 @@ int main(int argc, char **argv)
 	const char *verb = argv[optind];
 	o.args = argv + optind + 1;
 	o.n_args = argc - optind - 1;
-	if (!strcmp(verb, "help")) {
-		/* help [VERB]: as git help */
+	if (!strcmp(verb, "help")) { /* help [VERB]: as git help */
 		if (o.n_args == 0)
 			return print_help(NULL);
 		const struct verb *hv = verb_find(o.args[0]);
@@ -319,28 +333,10 @@ int main(int argc, char **argv)
 		return unknown_verb(verb);
 	if (want_help)
 		return print_help(v);
-	/* kubectl's habit: the pod after the verb (`node POD`), as well as
-	 * --pod POD; never both. */
-	if ((v->targets & VT_PROBE) && !(v->targets & VT_PATHS) && o.n_args == 1 &&
-	    !(o.given & (OPT_DEPLOYMENT | OPT_SELECTOR | OPT_REPLAY | OPT_SYSROOT))) {
-		if (o.given & OPT_POD)
-			return cli_usage_error(verb, "the pod is named twice ('%s' and --pod %s)",
-					       o.args[0], o.pod);
-		o.pod = o.args[0];
-		o.given |= OPT_POD;
-		o.n_args = 0;
-	}
-	/* kubectl's habit: no -n means the current context's namespace, read
-	 * from the kubeconfig (no network call). */
 	char *ns = NULL;
-	bool wants_ns = ((v->targets & VT_PROBE) && (o.given & OPT_POD)) ||
-			((v->targets & VT_FLEET) && (o.given & (OPT_DEPLOYMENT | OPT_SELECTOR)));
-	if (wants_ns && !(o.given & (OPT_NAMESPACE | OPT_REPLAY))) {
-		ns = kube_context_namespace(o.kubeconfig, o.context);
-		o.namespace_ = ns;
-		o.given |= OPT_NAMESPACE;
-	}
-	int rc = verb_run(v, &o);
+	rc = kubectl_habits(v, &o, &ns);
+	if (!rc)
+		rc = verb_run(v, &o);
 	free(ns);
 	return rc;
 }
