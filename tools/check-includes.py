@@ -59,6 +59,13 @@ SYSTEM_ALLOWED = {
 # Files that may include probe/ although their area may not (none today).
 PROBE_ALLOWED = set()
 
+# The fleet area mixes pure code with the fan-out that runs kubectl: only
+# these may reach probe/, directly or through other headers.  Every other
+# fleet file (plan, pod summaries, checks, drift, layout) is as pure as a
+# check, so a test can link it without process-running code.
+FLEET_RUNNERS = {'src/fleet/fleet_run.h', 'src/fleet/fleet_run.c', 'src/fleet/fleet_probe.c'}
+PURE_AREAS = ('parse', 'manifest', 'env', 'live', 'node', 'nixl', 'core', 'fleet')
+
 INCLUDE = re.compile(r'^\s*#\s*include\s+([<"])([^>"]+)[>"]', re.M)
 
 
@@ -166,6 +173,23 @@ def main(argv):
         for comp in find_cycles(area_edges):
             print('cycle: ' + ' <-> '.join(comp))
         return 0
+
+    # Transitively: no pure file reaches probe/ through another header.
+    for rel in sorted(files):
+        a = area_of(rel)
+        if a not in PURE_AREAS or rel in FLEET_RUNNERS or rel in PROBE_ALLOWED:
+            continue
+        seen, todo = set(), list(file_edges.get(rel, ()))
+        while todo:
+            f = todo.pop()
+            if f in seen:
+                continue
+            seen.add(f)
+            if area_of(f) == 'probe':
+                problems.append('%s: reaches %s through its includes: pure code never '
+                                'includes probe/ (fleet: only FLEET_RUNNERS)' % (rel, f))
+                break
+            todo.extend(file_edges.get(f, ()))
 
     for comp in find_cycles(area_edges):
         problems.append('include cycle between areas: ' + ' <-> '.join(comp))

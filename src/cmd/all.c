@@ -11,7 +11,7 @@
 
 #include "cmd/cmd.h"
 #include "env/env_analyze.h"
-#include "fleet/fleet.h"
+#include "fleet/fleet_run.h"
 
 int cmd_all(struct verb_ctx *c, struct ci_report *r)
 {

@@ -26,7 +26,7 @@
 #include "core/cli.h"
 #include "core/render.h"
 #include "core/report.h"
-#include "fleet/fleet.h"
+#include "fleet/fleet_run.h"
 #include "probe/probe.h"
 
 /* Which targets a verb takes (struct verb.targets, a mask). */

@@ -12,6 +12,8 @@
  *
  *   fleet_plan.c     which listed pods are probed, and their roles (pure)
  *   fleet_probe.c    the worker pool (the only part that runs processes)
+ * This header is the pure part (the checks link it without probe/);
+ * fleet_run.h adds the pool and the orchestration.
  *   fleet_pod.c      struct fleet_pod: the per-pod summary the checks read (pure)
  *   fleet_checks.c   the fleet.* checks (pure)
  *   fleet_run.c      fleet_run: the orchestration
@@ -32,24 +34,11 @@
 #include "core/report.h"
 #include "manifest/deploy_model.h"
 #include "parse/kube_pods.h"
-#include "probe/probe.h"
 
 enum fleet_kind {
 	FLEET_NODE = 0,
 	FLEET_NIXL,
 	FLEET_ALL
-};
-
-/* A whole deployment, as the verb runner resolved it from the command line. */
-struct fleet_target {
-	struct probe_target probe; /* namespace, container, kubectl, --context,
-				      * --kubeconfig and the one --timeout */
-	const char *deployment;    /* --deployment, or NULL */
-	const char *selector;      /* --selector, or NULL */
-	int jobs;                  /* pods probed at once (--jobs) */
-	double deadline_s;         /* --deadline: the whole run; 0: none (probe.timeout_s
-				      * bounds each pod's round trip) */
-	bool progress;             /* "probed i/n pods" on stderr */
 };
 
 /* ---- per-pod summary (fleet_pod.c) ---- */
@@ -117,6 +106,7 @@ void fleet_pod_set_env(struct fleet_pod *p, const char *name, const char *value)
 const char *fleet_pod_env(const struct fleet_pod *p, const char *name);
 /* Fill the probed fields from a transcript (pure).  with_nixl: read UCX,
  * NIXL and the backend too. */
+struct transcript;
 void fleet_pod_read(struct fleet_pod *p, const struct transcript *t, bool with_nixl);
 /* The same from facts already read. */
 struct nixl_facts;
@@ -175,52 +165,6 @@ void fleet_plan_make(const struct kube_pod_list *l, struct fleet_plan *out);
 void fleet_plan_release(struct fleet_plan *p);
 /* Add fleet.pods, fleet.pods.not_running and fleet.pods.capped. */
 void fleet_plan_report(struct ci_report *r, const struct fleet_plan *p, const char *what);
-
-/* ---- the worker pool (fleet_probe.c) ---- */
-
-struct fleet_job {
-	const char *pod;          /* input */
-	struct probe_outcome out; /* output; the judge releases it */
-	bool started;             /* false: the --deadline passed before its turn */
-	bool deadline_bound;      /* its time was cut to what was left of --deadline */
-};
-
-/* Called on the thread that called fleet_probe_all, once per job, as each
- * finishes (in completion order): judge it and release job->out. */
-typedef void (*fleet_judge_fn)(void *ctx, size_t i, struct fleet_job *job);
-
-/* Probe every job with probe_collect, at most ft->jobs at once, each call
- * bounded by ft->probe's timeout and by the absolute `deadline` (run_now()
- * clock; <= 0: none), and hand each finished job to judge.  With
- * ft->progress, "\rprobed i/n pods" on stderr as they are judged. */
-void fleet_probe_all(const struct fleet_target *ft, struct fleet_job *jobs, size_t n,
-		     double deadline, fleet_judge_fn judge, void *ctx);
-
-/* ---- the orchestration (fleet_run.c) ---- */
-
-/* What a fleet run leaves for `all` (drift) beside the report. */
-struct fleet_result {
-	struct fleet_pod *pods; /* the probed-or-tried worker pods */
-	size_t n;
-	char *selector; /* the label selector used */
-	char *error;    /* the pods could not be listed: why, one line */
-};
-void fleet_result_release(struct fleet_result *res);
-
-/* The selector for ft (--deployment and/or --selector); caller frees. */
-char *fleet_selector(const struct fleet_target *ft);
-/* "deployment NAME in namespace NS" or "pods -l SEL in namespace NS";
- * caller frees. */
-char *fleet_target_name(const struct fleet_target *ft);
-
-/* List, probe and judge the pods, appending to out (initialised by the
- * caller): the fleet checks at the top, one child per pod.  res (may be
- * NULL) receives the per-pod summaries.  Returns 0 when the pods could be listed (whatever the
- * verdict), CI_EXIT_UNKNOWN when the listing failed (out then holds a
- * critical skipped fleet.pods saying why, and res->error the one line for
- * stderr), CI_EXIT_USAGE for an invalid name (res->error says which). */
-int fleet_run(const struct fleet_target *ft, enum fleet_kind kind, struct ci_report *out,
-	      struct fleet_result *res);
 
 /* The text layout of a fleet report (the matrix), for report_finish_as();
  * JSON is the core renderer's. */

@@ -20,7 +20,7 @@
 #include <unistd.h>
 
 #include "core/xalloc.h"
-#include "fleet/fleet.h"
+#include "fleet/fleet_run.h"
 #include "probe/run_command.h"
 
 /* Below this much time left a probe is not started: it could not finish. */

@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "core/xalloc.h"
-#include "fleet/fleet.h"
+#include "fleet/fleet_run.h"
 #include "fleet/fleet_desc.h"
 #include "nixl/nixl.h"
 #include "nixl/nixl_desc.h"
