@@ -14,7 +14,9 @@ An area is a directory under src/ (src/main.c is the area "main").  Fails
   - a parser or a check includes probe/ or core/cli.h (only cmd/ and main.c
     see the command line; only cmd/ and probe/ run processes);
   - a file outside cmd/ and probe/ includes a header that runs processes or
-    threads (SYSTEM_HEADERS), except the few files named in SYSTEM_ALLOWED.
+    threads (SYSTEM_HEADERS), except the few files named in SYSTEM_ALLOWED;
+  - a pure file reaches probe/ through other headers (fleet: FLEET_RUNNERS);
+  - a quoted include is not src-relative ("area/file.h"): one include style.
 --graph prints the area graph ("area -> area: N includes") and exits 0.
 """
 import os
@@ -146,6 +148,9 @@ def main(argv):
                     problems.append('%s: includes <%s>: only cmd/ and probe/ touch the system '
                                     '(SYSTEM_ALLOWED names the exceptions)' % (rel, name))
                 continue
+            if '/' not in name:
+                problems.append('%s: includes "%s": write src-relative paths ("area/file.h"), '
+                                'one include style' % (rel, name))
             target = resolve(root, rel, name)
             if target is None:
                 problems.append('%s: includes "%s", which is not in src/' % (rel, name))

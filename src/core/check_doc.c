@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include <string.h>
 
-#include "check_docs.h"
+#include "core/check_docs.h"
 
 const struct check_doc *check_doc_find(const char *id)
 {

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-#include "duration.h"
+#include "core/duration.h"
 
 #include <ctype.h>
 #include <stdlib.h>

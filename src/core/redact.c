@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-#include "redact.h"
+#include "core/redact.h"
 
 #include <ctype.h>
 #include <pthread.h>

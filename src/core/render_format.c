@@ -9,9 +9,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "render.h"
-#include "sanitize.h"
-#include "xalloc.h"
+#include "core/render.h"
+#include "core/sanitize.h"
+#include "core/xalloc.h"
 
 /* node-problem-detector's custom-plugin protocol knows three answers
  * (pkg/custompluginmonitor/types: OK 0, NonOK 1, Unknown 2): a degraded

@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "render.h"
-#include "render_json.h"
+#include "core/render.h"
+#include "core/render_json.h"
 
 /* jansson refuses invalid UTF-8; input files may hold any bytes, so those
  * strings are passed through json_stringn after replacing bad bytes. */

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "render.h"
+#include "core/render.h"
 
 static void xml_text(FILE *out, const char *s)
 {

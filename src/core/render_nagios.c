@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "render.h"
+#include "core/render.h"
 
 static const char *nagios_status(enum ci_verdict_kind k)
 {

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "render.h"
+#include "core/render.h"
 
 #define NPD_MAX 80
 

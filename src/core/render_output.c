@@ -12,8 +12,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "render.h"
-#include "xalloc.h"
+#include "core/render.h"
+#include "core/xalloc.h"
 
 /* The one-line error every verb prints (core links without main.c's
  * cli_error). */

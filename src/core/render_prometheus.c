@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "render.h"
-#include "xalloc.h"
+#include "core/render.h"
+#include "core/xalloc.h"
 
 static void label_value(FILE *out, const char *s)
 {

@@ -11,10 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check_docs.h"
-#include "render.h"
-#include "render_json.h"
-#include "xalloc.h"
+#include "core/check_docs.h"
+#include "core/render.h"
+#include "core/render_json.h"
+#include "core/xalloc.h"
 
 #define SARIF_SCHEMA \
 	"https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"

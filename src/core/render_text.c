@@ -9,7 +9,7 @@
 
 #include "core/sanitize.h"
 #include "core/xalloc.h"
-#include "render.h"
+#include "core/render.h"
 
 /* The width text wraps at: render_opts.width of the run being rendered (a
  * run renders to one terminal; render_text_wrap() is also called by verbs'

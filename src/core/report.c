@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-#include "report.h"
+#include "core/report.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "xalloc.h"
+#include "core/xalloc.h"
 
 void report_init(struct ci_report *r, const char *command, const char *target)
 {

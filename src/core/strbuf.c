@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-#include "strbuf.h"
+#include "core/strbuf.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "xalloc.h"
+#include "core/xalloc.h"
 
 /* What an empty strbuf points at, so that sb.buf is always a string.  It is
  * never written: every write first grows into a real allocation. */

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-#include "suggest.h"
+#include "core/suggest.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-#include "term.h"
+#include "core/term.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-#include "varcat.h"
+#include "core/varcat.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report.h"
-#include "xalloc.h"
+#include "core/report.h"
+#include "core/xalloc.h"
 
 struct flat {
 	const struct ci_check **v;

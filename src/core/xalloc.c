@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-#include "xalloc.h"
+#include "core/xalloc.h"
 
 #include <stdio.h>
 #include <stdlib.h>

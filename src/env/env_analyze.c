@@ -5,7 +5,7 @@
 
 #include "core/redact.h"
 #include "env/env_desc.h"
-#include "env_analyze.h"
+#include "env/env_analyze.h"
 
 void env_report_inputs(struct ci_report *r, const struct manifest_set *ms)
 {

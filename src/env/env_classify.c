@@ -14,7 +14,7 @@
 #include <strings.h>
 
 #include "core/xalloc.h"
-#include "env_analyze.h"
+#include "env/env_analyze.h"
 
 static const char *svc_cmd(const struct service *s)
 {

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Where the layer and criticality of every env check are decided. */
-#include "env_desc.h"
+#include "env/env_desc.h"
 
 const struct check_desc env_check_table[ENV_CK_COUNT] = {
 	[ENV_CK_INPUT] = {"env.input", CI_LAYER_ENV, false,

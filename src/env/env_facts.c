@@ -11,7 +11,7 @@
 
 #include "core/redact.h"
 #include "core/xalloc.h"
-#include "env_analyze.h"
+#include "env/env_analyze.h"
 
 struct fact_acc {
 	char *name, *value;

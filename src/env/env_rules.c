@@ -24,8 +24,8 @@
 #include "core/strbuf.h"
 #include "core/xalloc.h"
 #include "env/env_desc.h"
-#include "env_analyze.h"
-#include "env_varrules.h"
+#include "env/env_analyze.h"
+#include "env/env_varrules.h"
 
 /* ---- grouping helper ---- */
 

@@ -10,7 +10,7 @@
 #include <strings.h>
 
 #include "core/xalloc.h"
-#include "env_analyze.h"
+#include "env/env_analyze.h"
 #include "parse/ucx_tls.h"
 
 #define MAX_VALUE 8192 /* longest flag/JSON value we extract */

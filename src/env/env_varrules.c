@@ -14,8 +14,8 @@
 #include <strings.h>
 
 #include "core/xalloc.h"
-#include "env_analyze.h"
-#include "env_varrules.h"
+#include "env/env_analyze.h"
+#include "env/env_varrules.h"
 
 /* The id suffix of each rule; its layer and criticality are the callers'
  * descriptors' (env_desc.c, node_desc.c). */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Where the layer and criticality of every fleet check are decided. */
-#include "fleet_desc.h"
+#include "fleet/fleet_desc.h"
 
 const struct check_desc fleet_check_table[FLEET_CK_COUNT] = {
 	[FLEET_CK_PODS] = {"fleet.pods", CI_LAYER_FABRIC, true,

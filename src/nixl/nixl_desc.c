@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Where the layer and criticality of every nixl check are decided. */
-#include "nixl_desc.h"
+#include "nixl/nixl_desc.h"
 
 const struct check_desc nixl_check_table[NIXL_CK_COUNT] = {
 	[NIXL_CK_PROBE] = {"nixl.probe", CI_LAYER_FABRIC, true,

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Where the layer and criticality of every node check are decided. */
-#include "node_desc.h"
+#include "node/node_desc.h"
 
 #include "env/env_varrules.h"
 

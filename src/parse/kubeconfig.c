@@ -5,7 +5,7 @@
  *   current-context: NAME
  *   contexts: [{name: NAME, context: {namespace: NS, ...}}, ...]
  */
-#include "kubeconfig.h"
+#include "parse/kubeconfig.h"
 
 #include <stdlib.h>
 #include <string.h>

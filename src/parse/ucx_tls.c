@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-#include "ucx_tls.h"
+#include "parse/ucx_tls.h"
 
 #include <ctype.h>
 #include <string.h>

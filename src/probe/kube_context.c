@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-#include "kube_context.h"
+#include "probe/kube_context.h"
 
 #include <fcntl.h>
 #include <stdlib.h>
