@@ -410,116 +410,113 @@ static int gpu_numa(const struct node_facts *f, const struct topo_dev *g)
 	return -1;
 }
 
-/* For each GPU, the nearest NIC the filters allow (PIX/PXB ok: NCCL uses
- * GPUDirect RDMA up to PATH_PXB; PHB, NODE, SYS warn).  On Grace every cell
- * is SYS by design: a NIC on the GPU's NUMA node is what counts there. */
-void node_check_affinity(struct ci_report *r, const struct node_facts *f)
+/* What the affinity check gathers: per GPU, the nearest NIC the filters
+ * allow and the nearest of all, and what it will say. */
+struct affinity {
+	bool grace;
+	size_t n, nfar; /* GPUs judged, of which without a near allowed NIC */
+	int share[SMI_P2P_MAX], share_all[SMI_P2P_MAX]; /* GPUs per NIC column */
+	struct strbuf far, ev, unmapped;
+};
+
+static bool affinity_applies(struct ci_report *r, const struct node_facts *f)
 {
 	const struct check_desc *ck = NODE_CHECK(GPU_NIC_AFFINITY);
 	const char *subj = "nvidia-smi topo -m";
-	if (f->smi_topo_t.state != TOOL_OK) {
+	if (f->smi_topo_t.state != TOOL_OK)
 		report_check(r, ck, CI_SKIPPED, subj, "%s",
 			     node_has_gpu(f) ? f->smi_topo_t.why : "no GPU visible");
-		return;
-	}
-	if (!f->topo.ngpus) {
+	else if (!f->topo.ngpus)
 		report_check(r, ck, CI_SKIPPED, subj, "the matrix lists no GPU");
-		return;
-	}
-	if (!f->topo.nnics) {
+	else if (!f->topo.nnics)
 		report_check(
 			r, ck, CI_SKIPPED, subj, "%s",
 			f->n_devs ? "the matrix lists no NIC (the driver sees none near the GPUs)"
 				  : "no NIC");
-		return;
-	}
-	bool grace = node_grace(f);
-	struct strbuf far = STRBUF_INIT, ev = STRBUF_INIT, unmapped = STRBUF_INIT;
-	size_t n = 0, nfar = 0, nallowed = 0;
-	int share[SMI_P2P_MAX] = {0}, share_all[SMI_P2P_MAX] = {0};
-	for (size_t i = 0; i < f->topo.ndevs && i < SMI_P2P_MAX; i++) {
-		const struct topo_dev *d = &f->topo.devs[i];
+	else
+		return true;
+	return false;
+}
+
+/* GPU row i: its nearest allowed NIC (and nearest of all), and whether it
+ * is near enough. */
+static void affinity_gpu(const struct node_facts *f, size_t i, struct affinity *a)
+{
+	const struct topo_dev *g = &f->topo.devs[i];
+	int best = -1, best_all = -1, numa = gpu_numa(f, g);
+	enum topo_link bk = TOPO_UNKNOWN, bk_all = TOPO_UNKNOWN;
+	bool numa_hit = false;
+	for (size_t j = 0; j < f->topo.ndevs; j++) {
+		const struct topo_dev *d = &f->topo.devs[j];
 		if (d->type != TOPO_DEV_NIC)
 			continue;
+		enum topo_link k = smi_topo_cell(&f->topo, i, j).kind;
 		const struct node_rdma_dev *sd = topo_nic_dev(f, d);
-		if (!sd)
-			strbuf_joinf_capped(&unmapped, 200, ", ", "%s",
-					    d->nic_device ? d->nic_device : d->name);
-		nallowed += nic_allowed(f, sd);
-	}
-	for (size_t i = 0; i < f->topo.ndevs; i++) {
-		const struct topo_dev *g = &f->topo.devs[i];
-		if (g->type != TOPO_DEV_GPU)
-			continue;
-		int best = -1, best_all = -1, numa = gpu_numa(f, g);
-		enum topo_link bk = TOPO_UNKNOWN, bk_all = TOPO_UNKNOWN;
-		bool numa_hit = false;
-		for (size_t j = 0; j < f->topo.ndevs; j++) {
-			const struct topo_dev *d = &f->topo.devs[j];
-			if (d->type != TOPO_DEV_NIC)
-				continue;
-			enum topo_link k = smi_topo_cell(&f->topo, i, j).kind;
-			const struct node_rdma_dev *sd = topo_nic_dev(f, d);
-			if (best_all < 0 || link_rank(k) < link_rank(bk_all)) {
-				best_all = (int)j;
-				bk_all = k;
-			}
-			if (!nic_allowed(f, sd))
-				continue;
-			if (sd && numa >= 0 && sd->pci.numa == numa)
-				numa_hit = true;
-			if (best < 0 || link_rank(k) < link_rank(bk)) {
-				best = (int)j;
-				bk = k;
-			}
+		if (best_all < 0 || link_rank(k) < link_rank(bk_all)) {
+			best_all = (int)j;
+			bk_all = k;
 		}
-		if (best_all >= 0 && (size_t)best_all < SMI_P2P_MAX)
-			share_all[best_all]++;
-		if (best < 0) {
-			n++;
-			nfar++;
-			strbuf_joinf_capped(&far, 400, ", ", "%s (no NIC the filters allow)",
-					    g->name);
+		if (!nic_allowed(f, sd))
 			continue;
-		}
-		n++;
-		if ((size_t)best < SMI_P2P_MAX)
-			share[best]++;
-		const struct topo_dev *d = &f->topo.devs[best];
-		const char *nn = d->nic_device ? d->nic_device : d->name;
-		strbuf_joinf_capped(&ev, 600, "; ", "%s -> %s %s", g->name, nn, topo_link_name(bk));
-		if (grace) {
-			if (numa >= 0 && !numa_hit) {
-				nfar++;
-				strbuf_joinf_capped(&far, 400, ", ",
-						    "%s (no allowed NIC on its NUMA node %d)",
-						    g->name, numa);
-			}
-		} else if (link_rank(bk) >= link_rank(TOPO_PHB)) {
-			nfar++;
-			strbuf_joinf_capped(&far, 400, ", ", "%s (nearest allowed %s: %s)", g->name,
-					    nn, topo_link_name(bk));
+		if (sd && numa >= 0 && sd->pci.numa == numa)
+			numa_hit = true;
+		if (best < 0 || link_rank(k) < link_rank(bk)) {
+			best = (int)j;
+			bk = k;
 		}
 	}
+	if (best_all >= 0 && (size_t)best_all < SMI_P2P_MAX)
+		a->share_all[best_all]++;
+	a->n++;
+	if (best < 0) {
+		a->nfar++;
+		strbuf_joinf_capped(&a->far, 400, ", ", "%s (no NIC the filters allow)", g->name);
+		return;
+	}
+	if ((size_t)best < SMI_P2P_MAX)
+		a->share[best]++;
+	const struct topo_dev *d = &f->topo.devs[best];
+	const char *nn = d->nic_device ? d->nic_device : d->name;
+	strbuf_joinf_capped(&a->ev, 600, "; ", "%s -> %s %s", g->name, nn, topo_link_name(bk));
+	if (a->grace) {
+		if (numa >= 0 && !numa_hit) {
+			a->nfar++;
+			strbuf_joinf_capped(&a->far, 400, ", ",
+					    "%s (no allowed NIC on its NUMA node %d)", g->name,
+					    numa);
+		}
+	} else if (link_rank(bk) >= link_rank(TOPO_PHB)) {
+		a->nfar++;
+		strbuf_joinf_capped(&a->far, 400, ", ", "%s (nearest allowed %s: %s)", g->name, nn,
+				    topo_link_name(bk));
+	}
+}
+
+static void affinity_say(struct ci_report *r, const struct node_facts *f, const struct affinity *a)
+{
+	const struct check_desc *ck = NODE_CHECK(GPU_NIC_AFFINITY);
+	const char *subj = "nvidia-smi topo -m";
 	/* Filters that put more GPUs on one NIC than the topology does. */
 	int mx = 0, mx_all = 0, at = -1;
 	for (size_t j = 0; j < SMI_P2P_MAX; j++) {
-		if (share[j] > mx) {
-			mx = share[j];
+		if (a->share[j] > mx) {
+			mx = a->share[j];
 			at = (int)j;
 		}
-		if (share_all[j] > mx_all)
-			mx_all = share_all[j];
+		if (a->share_all[j] > mx_all)
+			mx_all = a->share_all[j];
 	}
-	struct ci_check *c = NULL;
-	if (!n) {
+	struct ci_check *c;
+	if (!a->n) {
 		report_check(r, ck, CI_SKIPPED, subj, "no GPU-to-NIC cell could be read");
-	} else if (nfar || mx > mx_all) {
+		return;
+	}
+	if (a->nfar || mx > mx_all) {
 		struct strbuf d = STRBUF_INIT;
-		if (nfar)
-			strbuf_addf(&d, "%zu of %zu GPUs have no near NIC%s: %s", nfar, n,
-				    grace ? "" : " (beyond PXB NCCL turns GPUDirect RDMA off)",
-				    far.buf);
+		if (a->nfar)
+			strbuf_addf(&d, "%zu of %zu GPUs have no near NIC%s: %s", a->nfar, a->n,
+				    a->grace ? "" : " (beyond PXB NCCL turns GPUDirect RDMA off)",
+				    a->far.buf);
 		if (mx > mx_all && at >= 0)
 			strbuf_joinf(&d, "; ", "the filters put %d GPUs on %s", mx,
 				     f->topo.devs[at].nic_device ? f->topo.devs[at].nic_device
@@ -533,20 +530,44 @@ void node_check_affinity(struct ci_report *r, const struct node_facts *f)
 	} else {
 		c = report_check(
 			r, ck, CI_OK, subj, "%s (%zu GPUs)",
-			grace ? "every GPU has an allowed NIC on its NUMA node (Grace: the matrix reads "
-				"SYS by design)"
-			      : "every GPU has an allowed NIC on its PCIe switch (PIX/PXB)",
-			n);
+			a->grace
+				? "every GPU has an allowed NIC on its NUMA node (Grace: the matrix reads "
+				  "SYS by design)"
+				: "every GPU has an allowed NIC on its PCIe switch (PIX/PXB)",
+			a->n);
 	}
-	if (c && ev.len)
-		check_add_evidence(c, "%s", ev.buf);
-	if (c && unmapped.len)
+	if (a->ev.len)
+		check_add_evidence(c, "%s", a->ev.buf);
+	if (a->unmapped.len)
 		check_add_evidence(
 			c,
 			"NICs of the matrix not in this pod's sysfs (filters not applied "
 			"to them): %s",
-			unmapped.buf);
-	strbuf_release(&far);
-	strbuf_release(&ev);
-	strbuf_release(&unmapped);
+			a->unmapped.buf);
+}
+
+/* For each GPU, the nearest NIC the filters allow (PIX/PXB ok: NCCL uses
+ * GPUDirect RDMA up to PATH_PXB; PHB, NODE, SYS warn).  On Grace every cell
+ * is SYS by design: a NIC on the GPU's NUMA node is what counts there. */
+void node_check_affinity(struct ci_report *r, const struct node_facts *f)
+{
+	if (!affinity_applies(r, f))
+		return;
+	struct affinity a = {.grace = node_grace(f),
+			     .far = STRBUF_INIT,
+			     .ev = STRBUF_INIT,
+			     .unmapped = STRBUF_INIT};
+	for (size_t i = 0; i < f->topo.ndevs && i < SMI_P2P_MAX; i++) {
+		const struct topo_dev *d = &f->topo.devs[i];
+		if (d->type == TOPO_DEV_NIC && !topo_nic_dev(f, d))
+			strbuf_joinf_capped(&a.unmapped, 200, ", ", "%s",
+					    d->nic_device ? d->nic_device : d->name);
+	}
+	for (size_t i = 0; i < f->topo.ndevs; i++)
+		if (f->topo.devs[i].type == TOPO_DEV_GPU)
+			affinity_gpu(f, i, &a);
+	affinity_say(r, f, &a);
+	strbuf_release(&a.far);
+	strbuf_release(&a.ev);
+	strbuf_release(&a.unmapped);
 }
