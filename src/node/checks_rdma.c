@@ -268,18 +268,16 @@ out:
 	port_scan_release(&s);
 }
 
-void node_check_rdma_uverbs(struct ci_report *r, const struct node_facts *f)
+/* The verdicts that need no ibv_devinfo: no device, no /dev listing, no
+ * uverbs node, or ibv_devinfo not usable.  True when one was given. */
+static bool uverbs_early(struct ci_report *r, const struct node_facts *f)
 {
 	const struct check_desc *ck = NODE_CHECK(RDMA_UVERBS);
 	if (!f->n_devs) {
 		report_na(r, ck, "/dev/infiniband", "no RDMA device");
-		return;
-	}
-	if (!f->have_dev) {
+	} else if (!f->have_dev) {
 		report_check(r, ck, CI_SKIPPED, "/dev/infiniband", "the probe did not list /dev");
-		return;
-	}
-	if (!f->n_uverbs) {
+	} else if (!f->n_uverbs) {
 		struct ci_check *c = report_check(
 			r, ck, CI_FAIL, "/dev/infiniband",
 			"sysfs shows %zu RDMA device%s but /dev/infiniband has no uverbs: this "
@@ -289,45 +287,54 @@ void node_check_rdma_uverbs(struct ci_report *r, const struct node_facts *f)
 			      "request the RDMA resource in the pod spec (RDMA device plugin, e.g. "
 			      "rdma/ib: 1, or the SR-IOV network) or mount /dev/infiniband; "
 			      "sysfs alone is not enough");
-		return;
-	}
-	if (f->ibv_t.state != TOOL_OK) {
+	} else if (f->ibv_t.state != TOOL_OK) {
 		report_check(
 			r, ck, CI_OK, "/dev/infiniband",
 			"%zu uverbs device%s for %zu RDMA device%s (%s: opening them not verified)",
 			f->n_uverbs, f->n_uverbs == 1 ? "" : "s", f->n_devs,
 			f->n_devs == 1 ? "" : "s", f->ibv_t.why);
-		return;
+	} else {
+		return false;
 	}
-	/* ibv_devinfo lists only what libibverbs opened: a device in sysfs
-	 * that it does not list has no working userspace provider here, unless
-	 * the pod was not given it (no uverbs node: libibverbs skips it). */
-	struct strbuf missing = STRBUF_INIT, notgiven = STRBUF_INIT;
-	size_t n_missing = 0, n_given = 0;
+	return true;
+}
+
+/* ibv_devinfo lists only what libibverbs opened: a device in sysfs that it
+ * does not list has no working userspace provider here, unless the pod was
+ * not given it (no uverbs node: libibverbs skips it). */
+struct uverbs_open {
+	size_t n_given, n_missing;
+	struct strbuf missing, notgiven;
+};
+
+static void uverbs_gather(const struct node_facts *f, struct uverbs_open *u)
+{
 	for (size_t i = 0; i < f->n_devs; i++) {
 		if (!node_dev_given(f, &f->devs[i])) {
-			strbuf_joinf_capped(&notgiven, 300, ", ", "%s", f->devs[i].name);
+			strbuf_joinf_capped(&u->notgiven, 300, ", ", "%s", f->devs[i].name);
 			continue;
 		}
-		n_given++;
+		u->n_given++;
 		bool listed = false;
 		for (size_t j = 0; j < f->ibv_n && !listed; j++)
 			listed = !strcmp(f->ibv_names[j], f->devs[i].name);
 		if (!listed) {
-			n_missing++;
-			strbuf_joinf(&missing, ", ", "%s", f->devs[i].name);
+			u->n_missing++;
+			strbuf_joinf(&u->missing, ", ", "%s", f->devs[i].name);
 		}
 	}
-	struct ci_check *c;
-	if (!n_missing) {
-		c = report_check(
-			r, ck, CI_OK, "/dev/infiniband",
-			"%zu uverbs device%s; libibverbs opens all %zu RDMA device%s given to this "
-			"pod (ibv_devinfo)%s%s",
-			f->n_uverbs, f->n_uverbs == 1 ? "" : "s", n_given, n_given == 1 ? "" : "s",
-			notgiven.len ? "; not given to this pod: " : "", notgiven.buf);
-		strbuf_release(&missing);
-		strbuf_release(&notgiven);
+}
+
+static void uverbs_say(struct ci_report *r, const struct node_facts *f, const struct uverbs_open *u)
+{
+	const struct check_desc *ck = NODE_CHECK(RDMA_UVERBS);
+	size_t given = u->n_given;
+	if (!u->n_missing) {
+		report_check(r, ck, CI_OK, "/dev/infiniband",
+			     "%zu uverbs device%s; libibverbs opens all %zu RDMA device%s given to "
+			     "this pod (ibv_devinfo)%s%s",
+			     f->n_uverbs, f->n_uverbs == 1 ? "" : "s", given, given == 1 ? "" : "s",
+			     u->notgiven.len ? "; not given to this pod: " : "", u->notgiven.buf);
 		return;
 	}
 	struct strbuf why = STRBUF_INIT;
@@ -336,28 +343,38 @@ void node_check_rdma_uverbs(struct ci_report *r, const struct node_facts *f)
 			    "; libibverbs warns %zu time%s of no userspace "
 			    "device-specific driver",
 			    f->ibv_no_driver, f->ibv_no_driver == 1 ? "" : "s");
-	if (n_missing == n_given) {
+	struct ci_check *c;
+	if (u->n_missing == given)
 		c = report_check(
 			r, ck, CI_FAIL, "ibv_devinfo",
 			"/dev/infiniband has %zu uverbs device%s, but libibverbs opens none of "
 			"the %zu RDMA device%s%s: UCX has no RDMA transport (KV over TCP)",
-			f->n_uverbs, f->n_uverbs == 1 ? "" : "s", n_given, n_given == 1 ? "" : "s",
+			f->n_uverbs, f->n_uverbs == 1 ? "" : "s", given, given == 1 ? "" : "s",
 			why.buf);
-	} else {
+	else
 		c = report_check(r, ck, CI_WARN, "ibv_devinfo",
 				 "libibverbs opens %zu of %zu RDMA devices; not: %s%s",
-				 n_given - n_missing, n_given, missing.buf, why.buf);
-	}
+				 given - u->n_missing, given, u->missing.buf, why.buf);
 	check_set_fix(c,
 		      "install rdma-core's userspace providers in the image (libibverbs + "
 		      "ibverbs-providers, e.g. libmlx5), as the Dynamo runtime images have them");
 	check_add_evidence(c, "devices given to the pod that libibverbs did not open: %s",
-			   missing.buf);
-	if (notgiven.len)
-		check_add_evidence(c, "not given to this pod (no uverbs node): %s", notgiven.buf);
-	strbuf_release(&missing);
-	strbuf_release(&notgiven);
+			   u->missing.buf);
+	if (u->notgiven.len)
+		check_add_evidence(c, "not given to this pod (no uverbs node): %s",
+				   u->notgiven.buf);
 	strbuf_release(&why);
+}
+
+void node_check_rdma_uverbs(struct ci_report *r, const struct node_facts *f)
+{
+	if (uverbs_early(r, f))
+		return;
+	struct uverbs_open u = {.missing = STRBUF_INIT, .notgiven = STRBUF_INIT};
+	uverbs_gather(f, &u);
+	uverbs_say(r, f, &u);
+	strbuf_release(&u.missing);
+	strbuf_release(&u.notgiven);
 }
 
 void node_check_roce_gid(struct ci_report *r, const struct node_facts *f)
