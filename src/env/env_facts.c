@@ -74,7 +74,7 @@ void env_report_facts(struct ci_report *r, const struct env_class *c)
 				hit->name = xstrdup(v->name);
 				hit->value = xstrdup(val);
 			}
-			const char *sn = s->name ? s->name : "(unnamed)";
+			const char *sn = s->label ? s->label : s->name ? s->name : "(unnamed)";
 			if (!word_in(hit->svcs, sn))
 				append(hit->svcs, sizeof(hit->svcs), ", ", sn);
 			char loc[192];

@@ -165,9 +165,11 @@ static struct ci_check *acc_emit(struct acc *a, struct ci_report *r, const struc
 
 /* ---- helpers ---- */
 
+/* The service as findings name it: with its engine container when that
+ * is not the main one (deploy_model.h, service.label). */
 static const char *svc_name(const struct service *s)
 {
-	return s->name ? s->name : "(unnamed)";
+	return s->label ? s->label : s->name ? s->name : "(unnamed)";
 }
 
 static const char *shown(const struct env_var *v)
@@ -749,6 +751,29 @@ static bool nic_plumbing_applies(const struct env_class *c)
 	return false;
 }
 
+static const char *ctr_name(const struct container *k)
+{
+	return k && k->name ? k->name : "main";
+}
+
+/* Whether container k (that requests a device, adds a capability, is
+ * privileged) is not the one that runs the engine, when the engine's
+ * container is known by its command: Kubernetes applies devices and
+ * securityContext per container. */
+static bool elsewhere(const struct service *s, const struct container *k)
+{
+	const struct container *e = service_engine_container(s);
+	return k && e && e->engine && k != e;
+}
+
+static const struct container *privileged_container(const struct service *s)
+{
+	for (size_t i = 0; i < s->n_ctrs; i++)
+		if (s->ctrs[i].kind != CTR_INIT && s->ctrs[i].privileged)
+			return &s->ctrs[i];
+	return NULL;
+}
+
 static void check_pod_rdma(struct ci_report *r, const struct env_class *c)
 {
 	if (!nic_plumbing_applies(c))
@@ -769,7 +794,20 @@ static void check_pod_rdma(struct ci_report *r, const struct env_class *c)
 		const struct service *s = w->svc;
 		const char *sn = svc_name(s);
 		const char *res = NULL;
-		if (has_rdma_resource(s, &res)) {
+		const struct container *k = NULL;
+		if (has_rdma_resource(s, &res) &&
+		    elsewhere(s, (k = service_container_with_resource(s, res)))) {
+			/* A device plugin mounts the device into the container
+			 * that requests it, not into the pod. */
+			acc_note(&a, CI_WARN, sn,
+				 "%s is requested by container %s, not by the engine's container "
+				 "%s: a device plugin gives the device only to the container that "
+				 "requests it",
+				 res, ctr_name(k), ctr_name(service_engine_container(s)));
+			acc_ev(&a, k->loc, "%s: container %s requests %s", sn, ctr_name(k), res);
+			acc_fix(&a, CI_WARN, "request %s in the container that runs the engine",
+				res);
+		} else if (has_rdma_resource(s, &res)) {
 			acc_note(&a, CI_OK, sn, "requests %s", res);
 			acc_ev(&a, s->loc, "%s: resource %s", sn, res);
 		} else if (has_ib_mount(s)) {
@@ -812,7 +850,22 @@ static void check_pod_memlock(struct ci_report *r, const struct env_class *c)
 		const char *sn = svc_name(s);
 		char *ul = cmdline_ulimit_l(s->command_line);
 		bool ul_ok = ul && (!strcasecmp(ul, "unlimited") || !strcasecmp(ul, "infinity"));
-		if (service_has_cap(s, "IPC_LOCK")) {
+		const struct container *k = NULL;
+		if ((service_has_cap(s, "IPC_LOCK") &&
+		     elsewhere(s, (k = service_container_with_cap(s, "IPC_LOCK")))) ||
+		    (!service_has_cap(s, "IPC_LOCK") && s->privileged &&
+		     elsewhere(s, (k = privileged_container(s))))) {
+			acc_note(&a, CI_WARN, sn,
+				 "%s is given to container %s, not to the engine's container %s: "
+				 "capabilities apply per container, so the engine's locked memory "
+				 "stays capped",
+				 k->privileged ? "privileged mode" : "IPC_LOCK", ctr_name(k),
+				 ctr_name(service_engine_container(s)));
+			acc_ev(&a, k->loc, "%s: container %s", sn, ctr_name(k));
+			acc_fix(&a, CI_WARN,
+				"add IPC_LOCK to the securityContext of the container that runs "
+				"the engine");
+		} else if (service_has_cap(s, "IPC_LOCK")) {
 			acc_note(&a, CI_OK, sn, "IPC_LOCK capability");
 		} else if (s->privileged) {
 			acc_note(&a, CI_OK, sn, "privileged");

@@ -164,6 +164,10 @@ struct service {
 	 * kubernetes.io/hostname, or a hostname spread constraint says
 	 * DoNotSchedule.  anti_affinity stays true for preferred rules too. */
 	bool anti_affinity_required;
+	/* How findings name the service: its name, with the engine
+	 * container when that is not the main one ("Prefill (sidecar
+	 * engine)", "Decode (container vllm)"); NULL: the name alone. */
+	char *label;
 };
 
 struct configmap {

@@ -586,6 +586,12 @@ static void containers_finish(struct sbuild *b)
 		eng = main_i;
 	s->engine_ctr = eng;
 	struct container *e = &s->ctrs[eng];
+	/* A finding about an engine that runs beside the main container
+	 * names the container the user has to edit. */
+	if (eng != main_i)
+		s->label = xasprintf("%s (%s %s)", s->name ? s->name : "(unnamed)",
+				     e->kind == CTR_SIDECAR ? "sidecar" : "container",
+				     e->name ? e->name : "?");
 	env_list_release(&s->env);
 	env_dup(&s->env, &e->env); /* a copy of a budgeted copy: not counted again */
 	kv_list_release(&s->env_from);
@@ -1195,6 +1201,9 @@ static void pod_services(struct pctx *pc, struct deployment *d, const struct yno
 		free(s->name);
 		s->name = xasprintf("%s/%s", d->name, e->name ? e->name : "container");
 		s->loc = e->loc;
+		/* the name already says which container runs the engine */
+		free(s->label);
+		s->label = NULL;
 	}
 	nodes_from_flags(s);
 	role_decide(&b, false);

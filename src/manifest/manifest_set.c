@@ -196,6 +196,7 @@ void service_release(struct service *s)
 	}
 	free(s->ctrs);
 	free(s->nodes_how);
+	free(s->label);
 	kv_list_release(&s->labels);
 }
 

@@ -920,6 +920,7 @@ static void test_v1alpha1_extra_and_sidecar_containers(void **state)
 	assert_int_equal(ctr(w, "engine")->kind, CTR_SIDECAR);
 	/* the engine runs in the native sidecar: its env and command are the worker's */
 	assert_string_equal(w->container, "engine");
+	assert_string_equal(w->label, "Worker (sidecar engine)");
 	assert_string_equal(env(w, "UCX_TLS")->value, "tcp");
 	assert_string_equal(env(w, "DYN_X")->value, "1");
 	assert_int_equal(w->role, ROLE_PREFILL);
@@ -961,6 +962,7 @@ static void test_v1beta1_init_sidecar_and_extra(void **state)
 	assert_int_equal(ctr(d, "log")->kind, CTR_EXTRA);
 	assert_int_equal(ctr(d, "warm")->kind, CTR_SIDECAR);
 	assert_string_equal(d->container, "main");
+	assert_null(d->label); /* the engine runs in main: findings say "dec" */
 	assert_int_equal(d->role, ROLE_DECODE);
 	assert_null(service_env_get(d, "NCCL_IB_DISABLE"));
 }
