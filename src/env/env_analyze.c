@@ -67,8 +67,11 @@ bool env_relevant(const struct deployment *d)
 		if (s->gpus > 0)
 			return true;
 		for (size_t k = 0; k < s->env.n; k++)
+			/* NIXL_TELEMETRY_* is injected by the operator into every
+			 * pod it renders: alone it does not make a worker. */
 			if (s->env.v[k].name && redact_is_transport_name(s->env.v[k].name) &&
-			    strcmp(s->env.v[k].name, "CUDA_VISIBLE_DEVICES"))
+			    strcmp(s->env.v[k].name, "CUDA_VISIBLE_DEVICES") &&
+			    strncmp(s->env.v[k].name, "NIXL_TELEMETRY_", 15))
 				return true;
 		for (size_t k = 0; s->command_line && cmds[k]; k++)
 			if (strstr(s->command_line, cmds[k]))

@@ -27,7 +27,8 @@ enum env_engine {
 	ENG_VLLM,
 	ENG_SGLANG,
 	ENG_TRTLLM,
-	ENG_OTHER
+	ENG_OTHER,
+	ENG_MOCKER, /* dynamo.mocker: a simulated engine */
 };
 
 /* The KV path one worker uses. */
@@ -46,13 +47,19 @@ struct worker_kv {
 	bool assumed;          /* decided from a default, not from the recipe */
 	char how[256];         /* one line: how it was decided */
 	struct src_loc loc;    /* where it was read (command, env var, ConfigMap) */
+	/* vLLM prefill without --kv-transfer-config: 2 when Dynamo >= 1.0
+	 * (by the image tag) refuses to start it, 1 when the tag does not
+	 * say the version, 0 otherwise; why: what was read. */
+	int refuses;
+	char refuse_why[192];
 };
 
 /* One worker-like service of a deployment with what was decided about it. */
 struct env_worker {
 	const struct service *svc;
 	struct worker_kv kv;
-	bool uses_ucx; /* KV goes through UCX (NIXL UCX or TRT-LLM UCX) */
+	const char *nic_claim; /* a DRA claim of an RDMA NIC (env_nic_claim), or NULL */
+	bool uses_ucx;         /* KV goes through UCX (NIXL UCX or TRT-LLM UCX) */
 	bool uses_libfabric;
 };
 
@@ -71,7 +78,9 @@ struct env_class {
 	char fabric_how[320];
 	struct env_worker *w; /* workers (role worker/prefill/decode/unknown with a command) */
 	size_t n_w;
-	bool transport_used; /* disaggregated, or a worker spans nodes */
+	bool transport_used;   /* disaggregated, or a worker spans nodes */
+	size_t n_mock;         /* services that run dynamo.mocker (not in w[]) */
+	const char *mock_name; /* the first of them */
 };
 
 void env_classify(const struct manifest_set *ms, const struct deployment *d, struct env_class *c);
@@ -86,6 +95,13 @@ void env_backend_summary(const struct env_class *c, char *buf, size_t len);
 void env_kv_word(const struct env_worker *w, char *buf, size_t len);
 /* "InfiniBand+MNNVL", "none visible" */
 void env_fabric_summary(unsigned fabric, char *buf, size_t len);
+
+/* The name of a resource claim of s whose template requests an RDMA NIC
+ * (a DRA network device class), or NULL. */
+const char *env_nic_claim(const struct manifest_set *ms, const struct service *s);
+
+/* Whether s runs Dynamo's mocker, which simulates an engine and moves no KV. */
+bool env_is_mocker(const struct service *s);
 
 /* Whether a deployment is worth reporting (DGDs always; plain workloads
  * only with GPUs, transport variables, an engine or a transfer test). */
@@ -145,6 +161,10 @@ char *config_key_value(const char *text, const char *key, int *line_in_text);
  * FILE), found as a ConfigMap data key of that basename in the input. */
 const char *engine_config_text(const struct manifest_set *ms, const struct service *s,
 			       struct src_loc *loc);
+/* The Dynamo version of an ai-dynamo runtime image by its tag
+ * ("nvcr.io/nvidia/ai-dynamo/vllm-runtime:1.0.1" -> 1, 0): false when the
+ * image is not a Dynamo image or its tag is not a version ("latest"). */
+bool dynamo_image_version(const char *image, int *major, int *minor);
 /* Find `ulimit -l X` in a command line; returns X (caller frees) or NULL. */
 char *cmdline_ulimit_l(const char *cmd);
 /* True when s equals any of the words in a NULL-terminated list (ASCII case-insensitive). */

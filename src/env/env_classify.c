@@ -21,8 +21,19 @@ static const char *svc_cmd(const struct service *s)
 	return s->command_line ? s->command_line : "";
 }
 
+/* Dynamo's mocker (`python3 -m dynamo.mocker`) "simulates realistic token
+ * generation timing without requiring actual model inference", for "testing
+ * distributed system components without GPU resources" (ai-dynamo/dynamo
+ * components/src/dynamo/mocker/README.md): no KV moves on any fabric. */
+bool env_is_mocker(const struct service *s)
+{
+	return strstr(svc_cmd(s), "dynamo.mocker") != NULL;
+}
+
 static bool is_worker(const struct service *s)
 {
+	if (env_is_mocker(s))
+		return false;
 	switch (s->role) {
 	case ROLE_WORKER:
 	case ROLE_PREFILL:
@@ -42,6 +53,7 @@ const char *env_engine_name(enum env_engine e)
 	case ENG_SGLANG: return "SGLang";
 	case ENG_TRTLLM: return "TRT-LLM";
 	case ENG_OTHER: return "other";
+	case ENG_MOCKER: return "mocker (simulated)";
 	default: return "unknown engine";
 	}
 }
@@ -85,6 +97,14 @@ static void decide_engine(struct env_class *c)
 					 d->svcs[i].name ? d->svcs[i].name : "a container");
 				return;
 			}
+	for (size_t i = 0; i < d->n_svcs; i++)
+		if (env_is_mocker(&d->svcs[i])) {
+			c->engine = ENG_MOCKER;
+			snprintf(c->engine_how, sizeof(c->engine_how),
+				 "`python3 -m dynamo.mocker` in %s",
+				 d->svcs[i].name ? d->svcs[i].name : "a container");
+			return;
+		}
 	for (size_t i = 0; i < d->n_svcs; i++) {
 		const struct service *s = &d->svcs[i];
 		if (s->role == ROLE_FRONTEND)
@@ -129,6 +149,8 @@ static void scan_roles(const struct deployment *d, struct role_scan *rs)
 	*rs = (struct role_scan){0};
 	for (size_t i = 0; i < d->n_svcs; i++) {
 		const struct service *s = &d->svcs[i];
+		if (env_is_mocker(s))
+			continue; /* a simulated prefill moves no KV */
 		const char *flag = disagg_mode_flag(s);
 		bool old_prefill = strstr(svc_cmd(s), "--is-prefill-worker") != NULL;
 		rs->flagged += flag != NULL || old_prefill;
@@ -222,7 +244,7 @@ static void decide_mode(struct env_class *c)
 
 struct fab_acc {
 	unsigned mask;
-	char how[4][128]; /* indexed by bit position */
+	char how[4][224]; /* indexed by bit position */
 };
 
 static int fab_bit(unsigned f)
@@ -240,8 +262,38 @@ static void fab_add(struct fab_acc *a, unsigned f, const char *what, const char 
 	snprintf(a->how[b], sizeof(a->how[b]), "%s on %s", what, who ? who : "a worker");
 }
 
-static void fabric_from_service(struct fab_acc *a, const struct deployment *d,
-				const struct service *s)
+/* What a DRA resource claim of s gives the pod, by the device classes of
+ * its template (manifest_claim_kind): only a ComputeDomain or IMEX channel
+ * is MNNVL; a GPU claim is a GPU, a NIC claim a NIC.  A template the input
+ * does not define is read by its name only when that says ComputeDomain or
+ * IMEX (the operator and the ComputeDomain driver name the channel template
+ * so), and named as a hint. */
+static enum claim_kind claim_of(const struct manifest_set *ms, const struct kv *claim, bool *hint)
+{
+	const char *tmpl = claim->value && *claim->value ? claim->value : claim->key;
+	enum claim_kind k = manifest_claim_kind(ms, tmpl);
+	*hint = false;
+	if (k == CLAIM_UNKNOWN && tmpl &&
+	    (strcasestr(tmpl, "compute-domain") || strcasestr(tmpl, "computedomain") ||
+	     strcasestr(tmpl, "imex"))) {
+		*hint = true;
+		return CLAIM_MNNVL;
+	}
+	return k;
+}
+
+const char *env_nic_claim(const struct manifest_set *ms, const struct service *s)
+{
+	for (size_t i = 0; i < s->resource_claims.n; i++) {
+		bool hint;
+		if (claim_of(ms, &s->resource_claims.v[i], &hint) == CLAIM_NIC)
+			return s->resource_claims.v[i].key;
+	}
+	return NULL;
+}
+
+static void fabric_from_service(struct fab_acc *a, const struct manifest_set *ms,
+				const struct deployment *d, const struct service *s)
 {
 	const char *who = s->name;
 	for (size_t i = 0; i < s->resources.n; i++) {
@@ -262,14 +314,23 @@ static void fabric_from_service(struct fab_acc *a, const struct deployment *d,
 		    !strncmp(s->host_paths.v[i].value, "/dev/infiniband", 15) &&
 		    !(a->mask & (FAB_ROCE | FAB_EFA)))
 			fab_add(a, FAB_IB, "/dev/infiniband hostPath", who);
-	if (s->resource_claims.n) {
-		char what[96];
-		snprintf(what, sizeof(what), "resource claim %.60s",
-			 s->resource_claims.v[0].key ? s->resource_claims.v[0].key : "");
+	bool mnnvl_claim = false;
+	for (size_t i = 0; i < s->resource_claims.n; i++) {
+		const struct kv *cl = &s->resource_claims.v[i];
+		bool hint;
+		if (claim_of(ms, cl, &hint) != CLAIM_MNNVL)
+			continue;
+		char what[128];
+		snprintf(what, sizeof(what), "resource claim %.40s (%s%.40s)",
+			 cl->key ? cl->key : "",
+			 hint ? "template not in the input, by its name: "
+			      : "ComputeDomain channel ",
+			 cl->value ? cl->value : "");
 		fab_add(a, FAB_MNNVL, what, who);
-	} else if (d->has_compute_domain && is_worker(s)) {
-		fab_add(a, FAB_MNNVL, "a ComputeDomain in the file", who);
+		mnnvl_claim = true;
 	}
+	if (!mnnvl_claim && d->has_compute_domain && is_worker(s) && !s->resource_claims.n)
+		fab_add(a, FAB_MNNVL, "a ComputeDomain in the file", who);
 }
 
 static void fabric_hints(struct fab_acc *a, const struct service *s)
@@ -298,17 +359,28 @@ static void fabric_hints(struct fab_acc *a, const struct service *s)
 	}
 }
 
-static void decide_fabric(struct env_class *c)
+static void decide_fabric(const struct manifest_set *ms, struct env_class *c)
 {
 	const struct deployment *d = c->dep;
 	struct fab_acc a = {0};
 	/* Resources first: a device request is stronger than a variable. */
 	for (size_t i = 0; i < d->n_svcs; i++)
 		if (is_worker(&d->svcs[i]))
-			fabric_from_service(&a, d, &d->svcs[i]);
+			fabric_from_service(&a, ms, d, &d->svcs[i]);
 	for (size_t i = 0; i < d->n_svcs; i++)
 		if (is_worker(&d->svcs[i]))
 			fabric_hints(&a, &d->svcs[i]);
+	/* A NIC claimed through DRA (rdma-dranet...) is an RDMA NIC whose link
+	 * layer the class does not say: InfiniBand unless a variable says
+	 * RoCE. */
+	for (size_t i = 0; i < d->n_svcs && !(a.mask & (FAB_IB | FAB_ROCE | FAB_EFA)); i++) {
+		const char *nc = is_worker(&d->svcs[i]) ? env_nic_claim(ms, &d->svcs[i]) : NULL;
+		if (nc) {
+			char what[96];
+			snprintf(what, sizeof(what), "NIC resource claim %.60s", nc);
+			fab_add(&a, FAB_IB, what, d->svcs[i].name);
+		}
+	}
 	/* GKE's RDMA networks are RoCE; a generic rdma/ resource beside them
 	 * is the same NICs. */
 	if ((a.mask & FAB_ROCE) && (a.mask & FAB_IB) && strstr(a.how[0], "rdma/"))
@@ -414,6 +486,44 @@ static bool json_find_nixl(json_t *j, char *backends, size_t len, int depth)
 	return false;
 }
 
+/*
+ * From Dynamo 1.0 dynamo.vllm refuses to start a prefill worker that has no
+ * --kv-transfer-config: its argument handling raises ValueError("--connector
+ * is deprecated and the default is no longer nixl. When using
+ * --disaggregation-mode prefill, you must explicitly provide
+ * --kv-transfer-config ...") (ai-dynamo/dynamo
+ * components/src/dynamo/vllm/args.py, update_dynamo_config_with_engine);
+ * --is-prefill-worker is mapped to the same mode.  Judged only on what is
+ * visible: the engine's command (the image's entrypoint is not read) and the
+ * image tag of an ai-dynamo image (an older tag still defaulted to NIXL).
+ */
+static void vllm_prefill_refuses(const struct service *s, struct worker_kv *k)
+{
+	const char *cmd = svc_cmd(s);
+	char *mode = cmdline_flag_value(cmd, "--disaggregation-mode");
+	bool prefill = (mode && !strcasecmp(mode, "prefill")) || strstr(cmd, "--is-prefill-worker");
+	free(mode);
+	/* the engine config file may hold kv_transfer_config */
+	if (!prefill || !strstr(cmd, "dynamo.vllm") || strstr(cmd, "--engine-config-json"))
+		return;
+	int ma, mi;
+	if (!dynamo_image_version(s->image, &ma, &mi)) {
+		k->refuses = 1;
+		snprintf(k->refuse_why, sizeof(k->refuse_why),
+			 "the image tag (%.100s) does not say the Dynamo version",
+			 s->image ? s->image : "no image");
+	} else if (ma >= 1) {
+		k->refuses = 2;
+		snprintf(
+			k->how, sizeof(k->how),
+			"no --kv-transfer-config: no connector (Dynamo %d.%d no longer defaults to "
+			"NIXL)",
+			ma, mi);
+		snprintf(k->refuse_why, sizeof(k->refuse_why),
+			 "Dynamo %d.%d by the image tag (%.100s)", ma, mi, s->image);
+	}
+}
+
 static void kv_vllm(const struct manifest_set *ms, const struct service *s, struct worker_kv *k)
 {
 	char *raw = cmdline_flag_value(svc_cmd(s), "--kv-transfer-config");
@@ -430,6 +540,7 @@ static void kv_vllm(const struct manifest_set *ms, const struct service *s, stru
 	if (!raw) {
 		kv_set(k, KV_NIXL, "UCX", true, s->command_loc,
 		       "no --kv-transfer-config: assumed NixlConnector with NIXL's default UCX backend");
+		vllm_prefill_refuses(s, k);
 		return;
 	}
 	char *val = resolve_env_ref(ms, s, raw, &loc);
@@ -451,6 +562,12 @@ static void kv_vllm(const struct manifest_set *ms, const struct service *s, stru
 		const char *b = strstr(val, "LIBFABRIC") ? "LIBFABRIC" : "UCX";
 		kv_set(k, KV_NIXL, b, false, loc, "--kv-transfer-config names NixlConnector (%s)",
 		       b);
+	} else if (val[0] == '$' || (val[0] == '"' && val[1] == '$')) {
+		/* present, but from a variable the input does not define */
+		kv_set(k, KV_UNKNOWN, NULL, false, loc,
+		       "--kv-transfer-config comes from %.60s, which the input does not set: the "
+		       "connector cannot be read",
+		       val);
 	} else {
 		kv_set(k, KV_UNKNOWN, NULL, false, loc,
 		       "--kv-transfer-config %.60s is not readable JSON", val);
@@ -654,16 +771,22 @@ void env_classify(const struct manifest_set *ms, const struct deployment *d, str
 	c->workload = !d->kind || strcmp(d->kind, "DynamoGraphDeployment");
 	decide_engine(c);
 	decide_mode(c);
-	decide_fabric(c);
+	decide_fabric(ms, c);
 	c->max_nodes = 1;
 	size_t cap = 0;
 	for (size_t i = 0; i < d->n_svcs; i++) {
 		const struct service *s = &d->svcs[i];
+		if (env_is_mocker(s)) {
+			if (!c->n_mock++)
+				c->mock_name = s->name;
+			continue;
+		}
 		if (!is_worker(s) && !(c->workload && s->role != ROLE_FRONTEND))
 			continue;
 		struct env_worker *w = XPUSH(c->w, c->n_w, cap);
 		memset(w, 0, sizeof(*w));
 		w->svc = s;
+		w->nic_claim = env_nic_claim(ms, s);
 		if (s->node_count > c->max_nodes)
 			c->max_nodes = s->node_count;
 		decide_kv(ms, c, w);

@@ -201,6 +201,21 @@ static bool has_rdma_resource(const struct service *s, const char **which)
 	return false;
 }
 
+/* An RDMA device resource, else a DRA claim of a NIC (*which: its name). */
+static bool worker_nic(const struct env_worker *w, const char **which, bool *claim)
+{
+	*claim = false;
+	if (has_rdma_resource(w->svc, which))
+		return true;
+	if (w->nic_claim) {
+		*claim = true;
+		if (which)
+			*which = w->nic_claim;
+		return true;
+	}
+	return false;
+}
+
 static bool has_ib_mount(const struct service *s)
 {
 	for (size_t i = 0; i < s->host_paths.n; i++)
@@ -341,7 +356,19 @@ static void check_backend(struct ci_report *r, const struct env_class *c)
 				 w->kv.how);
 			break;
 		default:
-			if (w->uses_ucx && (c->fabric & FAB_EFA)) {
+			if (w->kv.refuses) {
+				acc_note(
+					&a, w->kv.refuses == 2 ? CI_FAIL : CI_WARN, sn,
+					"vLLM prefill worker without --kv-transfer-config%s: Dynamo "
+					"1.0 and later refuse to start it (ValueError \"When using "
+					"--disaggregation-mode prefill, you must explicitly provide "
+					"--kv-transfer-config\"); %s",
+					w->kv.refuses == 2 ? " does not start" : "",
+					w->kv.refuse_why);
+				acc_fix(&a, w->kv.refuses == 2 ? CI_FAIL : CI_WARN,
+					"give the prefill worker --kv-transfer-config "
+					"'{\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_both\"}'");
+			} else if (w->uses_ucx && (c->fabric & FAB_EFA)) {
 				acc_note(
 					&a, CI_WARN, sn,
 					"%s on EFA (%s): UCX gives no GPUDirect RDMA on EFA "
@@ -368,6 +395,15 @@ static void check_backend(struct ci_report *r, const struct env_class *c)
 			}
 		}
 	}
+	/* A worker whose backend cannot be read makes the check skipped
+	 * (critical: unknown), whatever the other workers use, unless one
+	 * has a finding of its own. */
+	bool finding = false;
+	for (size_t i = 0; i < a.n; i++)
+		finding |= a.it[i].st == CI_WARN || a.it[i].st == CI_FAIL;
+	for (size_t i = 0; unknown && !finding && i < a.n; i++)
+		if (a.it[i].st == CI_OK)
+			a.it[i].st = CI_SKIPPED;
 	struct ci_check *ck = acc_emit(&a, r, ENV_CHECK(BACKEND), c->label);
 	if (ck && unknown && ck->status == CI_SKIPPED)
 		check_set_fix(
@@ -431,6 +467,7 @@ static void check_pair(struct ci_report *r, const struct env_class *c)
 		return;
 	struct acc a = {0};
 	size_t compared = 0, diffs = 0;
+	bool unreadable = false;
 	const char *seen[128];
 	size_t n_seen = 0;
 	for (size_t pi = 0; pi < np; pi++)
@@ -439,7 +476,11 @@ static void check_pair(struct ci_report *r, const struct env_class *c)
 			char wp[48], wd[48];
 			env_kv_word(p, wp, sizeof(wp));
 			env_kv_word(d, wd, sizeof(wd));
-			if (strcmp(wp, wd)) {
+			/* an unreadable backend is env.backend's skipped, not a
+			 * difference */
+			bool readable = p->kv.path != KV_UNKNOWN && d->kv.path != KV_UNKNOWN;
+			unreadable |= !readable;
+			if (readable && strcmp(wp, wd)) {
 				diffs++;
 				/* Two NIXL agents with no backend in common cannot
 				 * transfer at all; with one in common they differ in
@@ -490,15 +531,18 @@ static void check_pair(struct ci_report *r, const struct env_class *c)
 				}
 			n_seen = 0; /* per pair */
 		}
+	static const char unread[] = "the KV backend cannot be read on one side (see env.backend)";
 	if (!diffs && compared)
-		acc_note(&a, CI_OK, c->label,
-			 "prefill and decode agree on the KV backend and on %zu "
-			 "UCX/NIXL/libfabric variable%s",
+		acc_note(&a, CI_OK, c->label, "%s on %zu UCX/NIXL/libfabric variable%s",
+			 unreadable ? "the KV backend cannot be read on one side (see "
+				      "env.backend); prefill and decode agree"
+				    : "prefill and decode agree on the KV backend and",
 			 compared, compared == 1 ? "" : "s");
 	else if (!diffs)
-		acc_note(&a, CI_OK, c->label,
-			 "prefill and decode agree on the KV backend and set no "
-			 "UCX/NIXL/libfabric variable");
+		acc_note(&a, CI_OK, c->label, "%s",
+			 unreadable ? unread
+				    : "prefill and decode agree on the KV backend and set no "
+				      "UCX/NIXL/libfabric variable");
 	acc_fix(&a, CI_WARN,
 		"set the same UCX/NIXL values and backend on prefill and decode "
 		"(both ends of a NIXL transfer must pick the same transports)");
@@ -745,9 +789,11 @@ static bool nic_plumbing_applies(const struct env_class *c)
 		return false;
 	if (!(c->fabric & FAB_MNNVL))
 		return true;
-	for (size_t i = 0; i < c->n_w; i++)
-		if (has_rdma_resource(c->w[i].svc, NULL) || has_ib_mount(c->w[i].svc))
+	for (size_t i = 0; i < c->n_w; i++) {
+		bool claim;
+		if (worker_nic(&c->w[i], NULL, &claim) || has_ib_mount(c->w[i].svc))
 			return true;
+	}
 	return false;
 }
 
@@ -781,7 +827,8 @@ static void check_pod_rdma(struct ci_report *r, const struct env_class *c)
 	const char *other = NULL, *other_res = NULL;
 	for (size_t i = 0; i < c->n_w && !other; i++) {
 		const char *res;
-		if (transport_worker(&c->w[i]) && has_rdma_resource(c->w[i].svc, &res)) {
+		bool claim;
+		if (transport_worker(&c->w[i]) && worker_nic(&c->w[i], &res, &claim)) {
 			other = svc_name(c->w[i].svc);
 			other_res = res;
 		}
@@ -810,6 +857,9 @@ static void check_pod_rdma(struct ci_report *r, const struct env_class *c)
 		} else if (has_rdma_resource(s, &res)) {
 			acc_note(&a, CI_OK, sn, "requests %s", res);
 			acc_ev(&a, s->loc, "%s: resource %s", sn, res);
+		} else if (w->nic_claim) {
+			acc_note(&a, CI_OK, sn, "claims an RDMA NIC through DRA (claim %s)",
+				 w->nic_claim);
 		} else if (has_ib_mount(s)) {
 			acc_note(&a, CI_OK, sn, "mounts /dev/infiniband from the host");
 		} else if (s->privileged) {
@@ -995,9 +1045,25 @@ void env_check_deployment(struct ci_report *r, const struct manifest_set *ms,
 {
 	(void)ms;
 	check_mode(r, c);
+	if (!c->n_w && c->n_mock) {
+		/* Nothing crosses a fabric: the verdict is ready, not unknown. */
+		report_check(
+			r, ENV_CHECK(TRANSPORT), CI_SKIPPED, c->label,
+			"every worker runs Dynamo's mocker (`python3 -m dynamo.mocker` in %s%s): "
+			"it simulates an engine without GPUs or NIXL, so no KV or NCCL traffic "
+			"crosses the fabric and there is nothing to check",
+			c->mock_name ? c->mock_name : "?", c->n_mock > 1 ? " and others" : "");
+		return;
+	}
 	if (!c->n_w) {
-		report_check(r, ENV_CHECK(TRANSPORT), CI_SKIPPED, c->label,
-			     "no worker service: no KV transfer or NCCL traffic to check");
+		/* Not a verdict on any transport: say so (critical skipped, so
+		 * the run is unknown, never ready). */
+		struct ci_check *ck = report_check(
+			r, ENV_CHECK(DEPLOYMENT), CI_SKIPPED, c->label,
+			"no worker service (only frontend, router or planner components): "
+			"no KV transfer or NCCL traffic to check, so nothing here can be "
+			"trusted or distrusted");
+		check_set_fix(ck, "point env at the manifest that defines the workers");
 		return;
 	}
 	if (!c->transport_used) {

@@ -429,3 +429,29 @@ char *config_key_value(const char *text, const char *key, int *line_in_text)
 	}
 	return NULL;
 }
+
+bool dynamo_image_version(const char *image, int *major, int *minor)
+{
+	if (!image)
+		return false;
+	const char *slash = strrchr(image, '/');
+	const char *colon = strrchr(slash ? slash : image, ':');
+	/* only Dynamo's own images carry Dynamo's version in the tag */
+	if (!colon || !strstr(image, "dynamo"))
+		return false;
+	const char *t = colon + 1;
+	if (*t == 'v' || *t == 'V')
+		t++;
+	if (*t < '0' || *t > '9')
+		return false;
+	char *end;
+	long ma = strtol(t, &end, 10);
+	long mi = 0;
+	if (*end == '.' && end[1] >= '0' && end[1] <= '9')
+		mi = strtol(end + 1, &end, 10);
+	if (ma < 0 || ma > 99 || mi < 0 || mi > 999)
+		return false;
+	*major = (int)ma;
+	*minor = (int)mi;
+	return true;
+}

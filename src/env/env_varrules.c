@@ -107,29 +107,62 @@ static bool no_nic_here(const struct varrule_ctx *x)
 
 /* ---- UCX_TLS ---- */
 
+/*
+ * UCX_CUDA_IPC_ENABLE_MNNVL is a UCX ternary (openucx/ucx
+ * src/uct/cuda/cuda_ipc/cuda_ipc_md.c: {"ENABLE_MNNVL", "try", "Enable
+ * multi-node NVLINK capabilities.", ... UCS_CONFIG_TYPE_TERNARY}): y/yes/on/1,
+ * n/no/off/0, or try/maybe/auto.  Only an explicit "no" turns fabric-handle
+ * cuda_ipc off; "try" (the default since UCX 1.18) is not off.
+ */
+static bool ternary_off(const char *v)
+{
+	static const char *const no[] = {"n", "no", "off", "0", "false", NULL};
+	return v && str_in_ci(v, no);
+}
+
+/* UCX_CUDA_IPC_ENABLE_MNNVL=n on MNNVL: cuda_ipc then stays inside one node,
+ * so KV between the nodes of the NVLink domain leaves NVLink. */
+static void mnnvl_off(const struct var_view *mn, const struct var_view *tls, bool nic_lane,
+		      struct varrule_res *res)
+{
+	ev(res, mn);
+	note(res, CI_FAIL,
+	     "remove UCX_CUDA_IPC_ENABLE_MNNVL (UCX's default `try` uses MNNVL where the "
+	     "ComputeDomain gives it) or set it to y",
+	     "UCX_CUDA_IPC_ENABLE_MNNVL=%s turns off multi-node NVLink in UCX's cuda_ipc%s%s%s: "
+	     "%s",
+	     mn->value, tls ? " (UCX_TLS=" : "", tls && tls->value ? tls->value : "",
+	     tls ? " keeps cuda_ipc, but only inside one node)" : "",
+	     nic_lane ? "KV between the nodes of the NVLink domain takes the NIC instead of "
+			"NVLink"
+		      : "KV between the nodes of the NVLink domain leaves NVLink for TCP, or finds "
+			"no lane at all");
+}
+
 static void rule_ucx_tls(const struct var_view *vars, size_t n, const struct varrule_ctx *x,
 			 struct varrule_res *res)
 {
 	const struct var_view *v = var_view_find(vars, n, "UCX_TLS");
+	const struct var_view *mn = var_view_find(vars, n, "UCX_CUDA_IPC_ENABLE_MNNVL");
+	bool mn_off = mn && !mn->ref && ternary_off(mn->value);
+	bool mnnvl = x->fabric & FAB_MNNVL;
+	if ((!v || !v->value) && mnnvl && mn_off) {
+		/* UCX_TLS unset keeps cuda_ipc: the knob alone decides */
+		mnnvl_off(mn, NULL, nic(x), res);
+		return;
+	}
 	if (!v || !v->value)
 		return;
 	ev(res, v);
 	struct tls_info t;
 	ucx_tls_parse(v->value, &t);
-	const struct var_view *mn = var_view_find(vars, n, "UCX_CUDA_IPC_ENABLE_MNNVL");
-	bool mn_off = mn && mn->value && !env_truthy(mn->value);
-	bool mnnvl = x->fabric & FAB_MNNVL;
 	static const char cuda_fix[] = "add cuda_copy (and cuda_ipc) to UCX_TLS";
 	if (t.empty) {
 		note(res, CI_WARN, "remove the empty UCX_TLS or list the transports",
 		     "UCX_TLS is empty");
 	} else if (mnnvl && t.cuda_ipc) {
 		if (mn_off) {
-			ev(res, mn);
-			note(res, CI_WARN, "set UCX_CUDA_IPC_ENABLE_MNNVL=y on MNNVL workers",
-			     "UCX_TLS=%s relies on cuda_ipc but UCX_CUDA_IPC_ENABLE_MNNVL=%s keeps it "
-			     "inside one node",
-			     v->value, mn->value);
+			mnnvl_off(mn, v, t.rdma && nic(x), res);
 		} else {
 			note(res, CI_OK, NULL, "UCX_TLS=%s: cuda_ipc over MNNVL is the fast path",
 			     v->value);
@@ -138,7 +171,7 @@ static void rule_ucx_tls(const struct var_view *vars, size_t n, const struct var
 		/* With an RDMA NIC UCX still finds a lane (KV over the NIC);
 		 * without one GB200 fails with "failed to select lane". */
 		enum ci_status st = t.rdma && nic(x) ? CI_WARN : CI_FAIL;
-		bool contra = mn && env_truthy(mn->value);
+		bool contra = mn && !ternary_off(mn->value) && env_truthy(mn->value);
 		if (contra)
 			ev(res, mn);
 		note(res, st,

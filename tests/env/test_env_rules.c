@@ -189,7 +189,8 @@ static struct deployment *mnnvl_pair(struct manifest_set *ms, const char *tls, c
 	struct service *sd = tu_svc(dep, "Decode", ROLE_DECODE, 4, 2, TU_VLLM_DECODE);
 	struct service *both[2] = {sp, sd};
 	for (int i = 0; i < 2; i++) {
-		tu_kv(&both[i]->resource_claims, "compute-domain-channel", "gb200-cd");
+		/* the template is not in the input: its name says ComputeDomain */
+		tu_kv(&both[i]->resource_claims, "channel", "gb200-compute-domain-channel");
 		if (tls)
 			tu_env(both[i], "UCX_TLS", tls, 40 + i);
 		if (enable)
@@ -596,6 +597,131 @@ static void test_kustomize_patch_is_ignored(void **state)
 	assert_null(tu_find(&f->r, "env.mode"));
 }
 
+/* ---- issue 9: what the workload really is ---- */
+
+static void tu_claim_template(struct manifest_set *ms, const char *name, const char *classes)
+{
+	struct claim_template *t = XPUSH(ms->claims, ms->n_claims, ms->cap_claims);
+	memset(t, 0, sizeof(*t));
+	t->name = xstrdup(name);
+	t->classes = xstrdup(classes);
+}
+
+/* A GPU claim (NVIDIA or Intel) is not MNNVL: no MNNVL rule, no fix that
+ * would take RDMA out of UCX_TLS; a NIC claim gives the pod the NIC. */
+static void test_dra_gpu_and_nic_claims_are_not_mnnvl(void **state)
+{
+	struct fx *f = *state;
+	tu_claim_template(&f->ms, "gpu-nic", "gpu.nvidia.com,rdma-dranet");
+	tu_claim_template(&f->ms, "xpu", "gpu.intel.com");
+	struct deployment *dep = tu_dep(&f->ms, "dra", "vllm");
+	struct service *sp = tu_svc(dep, "Prefill", ROLE_PREFILL, 1, 1, TU_VLLM_PREFILL);
+	struct service *sd = tu_svc(dep, "Decode", ROLE_DECODE, 1, 1, TU_VLLM_DECODE);
+	struct service *both[2] = {sp, sd};
+	for (int i = 0; i < 2; i++) {
+		tu_kv(&both[i]->resource_claims, "gpu-nic", "gpu-nic");
+		tu_kv(&both[i]->resource_claims, "xpu", "xpu");
+		tu_kv(&both[i]->cap_add, "IPC_LOCK", "");
+		tu_env(both[i], "UCX_TLS", "rc_x,rc,cuda_copy", 10 + i);
+	}
+	run(f);
+	assert_null(strstr(tu_get(&f->r, "env.mode")->detail, "MNNVL"));
+	const struct ci_check *c = tu_get(&f->r, "env.ucx.tls");
+	assert_int_equal(c->status, CI_OK);
+	assert_null(c->fix);
+	c = tu_get(&f->r, "env.pod.rdma");
+	assert_int_equal(c->status, CI_OK);
+	assert_non_null(strstr(c->detail, "claims an RDMA NIC through DRA"));
+	assert_int_equal(verdict(f), CI_READY);
+}
+
+/* Only a GPU claim, nothing else: no fabric at all, never MNNVL. */
+static void test_dra_gpu_claim_alone(void **state)
+{
+	struct fx *f = *state;
+	tu_claim_template(&f->ms, "one-gpu", "gpu.nvidia.com");
+	struct deployment *dep = tu_dep(&f->ms, "gpu", "vllm");
+	struct service *sp = tu_svc(dep, "Prefill", ROLE_PREFILL, 1, 1, TU_VLLM_PREFILL);
+	struct service *sd = tu_svc(dep, "Decode", ROLE_DECODE, 1, 1, TU_VLLM_DECODE);
+	tu_kv(&sp->resource_claims, "g", "one-gpu");
+	tu_kv(&sd->resource_claims, "g", "one-gpu");
+	run(f);
+	assert_int_equal(st(f, "env.fabric"), CI_WARN);
+	assert_null(strstr(tu_get(&f->r, "env.mode")->detail, "MNNVL"));
+}
+
+static void test_mocker_is_ready(void **state)
+{
+	struct fx *f = *state;
+	struct deployment *dep = tu_dep(&f->ms, "mock", NULL);
+	tu_svc(dep, "Frontend", ROLE_FRONTEND, 0, 1, "python3 -m dynamo.frontend");
+	struct service *p = tu_svc(dep, "prefill", ROLE_PREFILL, 0, 1,
+				   "python3 -m dynamo.mocker --model-path m --is-prefill-worker");
+	tu_svc(dep, "decode", ROLE_DECODE, 0, 1, "python3 -m dynamo.mocker --model-path m");
+	tu_env(p, "UCX_TLS", "tcp", 9);
+	run(f);
+	const struct ci_check *c = tu_get(&f->r, "env.transport");
+	assert_int_equal(c->status, CI_SKIPPED);
+	assert_false(c->critical);
+	assert_non_null(strstr(c->detail, "mocker"));
+	assert_null(tu_find(&f->r, "env.ucx.tls"));
+	assert_int_equal(verdict(f), CI_READY);
+}
+
+static void test_dgd_without_worker_is_unknown(void **state)
+{
+	struct fx *f = *state;
+	struct deployment *dep = tu_dep(&f->ms, "fe", "vllm");
+	tu_svc(dep, "Frontend", ROLE_FRONTEND, 0, 1, "python3 -m dynamo.frontend");
+	tu_svc(dep, "Planner", ROLE_OTHER, 0, 1, "python3 -m dynamo.planner");
+	run(f);
+	const struct ci_check *c = tu_get(&f->r, "env.deployment");
+	assert_int_equal(c->status, CI_SKIPPED);
+	assert_true(c->critical);
+	assert_non_null(strstr(c->detail, "no worker service"));
+	assert_int_equal(verdict(f), CI_UNKNOWN);
+}
+
+/* Dynamo >= 1.0 refuses a vLLM prefill worker without --kv-transfer-config. */
+static void test_vllm_prefill_without_kv_transfer_config(void **state)
+{
+	struct fx *f = *state;
+	static const struct {
+		const char *image, *pcmd;
+		int want; /* ci_status of env.backend */
+	} cases[] = {
+		{"nvcr.io/nvidia/ai-dynamo/vllm-runtime:1.0.1",
+		 "python3 -m dynamo.vllm --disaggregation-mode prefill", CI_FAIL},
+		{"nvcr.io/nvidia/ai-dynamo/vllm-runtime:1.3.0",
+		 "python3 -m dynamo.vllm --is-prefill-worker", CI_FAIL},
+		{"nvcr.io/nvidia/ai-dynamo/vllm-runtime:0.9.1",
+		 "python3 -m dynamo.vllm --disaggregation-mode prefill", CI_OK},
+		{"registry.example.com/engine:prod",
+		 "python3 -m dynamo.vllm --disaggregation-mode=prefill", CI_WARN},
+		/* the command is not visible: the image's entrypoint is not judged */
+		{"nvcr.io/nvidia/ai-dynamo/vllm-runtime:1.0.1", NULL, CI_OK},
+	};
+	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		report_release(&f->r);
+		manifest_set_release(&f->ms);
+		manifest_set_init(&f->ms);
+		report_init(&f->r, "env", "test");
+		struct deployment *dep = tu_dep(&f->ms, "v", "vllm");
+		struct service *p = tu_svc(dep, "P", ROLE_PREFILL, 1, 1, cases[k].pcmd);
+		struct service *d = tu_svc(dep, "D", ROLE_DECODE, 1, 1,
+					   "python3 -m dynamo.vllm --disaggregation-mode decode");
+		free(p->image);
+		p->image = xstrdup(cases[k].image);
+		free(d->image);
+		d->image = xstrdup(cases[k].image);
+		run(f);
+		const struct ci_check *c = tu_get(&f->r, "env.backend");
+		assert_int_equal(c->status, cases[k].want);
+		if (cases[k].want != CI_OK)
+			assert_non_null(strstr(c->detail, "without --kv-transfer-config"));
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -605,6 +731,14 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_tls_exclusions, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_tls_without_cuda_warns, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_mnnvl_fast_path_ok, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_dra_gpu_and_nic_claims_are_not_mnnvl, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_dra_gpu_claim_alone, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_mocker_is_ready, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_dgd_without_worker_is_unknown, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_vllm_prefill_without_kv_transfer_config, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(test_mnnvl_excluding_cuda_ipc_fails, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_mnnvl_missing_vars_warn, setup, teardown),

@@ -167,12 +167,39 @@ static void test_resolve(void **state)
 	manifest_set_release(&ms);
 }
 
+static void test_dynamo_image_version(void **state)
+{
+	(void)state;
+	int ma = -1, mi = -1;
+	assert_true(dynamo_image_version("nvcr.io/nvidia/ai-dynamo/vllm-runtime:1.0.1", &ma, &mi));
+	assert_int_equal(ma, 1);
+	assert_int_equal(mi, 0);
+	assert_true(dynamo_image_version(
+		"nvcr.io/nvidia/ai-dynamo/vllm-runtime:1.2.0-deepseek-v4-cuda13-dev.3", &ma, &mi));
+	assert_int_equal(ma, 1);
+	assert_int_equal(mi, 2);
+	assert_true(
+		dynamo_image_version("nvcr.io/nvidia/ai-dynamo/sglang-runtime:0.9.1", &ma, &mi));
+	assert_int_equal(ma, 0);
+	/* not a version, not a Dynamo image, no tag, a registry port */
+	assert_false(
+		dynamo_image_version("nvcr.io/nvidia/ai-dynamo/vllm-runtime:latest", &ma, &mi));
+	assert_false(dynamo_image_version("registry.example.com/engine:1.4", &ma, &mi));
+	assert_false(dynamo_image_version("nvcr.io/nvidia/ai-dynamo/vllm-runtime", &ma, &mi));
+	assert_false(dynamo_image_version("localhost:5000/ai-dynamo/vllm-runtime", &ma, &mi));
+	assert_false(dynamo_image_version(NULL, &ma, &mi));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_tls),    cmocka_unit_test(test_net_devices),
-		cmocka_unit_test(test_flags),  cmocka_unit_test(test_config_values),
-		cmocka_unit_test(test_ulimit), cmocka_unit_test(test_resolve),
+		cmocka_unit_test(test_tls),
+		cmocka_unit_test(test_net_devices),
+		cmocka_unit_test(test_flags),
+		cmocka_unit_test(test_config_values),
+		cmocka_unit_test(test_ulimit),
+		cmocka_unit_test(test_resolve),
+		cmocka_unit_test(test_dynamo_image_version),
 	};
 	return cmocka_run_group_tests_name("env_text", tests, NULL, NULL);
 }

@@ -51,6 +51,22 @@ static void test_ucx_tls(void **state)
 {
 	(void)state;
 	char msg[512];
+	/* UCX_CUDA_IPC_ENABLE_MNNVL is a ternary: only "no" turns MNNVL off,
+	 * with or without UCX_TLS; "try" (UCX's default) is not a finding */
+	struct var_view mn_off[] = {V("UCX_CUDA_IPC_ENABLE_MNNVL", "n")};
+	struct varrule_ctx gb = host_gb200;
+	gb.fabric = FAB_MNNVL;
+	assert_int_equal(eval_st(VR_UCX_TLS, mn_off, 1, &gb, msg, sizeof(msg)), CI_FAIL);
+	assert_non_null(strstr(msg, "turns off multi-node NVLink"));
+	assert_int_equal(eval_st(VR_UCX_TLS, mn_off, 1, &host_gb200, msg, sizeof(msg)), CI_FAIL);
+	assert_non_null(strstr(msg, "takes the NIC"));
+	assert_int_equal(eval_st(VR_UCX_TLS, mn_off, 1, &host_ib, NULL, 0), -1); /* off MNNVL */
+	struct var_view mn_try[] = {V("UCX_TLS", "cuda_copy,cuda_ipc,tcp"),
+				    V("UCX_CUDA_IPC_ENABLE_MNNVL", "try")};
+	assert_int_equal(eval_st(VR_UCX_TLS, mn_try, 2, &gb, NULL, 0), CI_OK);
+	struct var_view mn_no[] = {V("UCX_TLS", "cuda_copy,cuda_ipc,tcp"),
+				   V("UCX_CUDA_IPC_ENABLE_MNNVL", "no")};
+	assert_int_equal(eval_st(VR_UCX_TLS, mn_no, 2, &gb, NULL, 0), CI_FAIL);
 	struct var_view tcp[] = {V("UCX_TLS", "tcp,cuda_copy")};
 	assert_int_equal(eval_st(VR_UCX_TLS, tcp, 1, &recipe_ib, msg, sizeof(msg)), CI_FAIL);
 	assert_non_null(strstr(msg, "leaves no RDMA transport"));
