@@ -155,22 +155,31 @@ void node_check_pcie_width(struct ci_report *r, const struct node_facts *f)
 					    d->pci.width_cur, d->pci.width_max);
 		}
 	}
-	/* GPUs: nvidia-smi -q "GPU Link Info", else the PCI sysfs */
-	bool smi = false;
-	if (f->smi_q_t.state == TOOL_OK)
-		for (size_t i = 0; i < f->q.ngpus; i++) {
-			const struct smi_query_gpu *g = &f->q.gpus[i];
-			if (!g->link_width_max || !g->link_width_cur)
-				continue;
-			smi = true;
-			n++;
-			if (g->link_width_cur < g->link_width_max) {
-				nn++;
-				strbuf_joinf_capped(&narrow, 400, ", ", "GPU %s x%u of x%u",
-						    g->bus_id ? g->bus_id : "?", g->link_width_cur,
-						    g->link_width_max);
-			}
+	/* GPUs: the ones nvidia-smi lists (the pod's; sysfs shows the whole
+	 * node's), each by the kernel's sysfs reading, the same as the NICs',
+	 * else by nvidia-smi -q "GPU Link Info"; without nvidia-smi, every GPU
+	 * on the PCI bus. */
+	bool smi = f->smi_q_t.state == TOOL_OK && f->q.ngpus;
+	for (size_t i = 0; smi && i < f->q.ngpus; i++) {
+		const struct smi_query_gpu *g = &f->q.gpus[i];
+		unsigned cur = g->link_width_cur, max = g->link_width_max;
+		const struct node_pci_gpu *s = g->bus_id ? node_pci_gpu_find(f, g->bus_id) : NULL;
+		if (s && s->pci.width_cur && s->pci.width_max) {
+			cur = s->pci.width_cur;
+			max = s->pci.width_max;
 		}
+		if (!cur || !max)
+			continue;
+		n++;
+		if (cur < max) {
+			nn++;
+			strbuf_joinf_capped(&narrow, 400, ", ", "GPU %s x%u of x%u",
+					    s           ? s->bdf
+					    : g->bus_id ? g->bus_id
+							: "?",
+					    cur, max);
+		}
+	}
 	for (size_t i = 0; !smi && i < f->n_pci_gpus; i++) {
 		const struct node_pci_gpu *g = &f->pci_gpus[i];
 		if (!g->pci.width_max || !g->pci.width_cur)
@@ -223,9 +232,11 @@ void node_check_errors(struct ci_report *r, const struct node_facts *f)
 		return;
 	}
 	if (!f->have_ctr2) {
-		report_na(r, ck, subj,
-			  "the counters were not read twice (not collected by this probe): a "
-			  "single reading says nothing about now");
+		report_na(r, ck, subj, "%s: a single reading says nothing about now",
+			  f->sysroot ? "a sysroot tree is one instant, its counters cannot be "
+				       "read twice"
+				     : "the counters were not read twice (not collected by this "
+				       "probe)");
 		return;
 	}
 	enum ci_status worst = CI_OK;
@@ -262,29 +273,33 @@ void node_check_errors(struct ci_report *r, const struct node_facts *f)
 		}
 	}
 	struct ci_check *c = NULL;
+	char within[48];
+	if (f->ctr_interval_ms)
+		snprintf(within, sizeof(within), "within %u.%u s", f->ctr_interval_ms / 1000,
+			 f->ctr_interval_ms % 1000 / 100);
+	else
+		snprintf(within, sizeof(within), "within about a second");
 	if (!n) {
 		report_na(r, ck, subj, "no port counter could be read twice");
 	} else if (worst == CI_FAIL) {
 		c = report_check_as(r, ck, CI_FAIL, true, CI_LAYER_FABRIC, subj,
-				    "a link flapped or dropped packets within one second: %s",
-				    grew.buf);
+				    "a link flapped or dropped packets %s: %s", within, grew.buf);
 		check_set_fix(c,
 			      "look at the cable, transceiver and switch port of the named ports "
 			      "(`mlxlink`, switch logs); a link that goes down breaks transfers");
 	} else if (worst == CI_WARN) {
-		c = report_check(
-			r, ck, CI_WARN, subj,
-			"error or retransmission counters grew within one second: %s%s", grew.buf,
-			roce ? " (lossy RoCE: check PFC/ECN on the NIC and the switch)" : "");
+		c = report_check(r, ck, CI_WARN, subj,
+				 "error or retransmission counters grew %s: %s%s", within, grew.buf,
+				 roce ? " (lossy RoCE: check PFC/ECN on the NIC and the switch)"
+				      : "");
 		check_set_fix(
 			c, "%s",
 			roce ? "enable PFC (or ECN/DCQCN) end to end for the RoCE "
 			       "traffic class, then look at cables with symbol errors"
 			     : "look at cables and transceivers with symbol errors (`mlxlink`)");
 	} else {
-		c = report_check(r, ck, CI_OK, subj,
-				 "no error counter grew within one second on %zu port%s", n,
-				 n == 1 ? "" : "s");
+		c = report_check(r, ck, CI_OK, subj, "no error counter grew %s on %zu port%s",
+				 within, n, n == 1 ? "" : "s");
 	}
 	if (c && cnp.len)
 		check_add_evidence(c, "congestion notifications (ECN working, not loss): %s",

@@ -219,7 +219,7 @@ static bool read_proc_limits(struct node_facts *f, const struct section *s, cons
 
 static void read_limits(struct node_facts *f, const struct transcript *t)
 {
-	if (read_proc_limits(f, transcript_get(t, SEC_LIMITS_PID1), "/proc/1/limits")) {
+	if (read_proc_limits(f, transcript_get(t, SEC_PID1_LIMITS), "/proc/1/limits")) {
 		f->memlock_pid1 = true;
 		return;
 	}
@@ -507,7 +507,7 @@ void node_facts_read(struct node_facts *f, const struct transcript *t)
 	read_modules(f, transcript_get(t, SEC_MODULES));
 	read_nv_version(f, transcript_get(t, SEC_NV_VERSION));
 	read_limits(f, t);
-	if (!read_caps(f, transcript_get(t, SEC_STATUS_PID1), "/proc/1/status"))
+	if (!read_caps(f, transcript_get(t, SEC_PID1_STATUS), "/proc/1/status"))
 		(void)read_caps(f, transcript_get(t, SEC_STATUS), "/proc/self/status");
 	read_shm(f, t);
 	env_add(f, transcript_get(t, SEC_ENV_PID1), "pid 1 environment");

@@ -423,6 +423,19 @@ void node_read_counters2(struct node_facts *f, const struct section *s)
 	if (!s || s->missing)
 		return;
 	read_sys_lines(f, s, 1);
+	/* "interval_ms=N": the time the probe measured between the readings */
+	const char *iv = memmem(s->body, s->len, "interval_ms=", 12);
+	if (iv && (iv == s->body || iv[-1] == '\n')) {
+		char num[12];
+		size_t n = 0;
+		for (iv += 12;
+		     n < sizeof(num) - 1 && iv < s->body + s->len && *iv >= '0' && *iv <= '9';)
+			num[n++] = *iv++;
+		num[n] = '\0';
+		uint32_t ms;
+		if (n && str_to_u32(num, 10, &ms) && ms < 3600000)
+			f->ctr_interval_ms = ms;
+	}
 	for (size_t i = 0; i < f->n_devs; i++)
 		for (size_t j = 0; j < f->devs[i].n_ports; j++)
 			f->have_ctr2 |= f->devs[i].ports[j].have_ctr[1];

@@ -26,9 +26,9 @@ static bool kernel_at_least(const struct node_facts *f, int ma, int mi)
 }
 
 /* The DMA-BUF path's prerequisites; *why says the first that fails (or
- * what could not be verified). */
+ * what could not be verified), *need what the fix must bring. */
 static bool dmabuf_possible(const struct node_facts *f, char *why, size_t len, char *ev,
-			    size_t evlen)
+			    size_t evlen, const char **need)
 {
 	bool kern = kernel_at_least(f, 5, 12);
 	bool ucx_ok = !f->have_ucx_version || f->ucx_major > 1 ||
@@ -49,6 +49,11 @@ static bool dmabuf_possible(const struct node_facts *f, char *why, size_t len, c
 				     : "proprietary kernel module",
 		 ucx, verbs);
 	why[0] = '\0';
+	*need = "open kernel module, kernel >= 5.12, UCX >= 1.14, rdma-core >= 34";
+	if (kern && f->have_nv_version && f->open_module)
+		*need = !ucx_ok ? "the node is ready for it; the image needs UCX >= 1.14"
+				: "the node is ready for it; the image needs rdma-core >= 34, whose "
+				  "libibverbs has ibv_reg_dmabuf_mr";
 	if (!kern)
 		snprintf(why, len, "kernel %s is older than 5.12",
 			 f->kernel ? f->kernel : "unknown");
@@ -73,7 +78,8 @@ void node_gpudirect_view(const struct node_facts *f, struct gdr_view *v)
 {
 	memset(v, 0, sizeof(*v));
 	char why[200];
-	bool dmabuf = dmabuf_possible(f, why, sizeof(why), v->dmabuf, sizeof(v->dmabuf));
+	const char *need;
+	bool dmabuf = dmabuf_possible(f, why, sizeof(why), v->dmabuf, sizeof(v->dmabuf), &need);
 	bool efa_node = node_count_efa_devs(f) > 0;
 	const char *pm = f->mod_nvidia_peermem ? "nvidia_peermem"
 			 : f->mod_nv_peer_mem  ? "nv_peer_mem"
@@ -149,5 +155,6 @@ void node_gpudirect_view(const struct node_facts *f, struct gdr_view *v)
 	else
 		snprintf(v->fix, sizeof(v->fix),
 			 "load nvidia_peermem on the node (GPU operator driver.rdma.enabled=true), "
-			 "or use DMA-BUF (open kernel module, kernel >= 5.12, UCX >= 1.14)");
+			 "or use DMA-BUF (%s)",
+			 need);
 }

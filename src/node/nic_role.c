@@ -9,7 +9,9 @@
  * default route, one on a NUMA node without GPUs, or one far slower than the
  * rest) is set aside too, so that it does not make the rails look "mixed".
  */
+#include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "node/node_checks.h"
 
@@ -96,6 +98,23 @@ const char *node_dev_mgmt_reason(const struct node_facts *f, const struct node_r
 	double g = dev_rate(d);
 	if (g > 0 && best >= 4 * g)
 		return "far slower than the other NICs";
+	return NULL;
+}
+
+const struct node_pci_gpu *node_pci_gpu_find(const struct node_facts *f, const char *bus_id)
+{
+	/* nvidia-smi writes the domain with 8 digits ("00000000:53:00.0"),
+	 * sysfs with 4 and in lower case ("0000:53:00.0") */
+	char *end;
+	unsigned long dom = strtoul(bus_id, &end, 16);
+	if (*end != ':')
+		return NULL;
+	for (size_t i = 0; i < f->n_pci_gpus; i++) {
+		char *e2;
+		const char *b = f->pci_gpus[i].bdf;
+		if (strtoul(b, &e2, 16) == dom && *e2 == ':' && !strcasecmp(e2, end))
+			return &f->pci_gpus[i];
+	}
 	return NULL;
 }
 

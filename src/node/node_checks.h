@@ -51,6 +51,8 @@ bool node_nccl_hca_selects(const char *value, const char *dev);
 bool node_dev_given(const struct node_facts *f, const struct node_rdma_dev *d);
 const char *node_dev_mgmt_reason(const struct node_facts *f, const struct node_rdma_dev *d);
 bool node_data_dev(const struct node_facts *f, const struct node_rdma_dev *d);
+/* The sysfs entry of a GPU nvidia-smi names by bus id; NULL when not seen. */
+const struct node_pci_gpu *node_pci_gpu_find(const struct node_facts *f, const char *bus_id);
 
 /* checks_link.c */
 void node_check_mtu(struct ci_report *r, const struct node_facts *f);

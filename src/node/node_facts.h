@@ -147,8 +147,9 @@ struct node_facts {
 	size_t n_devs;
 	struct node_netif ifs[NODE_MAX_IFS];
 	size_t n_ifs;
-	bool memory_peers; /* /sys/kernel/mm/memory_peers exists */
-	bool have_ctr2;    /* the second counter reading was taken */
+	bool memory_peers;        /* /sys/kernel/mm/memory_peers exists */
+	bool have_ctr2;           /* the second counter reading was taken */
+	unsigned ctr_interval_ms; /* between the two readings; 0 unknown */
 	bool have_route, have_inet6;
 	struct node_pci_gpu pci_gpus[NODE_MAX_PCI_GPUS];
 	size_t n_pci_gpus;

@@ -54,6 +54,16 @@
 #define SEC_UCX_INFO_D   "tool:ucx_info-d"  /* legacy: ucx_info -d alone */
 #define SEC_NIXL_PLUGINS "nixl:plugins"     /* "<dir>/" then "<dir>/libplugin_X.so" */
 #define SEC_NIXL_PYTHON  "nixl:python"      /* "<METADATA>: Name: x" / ": Version: y" */
+/* issue 10's readings; transcripts of earlier scripts lack them ("not
+ * collected").  SEC_COUNTERS2: "interval_ms=N" (since the SEC_SYS reading),
+ * then the same counter lines as SEC_SYS; host/pod only, and only where
+ * there is an RDMA port. */
+#define SEC_COUNTERS2    "sys:counters"
+#define SEC_ROUTE        "proc:net-route"    /* /proc/net/route */
+#define SEC_INET6        "proc:net-if_inet6" /* /proc/net/if_inet6 */
+#define SEC_LIBS         "files:libs" /* paths of libibverbs.so.1.*, libgdrapi.so.2.*, libucp* */
+/* nvidia-smi topo -p2p r: only when topo -m shows two GPUs without NVLink */
+#define SEC_SMI_P2P      "tool:nvsmi-p2p"
 
 /* Prefixes of SEC_SYS / SEC_DEV paths. */
 #define SYS_IB_PREFIX     "sys/class/infiniband/"
@@ -71,8 +81,7 @@
 		SEC_PID1_STATUS, SEC_PID1_LIMITS, SEC_MOUNTS, SEC_ULIMIT_L, SEC_ULIMIT_HL,       \
 		SEC_ENV_PID1, SEC_ENV_EXEC, SEC_WHICH, SEC_IBV_DEVINFO, SEC_SMI_Q, SEC_SMI_TOPO, \
 		SEC_SMI_NVLINK, SEC_SMI_QUERY, SEC_FI_INFO_EFA, SEC_UCX_INFO_VD, SEC_UCX_INFO_V, \
-		SEC_UCX_INFO_D, SEC_DF_SHM, SEC_NIXL_PLUGINS, SEC_NIXL_PYTHON
-
-#include "node/sections10.h"
+		SEC_UCX_INFO_D, SEC_DF_SHM, SEC_NIXL_PLUGINS, SEC_NIXL_PYTHON, SEC_COUNTERS2,    \
+		SEC_ROUTE, SEC_INET6, SEC_LIBS, SEC_SMI_P2P
 
 #endif

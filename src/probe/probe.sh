@@ -16,7 +16,9 @@
 # Processes: the shell's built-ins (read, case, parameter expansion, printf,
 # test) do all the framing, capping and filtering.  What runs is the tool
 # queries, each under `timeout 5`, plus one `tr` for /proc/1/environ (its NUL
-# separators are invisible to the shell) and one subshell for `export -p`:
+# separators are invisible to the shell), one subshell for `export -p`, and
+# at most one `sleep 1` between the two counter readings (only when the
+# tool queries took under a second):
 # no process per section, per file or per variable (docs/probe.md, "Process
 # budget"; `make bench` counts them).
 #
@@ -31,10 +33,16 @@
 # reader needs them).
 #
 # Sections (names #defined in src/node/sections.h):
-#   meta                 root=host|sysroot, kernel=<osrelease>, have_timeout=0|1
+#   meta                 root=host|sysroot, kernel=<osrelease>, have_timeout=0|1,
+#                        gids=all (every GID index is read)
 #   sys                  "<path>=<first line>" per sysfs file, "<path>/" per
 #                        directory that matters by its presence; paths are
-#                        relative to ROOT ("sys/class/infiniband/mlx5_0/...")
+#                        relative to ROOT ("sys/class/infiniband/mlx5_0/..."):
+#                        RDMA devices, their PCIe width, NUMA node, IOMMU type
+#                        and uverbs node, ports, GIDs in use, error counters;
+#                        netdevs; modules; NVIDIA GPUs on the PCI bus; DMI
+#   sys:counters         interval_ms=N, the port counters again (host/pod with
+#                        an RDMA port only: a sysroot is one instant)
 #   dev                  "<path>" per device node present ("dev/infiniband/uverbs0")
 #   proc:modules         /proc/modules, only the transport modules
 #   proc:nvidia-version  /proc/driver/nvidia/version
@@ -43,6 +51,7 @@
 #   proc:pid1-status     /proc/1/status Cap* lines (the worker: pid 1)
 #   proc:pid1-limits     /proc/1/limits "Max locked memory" line
 #   proc:mounts          /proc/mounts lines of /dev/shm
+#   proc:net-route proc:net-if_inet6   /proc/net/route, /proc/net/if_inet6
 #   ulimit:l ulimit:hl   `ulimit -l` / `ulimit -Hl` (host/pod only)
 #   env:pid1             NAME=VALUE from /proc/1/environ, transport names only
 #   env:exec             NAME=VALUE from this shell, transport names only
@@ -52,12 +61,14 @@
 #                        control bytes are written \xHH.
 #   which                "<tool>=<path>" ("<tool>=" when not on PATH)
 #   tool:ibv_devinfo tool:nvsmi-q tool:nvsmi-topo tool:nvsmi-nvlink
+#   tool:nvsmi-p2p (topo -p2p r, only when topo -m shows GPUs without NVLink)
 #   tool:fi_info-efa tool:ucx_info-vd (`ucx_info -v -d`: version, then
 #   devices; tool:ucx_info-v too when that run printed no version)
 #   tool:df-shm          the tools' output (stderr merged); df only when
 #                        /proc/mounts gives no size for /dev/shm
 #   nixl:plugins         "<dir>/" then "<dir>/libplugin_X.so" per plugin found
 #   nixl:python          "<METADATA path>: Name: x" / ": Version: y"
+#   files:libs           paths of libibverbs.so.1.*, libgdrapi.so.2.*, libucp*
 #   live:proc live:maps live:fd   the engine process (the one that mapped a
 #                        NIXL plugin, else pid 1 or an engine command line):
 #                        pid, how found, engine module, comm; its transport
@@ -237,6 +248,54 @@ dir() {
 	pline "${1#"$root"/}/"
 }
 
+# pcidev DIR: a PCI function's link width (current and maximum: the
+# generation is not read, it drops at idle), NUMA node and IOMMU domain type.
+pcidev() {
+	for f in current_link_width max_link_width numa_node iommu_group/type; do
+		val "$1/$f"
+	done
+}
+
+# gids PORT: every GID entry in use, whatever its index (RoCE tables hold
+# up to 256).  The kernel fails the read of an empty entry's
+# gid_attrs/types/N (rdma_get_gid_attr(); its gids/N reads as zeros), so the
+# type is read first and the GID only for an entry in use.  Kernels without
+# gid_attrs: every gids/N, zeros left out.
+gids() {
+	zero=0000:0000:0000:0000:0000:0000:0000:0000
+	if [ -d "$1/gid_attrs/types" ]; then
+		for t in "$1"/gid_attrs/types/*; do
+			if ! [ -r "$t" ] || ! safe "$t"; then continue; fi
+			v=
+			IFS= read -r v 2>/dev/null <"$t" || [ -n "$v" ] || continue
+			[ -n "$v" ] || continue
+			g=
+			safe "$1/gids/${t##*/}" && IFS= read -r g 2>/dev/null <"$1/gids/${t##*/}"
+			if [ -z "$g" ] || [ "$g" = "$zero" ]; then continue; fi
+			printf '|%s=%s\n|%s=%s\n' "${t#"$root"/}" "$v" "${1#"$root"/}/gids/${t##*/}" "$g"
+		done
+		return 0
+	fi
+	for t in "$1"/gids/*; do
+		if ! [ -r "$t" ] || ! safe "$t"; then continue; fi
+		g=
+		IFS= read -r g 2>/dev/null <"$t" || [ -n "$g" ] || continue
+		if [ -z "$g" ] || [ "$g" = "$zero" ]; then continue; fi
+		printf '|%s=%s\n' "${t#"$root"/}" "$g"
+	done
+}
+
+# counters PORT: the error and retransmission counters node.rdma.errors
+# compares between two readings (sys, then sys:counters).
+counters() {
+	for c in counters/link_downed counters/symbol_error counters/link_error_recovery \
+		counters/port_rcv_errors counters/excessive_buffer_overrun_errors \
+		hw_counters/out_of_sequence hw_counters/local_ack_timeout_err \
+		hw_counters/rnr_nak_retry_err hw_counters/np_cnp_sent hw_counters/rp_cnp_handled; do
+		val "$1/$c"
+	done
+}
+
 # esc TEXT: TEXT with every control byte written \xHH (printf's "'c"
 # argument is the code of c): one line whatever TEXT holds.
 esc() {
@@ -382,6 +441,63 @@ case $observe in '' | *[!0-9]* | ????*) observe=0 ;; esac
 now() {
 	up=
 	IFS=' ' read -r up _ </proc/uptime 2>/dev/null || up=
+}
+
+# nvlink_gaps TOPO: true when `nvidia-smi topo -m` printed two GPUs whose
+# cell is not NV<n> (no NVLink between them).  The header row names the
+# columns (GPU0 GPU1 ... NIC0 ... CPU Affinity); a GPU row's first cells are
+# its GPU-to-GPU cells.
+nvlink_gaps() {
+	ngc=
+	set -f
+	IFS=$nl
+	# shellcheck disable=SC2086 # one matrix row per line
+	set -- $1
+	IFS=$sp_ifs
+	for row do
+		# shellcheck disable=SC2086 # the row's cells
+		set -- $row
+		case $1:${2-} in
+		GPU[0-9]*:GPU[0-9]* | GPU[0-9]*:NIC[0-9]* | GPU[0-9]*:CPU* | GPU[0-9]*:mlx*)
+			[ -z "$ngc" ] || continue
+			ngc=0
+			for cell do
+				case $cell in GPU[0-9]*) ngc=$((ngc + 1)) ;; esac
+			done
+			;;
+		GPU[0-9]*:*)
+			if [ -z "$ngc" ] || [ "$ngc" -lt 2 ]; then continue; fi
+			shift
+			k=0
+			for cell do
+				k=$((k + 1))
+				[ "$k" -le "$ngc" ] || break
+				case $cell in
+				X | NV[0-9]*) ;;
+				*)
+					set +f
+					return 0
+					;;
+				esac
+			done
+			;;
+		esac
+	done
+	set +f
+	return 1
+}
+
+# csec UPTIME: cs= the /proc/uptime reading in centiseconds ("" when it is
+# not one).
+csec() {
+	cs=
+	case $1 in
+	*[0-9].[0-9][0-9]) ;;
+	*) return 0 ;;
+	esac
+	case ${1%.*} in *[!0-9]*) return 0 ;; esac
+	h=${1#*.}
+	cs=$((${1%.*} * 100 + ${h#0}))
 }
 
 # live_engine CMDLINE: e= the engine a command line runs (the shell drops
@@ -606,6 +722,7 @@ begin meta
 if [ -n "$sysroot" ]; then echo '|root=sysroot'; else echo '|root=host'; fi
 pline "kernel=$kernel"
 printf '|have_timeout=%s\n' "${have_timeout:-0}"
+echo '|gids=all'
 endsec meta 0 ''
 
 # The window opens here: the rest of the probe runs inside it.
@@ -615,6 +732,7 @@ live_t0=$up
 
 # --- sysfs -----------------------------------------------------------------
 begin sys
+ctr_ports=
 nd=0
 for d in "$root"/sys/class/infiniband/*; do
 	[ -d "$d" ] || continue
@@ -622,6 +740,12 @@ for d in "$root"/sys/class/infiniband/*; do
 	[ "$nd" -le 64 ] || break
 	dir "$d" || continue
 	for f in node_type fw_ver hca_type board_id; do val "$d/$f"; done
+	pcidev "$d/device"
+	# which uverbs node is this device's (a pod given a subset has only
+	# its own in /dev/infiniband)
+	for u in "$d"/device/infiniband_verbs/uverbs*; do
+		[ -d "$u" ] && dir "$u"
+	done
 	np=0
 	for p in "$d"/ports/*; do
 		[ -d "$p" ] || continue
@@ -629,10 +753,9 @@ for d in "$root"/sys/class/infiniband/*; do
 		[ "$np" -le 8 ] || break
 		dir "$p" || continue
 		for f in state phys_state rate link_layer lid; do val "$p/$f"; done
-		for i in 0 1 2 3 4 5 6 7; do
-			val "$p/gid_attrs/types/$i"
-			val "$p/gids/$i"
-		done
+		gids "$p"
+		counters "$p"
+		ctr_ports=$ctr_ports$p$nl
 	done
 	ni=0
 	for n in "$d"/device/net/*; do
@@ -655,7 +778,30 @@ dir "$root/sys/kernel/mm/memory_peers"
 for m in nvidia_peermem nv_peer_mem efa_nv_peermem gdrdrv nvidia efa ib_uverbs; do
 	dir "$root/sys/module/$m"
 done
+val "$root/sys/module/gdrdrv/version"
+# NVIDIA GPUs on the PCI bus (vendor 0x10de, display class 0x03xxxx): their
+# link width, NUMA node and IOMMU domain.  Two short reads per PCI device,
+# no process.
+if dir "$root/sys/bus/pci/devices"; then
+	ng=0
+	for g in "$root"/sys/bus/pci/devices/*; do
+		v=
+		safe "$g/vendor" && IFS= read -r v 2>/dev/null <"$g/vendor"
+		[ "$v" = 0x10de ] || continue
+		v=
+		safe "$g/class" && IFS= read -r v 2>/dev/null <"$g/class"
+		case $v in 0x03????) ;; *) continue ;; esac
+		ng=$((ng + 1))
+		[ "$ng" -le 64 ] || break
+		dir "$g" && pcidev "$g"
+	done
+fi
+# a hypervisor or bare metal (the IOMMU's DMA mode is normal in a VM)
+val "$root/sys/class/dmi/id/sys_vendor"
+val "$root/sys/class/dmi/id/product_name"
 endsec sys 0 ''
+now
+ctr_t0=$up
 
 # --- device nodes ----------------------------------------------------------
 begin dev
@@ -686,6 +832,10 @@ readfile proc:mounts "$root/proc/mounts" shm
 # The size df would report is in the mount options when tmpfs has one.
 shm_sized=
 case $kept in *size=*) shm_sized=1 ;; esac
+# The pod's network namespace: its default route and address scopes (the
+# management NIC; NCCL_SOCKET_IFNAME on a link-local-only interface).
+readfile proc:net-route "$root/proc/net/route" all
+readfile proc:net-if_inet6 "$root/proc/net/if_inet6" all
 
 if [ -z "$sysroot" ]; then
 	# -l and -H are not POSIX, but dash, bash, busybox ash and mksh have them.
@@ -823,12 +973,25 @@ if have nvidia-smi; then
 	n=0
 	cut=
 	fab=
+	blk=
 	for l do
 		keep=
 		if [ -n "$fab" ]; then
 			keep=1
 			case $l in '    '[![:blank:]]*) fab= ;; esac
 		fi
+		# MIG Mode's lines; GPU Link Info > Link Width's Max and Current
+		case $blk:$l in
+		mig:'        '[![:blank:]]*) keep=1 ;;
+		gli:'            Link Width'*)
+			keep=1
+			blk=lw
+			;;
+		gli:'            '*) ;;
+		lw:'                '[![:blank:]]*) keep=1 ;;
+		lw:'            '*) blk=gli ;;
+		*) blk= ;;
+		esac
 		case $l in
 		'GPU '* | *'Driver Version'* | *'CUDA Version'* | *'Attached GPUs'* | \
 		*'Product Name'* | [![:blank:]]*[Ff]ail* | [![:blank:]]*[Ee]rror* | [![:blank:]]*'not found'*)
@@ -836,6 +999,14 @@ if have nvidia-smi; then
 		'    Fabric'*)
 			keep=1
 			fab=1
+			;;
+		'    MIG Mode'*)
+			keep=1
+			blk=mig
+			;;
+		'        GPU Link Info'*)
+			keep=1
+			blk=gli
 			;;
 		esac
 		[ -n "$keep" ] || continue
@@ -851,6 +1022,11 @@ else
 	endsec tool:nvsmi-q 127 ' missing'
 fi
 tool tool:nvsmi-topo "$cap" nvidia-smi topo -m
+# The P2P matrix (ACS or the IOMMU refusing P2P) matters only between GPUs
+# without NVLink: one more nvidia-smi only when topo -m shows such a pair.
+if [ "$rc" = 0 ] && have nvidia-smi && nvlink_gaps "$out"; then
+	tool tool:nvsmi-p2p "$cap" nvidia-smi topo -p2p r
+fi
 tool tool:nvsmi-nvlink "$cap" nvidia-smi nvlink -s
 tool tool:fi_info-efa "$cap" fi_info -p efa
 # One ucx_info run answers both -v and -d (it prints the version first).
@@ -865,6 +1041,37 @@ if have ucx_info; then
 fi
 if [ -z "$sysroot" ] && [ -z "$shm_sized" ]; then
 	tool tool:df-shm "$cap" df -k /dev/shm
+fi
+
+# --- the port counters again -------------------------------------------------
+# The tool queries above ran between the two readings (on a GPU node they
+# take well over a second); a `sleep 1` fills the gap only when they were
+# quicker.  Not under a sysroot: a dump is one instant, and two readings of
+# it would say "nothing grew".
+if [ -z "$sysroot" ] && [ -n "$ctr_ports" ]; then
+	now
+	csec "$ctr_t0"
+	cs0=$cs
+	csec "$up"
+	if [ -n "$cs0" ] && [ -n "$cs" ] && [ $((cs - cs0)) -lt 100 ]; then
+		sleep 1
+		now
+		csec "$up"
+	fi
+	cs1=$cs
+	begin sys:counters
+	if [ -n "$cs0" ] && [ -n "$cs1" ]; then
+		ms=$((cs1 - cs0))
+		printf '|interval_ms=%s\n' "$((ms * 10))"
+	fi
+	set -f
+	IFS=$nl
+	# shellcheck disable=SC2086 # one port directory per line
+	set -- $ctr_ports
+	IFS=$sp_ifs
+	set +f
+	for p do counters "$p"; done
+	endsec sys:counters 0 ''
 fi
 
 # --- NIXL installation -----------------------------------------------------
@@ -889,6 +1096,29 @@ for d in "$root$plugin_dir" "$root"/opt/nvidia/nvda_nixl/lib*/plugins \
 	done
 done
 endsec nixl:plugins 0 ''
+
+# The image's libraries, by name only (never opened): rdma-core's ABI
+# (ibv_reg_dmabuf_mr), GDRCopy's library against gdrdrv, and a system UCX
+# beside the one the NIXL wheel bundles.
+begin files:libs
+nf=0
+for f in "$root"/usr/lib/*-linux-gnu/libibverbs.so.1.* "$root"/usr/lib64/libibverbs.so.1.* \
+	"$root"/usr/lib/libibverbs.so.1.* "$root"/usr/local/lib/libibverbs.so.1.* \
+	"$root"/usr/lib/*-linux-gnu/libgdrapi.so.2.* "$root"/usr/lib64/libgdrapi.so.2.* \
+	"$root"/usr/lib/libgdrapi.so.2.* "$root"/usr/local/lib/libgdrapi.so.2.* \
+	"$root"/usr/lib/*-linux-gnu/libucp.so.* "$root"/usr/lib64/libucp.so.* \
+	"$root"/usr/lib/libucp.so.* "$root"/usr/local/lib/libucp.so.* \
+	"$root"/usr/local/ucx/lib/libucp.so.* "$root"/opt/hpcx/ucx/lib/libucp.so.* \
+	"$root"/usr/lib*/python3*/*-packages/.nixl*.libs/libucp* \
+	"$root"/usr/local/lib*/python3*/*-packages/.nixl*.libs/libucp* \
+	"$root"/opt/*/lib/python3*/site-packages/.nixl*.libs/libucp*; do
+	[ -e "$f" ] || continue
+	inroot "${f%/*}" || continue
+	nf=$((nf + 1))
+	[ "$nf" -le 64 ] || break
+	pline "${f#"$root"}"
+done
+endsec files:libs 0 ''
 
 begin nixl:python
 nm=0

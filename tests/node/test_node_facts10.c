@@ -106,7 +106,7 @@ static void counters_twice(void **state)
 	      HDR "@@begin sys\n" ROCE(
 		      "mlx5_0") "|sys/class/infiniband/mlx5_0/ports/1/counters/symbol_error=10\n"
 				"|sys/class/infiniband/mlx5_0/ports/1/hw_counters/out_of_sequence=5\n"
-				"@@end sys rc=0\n@@begin sys:counters\n"
+				"@@end sys rc=0\n@@begin sys:counters\n|interval_ms=1370\n"
 				"|sys/class/infiniband/mlx5_0/ports/1/counters/symbol_error=12\n"
 				"|sys/class/infiniband/mlx5_0/ports/1/hw_counters/out_of_sequence=5\n"
 				"|sys/class/infiniband/mlx5_9/ports/1/counters/symbol_error=1\n"
@@ -116,6 +116,25 @@ static void counters_twice(void **state)
 	assert_int_equal(f.n_devs, 1); /* the second reading adds no device */
 	assert_true(p->ctr[0][NC_SYMBOL_ERROR] == 10 && p->ctr[1][NC_SYMBOL_ERROR] == 12);
 	assert_true(p->ctr[1][NC_LINK_DOWNED] == UINT64_MAX);
+	assert_int_equal(f.ctr_interval_ms, 1370);
+	node_facts_release(&f);
+}
+
+/* nvidia-smi's bus id (8-digit domain, upper case) finds the GPU's sysfs
+ * entry (4-digit domain, lower case); another domain does not. */
+static void pci_gpu_by_bus_id(void **state)
+{
+	(void)state;
+	struct node_facts f;
+	facts(&f,
+	      HDR "@@begin sys\n|sys/bus/pci/devices/\n|sys/bus/pci/devices/0000:ab:00.0/\n"
+		  "|sys/bus/pci/devices/0000:ab:00.0/current_link_width=8\n"
+		  "|sys/bus/pci/devices/0000:ab:00.0/max_link_width=16\n@@end sys rc=0\n@@done\n");
+	const struct node_pci_gpu *g = node_pci_gpu_find(&f, "00000000:AB:00.0");
+	assert_non_null(g);
+	assert_int_equal(g->pci.width_cur, 8);
+	assert_null(node_pci_gpu_find(&f, "00000001:AB:00.0"));
+	assert_null(node_pci_gpu_find(&f, "garbage"));
 	node_facts_release(&f);
 }
 
@@ -217,10 +236,10 @@ static void gpudirect_efa(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(pid1_first),       cmocka_unit_test(gid_table),
-		cmocka_unit_test(counters_twice),   cmocka_unit_test(uverbs_given),
-		cmocka_unit_test(ucx_netdev_exact), cmocka_unit_test(gpudirect_view),
-		cmocka_unit_test(gpudirect_efa),
+		cmocka_unit_test(pid1_first),     cmocka_unit_test(gid_table),
+		cmocka_unit_test(counters_twice), cmocka_unit_test(pci_gpu_by_bus_id),
+		cmocka_unit_test(uverbs_given),   cmocka_unit_test(ucx_netdev_exact),
+		cmocka_unit_test(gpudirect_view), cmocka_unit_test(gpudirect_efa),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -73,7 +73,8 @@ PROGRAMS = {"cat", "ls", "head", "sed", "tr", "grep", "timeout", "readlink", "un
 # Read-only invocations of the tools (argument vectors, after `timeout 5`).
 TOOL_ARGS = {
     "ibv_devinfo": [[]],
-    "nvidia-smi": [["-q"], ["topo", "-m"], ["nvlink", "-s"]],
+    # topo -p2p r only when topo -m shows two GPUs without NVLink
+    "nvidia-smi": [["-q"], ["topo", "-m"], ["nvlink", "-s"], ["topo", "-p2p", "r"]],
     "fi_info": [["-p", "efa"]],
     "ucx_info": [["-v", "-d"], ["-v"]],
     "df": [["-k", "/dev/shm"]],
@@ -349,7 +350,11 @@ def test_process_budget():
         # grep and ls: the live evidence's engine search and its reads
         # (one grep -l over every maps file, at most one more grep and one
         # ls when an engine process is found).
-        allowed = set(TOOLS) | {"timeout", "tr", "df", "uname", "grep", "ls"}
+        # sleep: once at most, when the tool queries took under a second
+        # between the two counter readings (a host with RDMA ports).
+        allowed = set(TOOLS) | {"timeout", "tr", "df", "uname", "grep", "ls", "sleep"}
+        if ran.count("sleep") > 1:
+            fail("the probe ran sleep %d times (at most once)" % ran.count("sleep"))
         if ran.count("grep") > 2 or ran.count("ls") > 1:
             fail("the probe ran grep %d and ls %d times (at most 2 and 1, for the live evidence)"
                  % (ran.count("grep"), ran.count("ls")))
@@ -358,6 +363,7 @@ def test_process_budget():
         if ran.count("tr") > 1:
             fail("the probe ran tr %d times (at most once, for /proc/1/environ)" % ran.count("tr"))
         tools_run = [u for u in ran if u in TOOLS or u in ("df", "grep", "ls")]
+        # (all NVLink between the 8 H100s: no topo -p2p r run)
         if shutil.which("timeout", path=BASE_PATH) and ran.count("timeout") != len(tools_run):
             fail("%d timeout runs for %d tool runs" % (ran.count("timeout"), len(tools_run)))
         if ran.count("nvidia-smi") != 3 or ran.count("ucx_info") != 1:
@@ -365,6 +371,41 @@ def test_process_budget():
                  % (ran.count("nvidia-smi"), ran.count("ucx_info")))
         if "@@done" not in out:
             fail("probe under logging PATH did not finish: %r" % err[-300:])
+    finally:
+        shutil.rmtree(tmp)
+
+
+def test_p2p_when_needed():
+    """topo -p2p r runs only when topo -m shows two GPUs without NVLink (the
+    real 2x RTX 5090 PHB matrix); the H100 NV18 matrix needs none.  The -q
+    filter keeps MIG Mode and GPU Link Info > Link Width."""
+    tmp = tempfile.mkdtemp()
+    try:
+        bindir = os.path.join(tmp, "bin")
+        fake_tools(bindir)
+        out, _ = run_probe(os.path.join(tmp, "none"), {"PATH": bindir + ":" + BASE_PATH})
+        if section(out, "tool:nvsmi-p2p")[0] is not None:
+            fail("topo -p2p r ran on the all-NVLink H100 topology")
+        q, _ = section(out, "tool:nvsmi-q")
+        for want in ("    MIG Mode", "        Current                           : Disabled",
+                     "        GPU Link Info", "            Link Width",
+                     "                Max                       : 16x"):
+            if want not in (q or []):
+                fail("the nvidia-smi -q filter dropped %r" % want)
+        if any("PCIe Generation" in l or "Bridge Chip" in l for l in q or []):
+            fail("the nvidia-smi -q filter kept lines no check reads")
+        topo = os.path.join(FIX, "parse", "nvidia-smi_topo_-m__2x_rtx5090_phb_and_p2p_matrix_tabs.txt")
+        write_exe(os.path.join(bindir, "nvidia-smi"), """#!/bin/sh
+case "$*" in
+"topo -m") '%s' '1,/^# ---$/d; /^### topo -p2p/,$d' '%s' ;;
+"topo -p2p r") printf ' \tGPU0\tGPU1\t\n GPU0\tX\tGNS\t\n GPU1\tGNS\tX\t\n' ;;
+*) exit 0 ;;
+esac
+""" % (shutil.which("sed"), topo))
+        out, _ = run_probe(os.path.join(tmp, "none"), {"PATH": bindir + ":" + BASE_PATH})
+        body, end = section(out, "tool:nvsmi-p2p")
+        if body is None or " GPU0\tX\tGNS\t" not in body:
+            fail("topo -p2p r did not run on the PHB topology: %r" % (body,))
     finally:
         shutil.rmtree(tmp)
 
@@ -546,8 +587,10 @@ def test_format():
         names, legacy = section_names()
         begun = set(re.findall(r"^@@begin (\S+)$", out, re.M))
         host_only = {"ulimit:l", "ulimit:hl", "env:exec", "tool:df-shm"}
-        # Printed only when needed: -v alone when -v -d printed no version.
-        conditional = {"tool:ucx_info-v"}
+        # Printed only when needed: -v alone when -v -d printed no version;
+        # the P2P matrix when two GPUs lack NVLink; the second counter
+        # reading on a host with RDMA ports (never under a sysroot).
+        conditional = {"tool:ucx_info-v", "tool:nvsmi-p2p", "sys:counters"}
         for n in names:
             if n not in begun and n not in host_only | legacy | conditional:
                 fail("section %s (sections.h) is not printed under a sysroot" % n)
@@ -682,6 +725,7 @@ if __name__ == "__main__":
     test_allowlist_catches()
     test_shellcheck()
     test_process_budget()
+    test_p2p_when_needed()
     test_secrets()
     test_secret_rule_is_the_c_rule()
     test_format()
