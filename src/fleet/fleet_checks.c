@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "core/strbuf.h"
+#include "core/strmap.h"
 #include "core/xalloc.h"
 #include "fleet/fleet.h"
 #include "fleet/fleet_desc.h"
@@ -21,27 +22,36 @@
 
 struct vgroup {
 	char *value;
-	size_t *idx; /* pods holding value */
-	size_t n, cap;
+	size_t *idx; /* pods holding value, in order (at most LIST_MAX when cut) */
+	size_t n_idx, cap;
+	size_t n; /* pods holding value: n_idx unless the list was cut */
 };
 
+/* Readings grouped by value, in the order first seen; the index finds a
+ * value's group in one step, so grouping n pods is linear, not n x groups. */
 struct vgroups {
 	struct vgroup *g;
 	size_t n, cap;
+	struct strmap ix; /* value -> its group */
 };
+
+static struct vgroup *groups_get(struct vgroups *gs, const char *value)
+{
+	size_t k = strmap_get(&gs->ix, value);
+	if (k != STRMAP_NONE)
+		return &gs->g[k];
+	struct vgroup *g = XPUSH(gs->g, gs->n, gs->cap);
+	memset(g, 0, sizeof(*g));
+	g->value = xstrdup(value);
+	strmap_put(&gs->ix, g->value, gs->n - 1);
+	return g;
+}
 
 static void groups_add(struct vgroups *gs, const char *value, size_t pod)
 {
-	struct vgroup *g = NULL;
-	for (size_t i = 0; i < gs->n; i++)
-		if (!strcmp(gs->g[i].value, value))
-			g = &gs->g[i];
-	if (!g) {
-		g = XPUSH(gs->g, gs->n, gs->cap);
-		memset(g, 0, sizeof(*g));
-		g->value = xstrdup(value);
-	}
-	*XPUSH(g->idx, g->n, g->cap) = pod;
+	struct vgroup *g = groups_get(gs, value);
+	*XPUSH(g->idx, g->n_idx, g->cap) = pod;
+	g->n++;
 }
 
 static void groups_release(struct vgroups *gs)
@@ -51,6 +61,7 @@ static void groups_release(struct vgroups *gs)
 		free(gs->g[i].idx);
 	}
 	free(gs->g);
+	strmap_release(&gs->ix);
 	memset(gs, 0, sizeof(*gs));
 }
 
@@ -65,7 +76,7 @@ static size_t groups_total(const struct vgroups *gs)
 /* "p0 (prefill), d0 (decode)" */
 static void list_pods(struct strbuf *b, const struct fleet_pod *p, const struct vgroup *g)
 {
-	for (size_t i = 0; i < g->n && i < LIST_MAX; i++) {
+	for (size_t i = 0; i < g->n_idx && i < LIST_MAX; i++) {
 		const struct fleet_pod *q = &p[g->idx[i]];
 		strbuf_addf(b, "%s%s", i ? ", " : "", q->name);
 		if (*q->role)
@@ -75,29 +86,39 @@ static void list_pods(struct strbuf *b, const struct fleet_pod *p, const struct 
 		strbuf_addf(b, " and %zu more", g->n - LIST_MAX);
 }
 
-/* "node-a (p0, d0), node-b (p1)": nodes, each with its pods. */
+/* "node-a (p0, d0), node-b (p1)": nodes in the order first seen, each with
+ * all its pods; after LIST_MAX nodes, "and more".  One pass: only the
+ * nodes that are shown (and whether one more exists) are tracked. */
 static void list_nodes(struct strbuf *b, const struct fleet_pod *p, const struct vgroup *g)
 {
-	size_t shown = 0;
-	for (size_t i = 0; i < g->n; i++) {
+	const char *node[LIST_MAX];
+	struct strbuf pods[LIST_MAX];
+	size_t count[LIST_MAX], shown = 0;
+	bool more = false;
+	for (size_t i = 0; i < g->n_idx; i++) {
 		const struct fleet_pod *q = &p[g->idx[i]];
-		bool seen = false;
-		for (size_t j = 0; j < i; j++)
-			seen |= !strcmp(p[g->idx[j]].node, q->node);
-		if (seen)
-			continue;
-		if (shown == LIST_MAX) {
-			strbuf_addf(b, " and more");
-			break;
-		}
-		strbuf_addf(b, "%s%s (", shown ? ", " : "", *q->node ? q->node : "unscheduled");
 		size_t k = 0;
-		for (size_t j = i; j < g->n; j++)
-			if (!strcmp(p[g->idx[j]].node, q->node))
-				strbuf_addf(b, "%s%s", k++ ? ", " : "", p[g->idx[j]].name);
-		strbuf_addf(b, ")");
-		shown++;
+		while (k < shown && strcmp(node[k], q->node))
+			k++;
+		if (k == shown) {
+			if (shown == LIST_MAX) {
+				more = true;
+				continue;
+			}
+			node[shown] = q->node;
+			count[shown] = 0;
+			strbuf_init(&pods[shown]);
+			shown++;
+		}
+		strbuf_addf(&pods[k], "%s%s", count[k]++ ? ", " : "", q->name);
 	}
+	for (size_t k = 0; k < shown; k++) {
+		strbuf_addf(b, "%s%s (%s)", k ? ", " : "", *node[k] ? node[k] : "unscheduled",
+			    pods[k].buf);
+		strbuf_release(&pods[k]);
+	}
+	if (more)
+		strbuf_addf(b, " and more");
 }
 
 /* "VALUE on LIST; VALUE on LIST" */
@@ -201,55 +222,119 @@ bool fleet_var_must_match(const char *name)
 	return false;
 }
 
+/* One transport variable across the probed pods. */
+struct env_name {
+	const char *name; /* borrowed from the first pod that sets it */
+	size_t *set;      /* the pods that set it, in order */
+	size_t n_set, cap_set;
+	size_t last;         /* the last pod counted: a pod's first value wins */
+	struct vgroups vals; /* "NAME=VALUE", in the order first seen */
+};
+
+/* The pods that do not set e->name: how many, and the first LIST_MAX of
+ * them (all that list_pods shows), found by walking the probed pods past
+ * e's setters: linear in e's setters, not in the fleet. */
+static void env_unset_group(const struct env_name *e, const size_t *probed, size_t np,
+			    struct vgroup *u)
+{
+	memset(u, 0, sizeof(*u));
+	u->n = np - e->n_set;
+	if (!u->n)
+		return;
+	u->value = xasprintf("%s unset", e->name);
+	for (size_t t = 0, s = 0; t < np && u->n_idx < LIST_MAX; t++) {
+		if (s < e->n_set && e->set[s] == probed[t])
+			s++;
+		else
+			*XPUSH(u->idx, u->n_idx, u->cap) = probed[t];
+	}
+}
+
+static void env_name_report(struct ci_report *r, const struct fleet_pod *p, struct env_name *e,
+			    const size_t *probed, size_t np, size_t *drifted)
+{
+	struct vgroup u;
+	env_unset_group(e, probed, np, &u);
+	size_t ng = e->vals.n + (u.n > 0);
+	if (ng > 1) {
+		/* The groups in the order their first pod comes (the "unset"
+		 * one among them), as one scan over the pods would meet them. */
+		struct vgroup *v = xcalloc(ng, sizeof(*v));
+		size_t k = 0;
+		for (size_t i = 0; i < e->vals.n; i++) {
+			if (u.n && k == i && u.idx[0] < e->vals.g[i].idx[0])
+				v[k++] = u;
+			v[k++] = e->vals.g[i];
+		}
+		if (k < ng)
+			v[k++] = u;
+		struct vgroups view = {.g = v, .n = ng};
+		(*drifted)++;
+		bool crit = fleet_var_must_match(e->name);
+		struct strbuf b = STRBUF_INIT;
+		strbuf_addf(&b, "the pods disagree: ");
+		describe(&b, p, &view, false, "", "");
+		if (crit)
+			strbuf_addf(&b, "; both ends of a KV transfer must agree on it");
+		struct ci_check *c =
+			report_check_as(r, FLEET_CHECK(ENV_DRIFT), crit ? CI_FAIL : CI_WARN, crit,
+					CI_LAYER_ENV, e->name, "%s", b.buf);
+		check_set_fix(c,
+			      "set %s once for every worker (the deployment's spec env), "
+			      "not per service or per image",
+			      e->name);
+		strbuf_release(&b);
+		free(v);
+	}
+	free(u.value);
+	free(u.idx);
+}
+
 void fleet_check_env_drift(struct ci_report *r, const struct fleet_pod *p, size_t n)
 {
 	size_t known = n_probed(p, n);
 	if (too_few(r, FLEET_CHECK(ENV_DRIFT), "environment", "the transport environment", known))
 		return;
-	/* Every name any probed pod sets, in the order first seen. */
-	const char **names = NULL;
-	size_t nn = 0, cap = 0;
+	/* One pass over every (pod, variable): each name any probed pod sets,
+	 * in the order first seen, with its setters and its values.  A pod
+	 * that does not set a name is in its "unset" group, which is derived
+	 * from the setters (a scan of every pod for every name would be
+	 * quadratic when the pods set different names). */
+	struct strmap ix;
+	strmap_init(&ix);
+	struct env_name *nm = NULL;
+	size_t nn = 0, cap = 0, np = 0;
+	size_t *probed = xcalloc(known, sizeof(*probed));
 	for (size_t i = 0; i < n; i++) {
 		if (!p[i].probed)
 			continue;
+		probed[np++] = i;
 		for (size_t j = 0; j < p[i].n_env; j++) {
-			bool seen = false;
-			for (size_t k = 0; k < nn && !seen; k++)
-				seen = !strcmp(names[k], p[i].env[j].name);
-			if (!seen)
-				*XPUSH(names, nn, cap) = p[i].env[j].name;
+			const struct fleet_var *fv = &p[i].env[j];
+			size_t k = strmap_put(&ix, fv->name, nn);
+			if (k == nn) {
+				struct env_name *fresh = XPUSH(nm, nn, cap);
+				memset(fresh, 0, sizeof(*fresh));
+				fresh->name = fv->name;
+				fresh->last = SIZE_MAX;
+			}
+			struct env_name *e = &nm[k];
+			if (e->last == i)
+				continue; /* the name again in one pod: its first value counts */
+			e->last = i;
+			if (!fv->value)
+				continue; /* no value: the pod counts as not setting it */
+			*XPUSH(e->set, e->n_set, e->cap_set) = i;
+			char *q = xasprintf("%s=%s", fv->name, fv->value);
+			groups_add(&e->vals, q, i);
+			free(q);
 		}
 	}
 	size_t drifted = 0;
 	for (size_t k = 0; k < nn; k++) {
-		struct vgroups gs = {0};
-		for (size_t i = 0; i < n; i++) {
-			if (!p[i].probed)
-				continue;
-			const char *v = fleet_pod_env(&p[i], names[k]);
-			char *q = v ? xasprintf("%s=%s", names[k], v)
-				    : xasprintf("%s unset", names[k]);
-			groups_add(&gs, q, i);
-			free(q);
-		}
-		if (gs.n > 1) {
-			drifted++;
-			bool crit = fleet_var_must_match(names[k]);
-			struct strbuf b = STRBUF_INIT;
-			strbuf_addf(&b, "the pods disagree: ");
-			describe(&b, p, &gs, false, "", "");
-			if (crit)
-				strbuf_addf(&b, "; both ends of a KV transfer must agree on it");
-			struct ci_check *c =
-				report_check_as(r, FLEET_CHECK(ENV_DRIFT), crit ? CI_FAIL : CI_WARN,
-						crit, CI_LAYER_ENV, names[k], "%s", b.buf);
-			check_set_fix(c,
-				      "set %s once for every worker (the deployment's spec env), "
-				      "not per service or per image",
-				      names[k]);
-			strbuf_release(&b);
-		}
-		groups_release(&gs);
+		env_name_report(r, p, &nm[k], probed, np, &drifted);
+		free(nm[k].set);
+		groups_release(&nm[k].vals);
 	}
 	if (!drifted && nn)
 		report_check(r, FLEET_CHECK(ENV_DRIFT), CI_OK, "environment",
@@ -258,7 +343,9 @@ void fleet_check_env_drift(struct ci_report *r, const struct fleet_pod *p, size_
 	else if (!drifted)
 		report_check(r, FLEET_CHECK(ENV_DRIFT), CI_OK, "environment",
 			     "no probed pod sets a transport variable (all %zu agree)", known);
-	free(names);
+	free(nm);
+	free(probed);
+	strmap_release(&ix);
 }
 
 typedef const char *(*getter)(const struct fleet_pod *p, char *buf, size_t len);
@@ -517,33 +604,42 @@ void fleet_check_gpus(struct ci_report *r, const struct fleet_pod *p, size_t n)
 		groups_release(&all);
 		return;
 	}
+	/* Each role's pods grouped by count, roles in the order first seen:
+	 * one pass, the roles found through an index. */
+	struct strmap ix;
+	strmap_init(&ix);
+	struct vgroups *roles = NULL;
+	size_t *first = NULL; /* each role's first pod */
+	size_t nr = 0, cap = 0, cap_first = 0, n_first = 0;
+	for (size_t j = 0; j < n; j++) {
+		if (!p[j].probed || p[j].n_gpus < 0)
+			continue;
+		size_t k = strmap_put(&ix, p[j].role, nr);
+		if (k == nr) {
+			memset(XPUSH(roles, nr, cap), 0, sizeof(*roles));
+			*XPUSH(first, n_first, cap_first) = j;
+		}
+		char v[32];
+		snprintf(v, sizeof(v), "%d", p[j].n_gpus);
+		groups_add(&roles[k], v, j);
+	}
 	bool differ = false;
 	struct strbuf b = STRBUF_INIT;
-	for (size_t i = 0; i < n; i++) {
-		if (!p[i].probed || p[i].n_gpus < 0)
-			continue;
-		bool first = true;
-		for (size_t j = 0; j < i && first; j++)
-			first = !(p[j].probed && p[j].n_gpus >= 0 && !strcmp(p[j].role, p[i].role));
-		if (!first)
-			continue;
-		struct vgroups gs = {0};
-		for (size_t j = i; j < n; j++)
-			if (p[j].probed && p[j].n_gpus >= 0 && !strcmp(p[j].role, p[i].role)) {
-				char v[32];
-				snprintf(v, sizeof(v), "%d", p[j].n_gpus);
-				groups_add(&gs, v, j);
-			}
-		if (gs.n > 1) {
+	for (size_t k = 0; k < nr; k++) {
+		if (roles[k].n > 1) {
+			const char *role = p[first[k]].role;
 			if (differ)
 				strbuf_addf(&b, "; ");
 			differ = true;
 			strbuf_addf(&b, "%s pods see different GPU counts: ",
-				    *p[i].role ? p[i].role : "unlabelled");
-			describe(&b, p, &gs, true, "", " GPUs");
+				    *role ? role : "unlabelled");
+			describe(&b, p, &roles[k], true, "", " GPUs");
 		}
-		groups_release(&gs);
+		groups_release(&roles[k]);
 	}
+	free(roles);
+	free(first);
+	strmap_release(&ix);
 	if (differ) {
 		struct ci_check *c =
 			report_check(r, FLEET_CHECK(GPUS), CI_WARN, "GPUs",
@@ -643,42 +739,59 @@ void fleet_check_efa_colocated(struct ci_report *r, const struct fleet_pod *p, s
 			  "not an EFA fabric: prefill and decode may share a node");
 		return;
 	}
-	/* Placement is known for every listed pod, probed or not. */
-	size_t bad = 0;
+	/* Placement is known for every listed pod, probed or not.  The nodes
+	 * that run a prefill pod, in the order first seen, each with its
+	 * prefill and decode pods: two passes through an index of nodes. */
+	struct colo {
+		const char *node;
+		struct strbuf pre, dec;
+		size_t nd;
+	} *cn = NULL;
+	size_t ncn = 0, cap = 0;
+	struct strmap ix;
+	strmap_init(&ix);
 	for (size_t i = 0; i < n; i++) {
 		if (strcmp(p[i].role, "prefill") || !*p[i].node)
 			continue;
-		bool first = true;
-		for (size_t j = 0; j < i && first; j++)
-			first = !(!strcmp(p[j].role, "prefill") && !strcmp(p[j].node, p[i].node));
-		if (!first)
-			continue;
-		struct strbuf pre = STRBUF_INIT, dec = STRBUF_INIT;
-		size_t nd = 0;
-		for (size_t j = 0; j < n; j++) {
-			if (strcmp(p[j].node, p[i].node))
-				continue;
-			if (!strcmp(p[j].role, "prefill")) {
-				strbuf_joinstr(&pre, ", ", p[j].name);
-			} else if (!strcmp(p[j].role, "decode")) {
-				nd++;
-				strbuf_joinstr(&dec, ", ", p[j].name);
-			}
+		if (strmap_put(&ix, p[i].node, ncn) == ncn) {
+			struct colo *c = XPUSH(cn, ncn, cap);
+			c->node = p[i].node;
+			strbuf_init(&c->pre);
+			strbuf_init(&c->dec);
+			c->nd = 0;
 		}
-		if (nd) {
+	}
+	for (size_t j = 0; j < n && ncn; j++) {
+		bool pre = !strcmp(p[j].role, "prefill"),
+		     dec = !pre && !strcmp(p[j].role, "decode");
+		size_t k = pre || dec ? strmap_get(&ix, p[j].node) : STRMAP_NONE;
+		if (k == STRMAP_NONE)
+			continue;
+		if (pre) {
+			strbuf_joinstr(&cn[k].pre, ", ", p[j].name);
+		} else {
+			cn[k].nd++;
+			strbuf_joinstr(&cn[k].dec, ", ", p[j].name);
+		}
+	}
+	size_t bad = 0;
+	for (size_t k = 0; k < ncn; k++) {
+		if (cn[k].nd) {
 			bad++;
 			struct ci_check *c = report_check(
-				r, FLEET_CHECK(EFA_COLOCATED), CI_FAIL, p[i].node,
+				r, FLEET_CHECK(EFA_COLOCATED), CI_FAIL, cn[k].node,
 				"prefill %s and decode %s run on the same node: EFA moves data between "
 				"nodes only, so their KV transfers retry with EAGAIN and never complete",
-				pre.buf, dec.buf);
+				cn[k].pre.buf, cn[k].dec.buf);
 			check_set_fix(
 				c, "add pod anti-affinity between the prefill and decode workers "
 				   "(topologyKey kubernetes.io/hostname)");
 		}
-		strbuf_release(&pre);
-		strbuf_release(&dec);
+		strbuf_release(&cn[k].pre);
+		strbuf_release(&cn[k].dec);
 	}
+	free(cn);
+	strmap_release(&ix);
 	if (!bad)
 		report_check(r, FLEET_CHECK(EFA_COLOCATED), CI_OK, "placement",
 			     "EFA fabric: no node runs both a prefill and a decode pod");

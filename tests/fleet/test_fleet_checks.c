@@ -459,6 +459,83 @@ static void test_drift(void **state)
 	free(yaml);
 }
 
+/* ---- scale: the checks stay linear in the pods ----
+ *
+ * The test binary is linked with -Wl,--wrap=strcmp (tests/fleet/meson.build),
+ * so every string comparison the checks make is counted.  A bound on that
+ * count, not on time, proves the work grows with the pods: the quadratic
+ * loops these checks once had (a scan of the groups, the nodes, the roles or
+ * the names per pod) made 115,000 comparisons per pod on the first fleet
+ * below at 20,000 pods (2.3e9 in all, growing with n); the linear ones make
+ * about 30 per pod at any size. */
+static size_t n_strcmp;
+int __real_strcmp(const char *a, const char *b);
+int __wrap_strcmp(const char *a, const char *b);
+int __wrap_strcmp(const char *a, const char *b)
+{
+	n_strcmp++;
+	return __real_strcmp(a, b);
+}
+
+#define SCALE_PODS    10000
+/* comparisons per pod, over every check of one run: the linear code makes
+ * 30-40 (up to LIST_MAX per by-node listing; the test prints the figure) */
+#define SCALE_PER_POD 100
+
+static size_t checks_count(struct fleet_pod *p, size_t n)
+{
+	struct ci_report r;
+	report_init(&r, "all", "t");
+	n_strcmp = 0;
+	fleet_checks_run(&r, FLEET_ALL, p, n);
+	size_t k = n_strcmp;
+	report_release(&r);
+	return k;
+}
+
+static void test_scale_linear(void **state)
+{
+	(void)state;
+	size_t n = SCALE_PODS;
+	struct fleet_pod *p = calloc(n, sizeof(*p));
+	assert_non_null(p);
+	/* Every pod different where a reading can differ: its own driver, role
+	 * and variable, four nodes for all (long per-node lists), two rates. */
+	for (size_t i = 0; i < n; i++) {
+		char name[32], node[16], role[16], drv[16], var[24];
+		snprintf(name, sizeof(name), "w-%zu", i);
+		snprintf(node, sizeof(node), "node-%zu", i % 4);
+		snprintf(role, sizeof(role), "r%zu", i);
+		snprintf(drv, sizeof(drv), "535.%zu", i);
+		snprintf(var, sizeof(var), "UCX_X%zu", i);
+		mk(&p[i], name, node, role);
+		replace(&p[i].driver, drv);
+		replace(&p[i].rate, i % 2 ? "400 Gb/s" : "200 Gb/s");
+		fleet_pod_set_env(&p[i], var, "1");
+	}
+	size_t k = checks_count(p, n);
+	print_message("%zu pods, distinct values: %zu comparisons (%.1f per pod)\n", n, k,
+		      (double)k / (double)n);
+	assert_true(k < SCALE_PER_POD * n);
+
+	/* EFA, every prefill pod on its own node, a decode pod beside every
+	 * tenth: the placement check's per-node lists. */
+	for (size_t i = 0; i < n; i++) {
+		char node[16];
+		snprintf(node, sizeof(node), "n%zu", i % 10 == 9 ? i - 1 : i);
+		replace(&p[i].node, node);
+		replace(&p[i].role, i % 10 == 9 ? "decode" : "prefill");
+		p[i].efa = true;
+	}
+	k = checks_count(p, n);
+	print_message("%zu pods on EFA, one node each: %zu comparisons (%.1f per pod)\n", n, k,
+		      (double)k / (double)n);
+	assert_true(k < SCALE_PER_POD * n);
+	for (size_t i = 0; i < n; i++)
+		fleet_pod_release(&p[i]);
+	free(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -476,6 +553,7 @@ int main(void)
 		cmocka_unit_test(test_plan),
 		cmocka_unit_test(test_pod_read),
 		cmocka_unit_test(test_drift),
+		cmocka_unit_test(test_scale_linear),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
