@@ -12,6 +12,15 @@
  * on one thread, so the checks need not be thread-safe, and memory holds
  * the transcripts of the pods in flight or waiting to be judged, not of the
  * whole fleet.
+ *
+ * Waiting to be judged is bounded too: a worker starts its next pod only
+ * while fewer than --jobs answers wait.  Without that bound a judge that
+ * gets too little CPU (the kubectl processes and the workers compete for
+ * it: a loaded machine, or execs that answer at once) falls behind, and
+ * every finished transcript waits in memory (about 90 KiB each: 94 MB at
+ * 1,024 pods, --jobs 64, answers without latency).  With it, at most
+ * 2 x --jobs transcripts are held, and the probing slows to the judge's
+ * pace only when the judge is the slower of the two anyway.
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -33,8 +42,10 @@ struct pool {
 	double deadline;
 	size_t *ready; /* finished, not yet judged: a FIFO of indices */
 	size_t ready_head, ready_tail;
+	size_t max_ready; /* a worker waits while this many are not judged */
 	pthread_mutex_t mu;
-	pthread_cond_t cv;
+	pthread_cond_t cv;   /* an answer is ready (the judge waits) */
+	pthread_cond_t room; /* the judge took one (a worker may wait) */
 };
 
 /* Probe job i (no lock held). */
@@ -66,6 +77,8 @@ static void *worker(void *arg)
 	struct pool *pl = arg;
 	for (;;) {
 		pthread_mutex_lock(&pl->mu);
+		while (pl->next < pl->n && pl->ready_tail - pl->ready_head >= pl->max_ready)
+			pthread_cond_wait(&pl->room, &pl->mu);
 		size_t i = pl->next < pl->n ? pl->next++ : pl->n;
 		pthread_mutex_unlock(&pl->mu);
 		if (i == pl->n)
@@ -96,9 +109,11 @@ void fleet_probe_all(const struct fleet_target *ft, struct fleet_job *jobs, size
 	pl.ready = xcalloc(n ? n : 1, sizeof(*pl.ready));
 	pthread_mutex_init(&pl.mu, NULL);
 	pthread_cond_init(&pl.cv, NULL);
+	pthread_cond_init(&pl.room, NULL);
 	size_t want = ft->jobs > 0 ? (size_t)ft->jobs : 1;
 	if (want > n)
 		want = n;
+	pl.max_ready = want ? want : 1;
 	pthread_t *th = xcalloc(want ? want : 1, sizeof(*th));
 	size_t started = 0;
 	for (size_t i = 0; i < want; i++) {
@@ -121,6 +136,7 @@ void fleet_probe_all(const struct fleet_target *ft, struct fleet_job *jobs, size
 		while (pl.ready_head == pl.ready_tail)
 			pthread_cond_wait(&pl.cv, &pl.mu);
 		size_t i = pl.ready[pl.ready_head++];
+		pthread_cond_signal(&pl.room);
 		pthread_mutex_unlock(&pl.mu);
 		judge(ctx, i, &jobs[i]);
 		judged++;
@@ -134,6 +150,7 @@ void fleet_probe_all(const struct fleet_target *ft, struct fleet_job *jobs, size
 	free(th);
 	free(pl.ready);
 	pthread_cond_destroy(&pl.cv);
+	pthread_cond_destroy(&pl.room);
 	pthread_mutex_destroy(&pl.mu);
 	if (progress && n) {
 		static const char eol[] = "\n";
