@@ -643,6 +643,21 @@ static void check_ucx_filters(struct ci_report *r, const struct nixl_facts *f)
 			"lists");
 		return;
 	}
+	size_t nnd = nd ? ucx_net_devices_count(nd) : 0;
+	if (nnd > UCX_NET_DEVICES_MAX) {
+		struct ci_check *big = report_check(
+			r, NIXL_CHECK(UCX_FILTERS), CI_FAIL, "UCX_NET_DEVICES",
+			"UCX_NET_DEVICES has %zu entries: UCX matches devices against a 64-bit mask "
+			"and aborts above %d (ucs_assert_always in ucp_is_resource_in_device_list)",
+			nnd, UCX_NET_DEVICES_MAX);
+		check_set_fix(big,
+			      "name at most %d devices (dev:port) in UCX_NET_DEVICES, or "
+			      "leave it unset",
+			      UCX_NET_DEVICES_MAX);
+		return;
+	}
+	char dup[UCX_TLS_MAX_ENTRY];
+	bool twice = nd && ucx_net_devices_duplicate(nd, dup, sizeof(dup));
 	struct strbuf use = STRBUF_INIT, cut = STRBUF_INIT;
 	size_t n_rdma = 0;
 	for (size_t i = 0; i < d->ntls; i++) {
@@ -662,7 +677,7 @@ static void check_ucx_filters(struct ci_report *r, const struct nixl_facts *f)
 	bool copy_listed = ucx_devices_has_transport(d, "cuda_copy");
 	bool copy_ok = !copy_listed || ucx_tls_allows(tls, "cuda_copy");
 	bool ipc_ok = ucx_tls_allows(tls, "cuda_ipc") && ucx_devices_has_transport(d, "cuda_ipc");
-	struct ci_check *c;
+	struct ci_check *c = NULL;
 	if (!n_rdma) {
 		if (f->mnnvl && ipc_ok) {
 			report_check(
@@ -709,6 +724,12 @@ static void check_ucx_filters(struct ci_report *r, const struct nixl_facts *f)
 	if (cut.len)
 		check_add_evidence(c, "filtered out: %s", cut.buf);
 out:
+	/* UCX warns and uses the device once: a copy-paste, not a fault */
+	if (twice && c)
+		check_add_evidence(c,
+				   "UCX_NET_DEVICES names %s twice: UCX warns \"device '%s' is "
+				   "specified multiple times\" and uses it once",
+				   dup, dup);
 	strbuf_release(&use);
 	strbuf_release(&cut);
 }

@@ -122,6 +122,19 @@ void node_tool_state(const struct section *s, const char *tool, struct tool_out 
 	}
 }
 
+/* A tool section the probe cut at its cap: what is missing cannot be
+ * told, so every check that reads it says so and judges nothing from the
+ * part it has (a cut listing is never evidence of absence).  nixl reads
+ * ucx_info's cut listing itself (nixl.ucx.*: a critical skip). */
+static void whole(struct tool_out *o, const char *tool)
+{
+	if (o->state != TOOL_OK || !o->capped)
+		return;
+	o->state = TOOL_FAILED;
+	snprintf(o->why, sizeof(o->why),
+		 "the probe cut the output of %s at its cap: what is missing cannot be told", tool);
+}
+
 void node_note_module(struct node_facts *f, const char *name)
 {
 	if (!strcmp(name, "nvidia_peermem"))
@@ -517,6 +530,13 @@ void node_facts_read(struct node_facts *f, const struct transcript *t)
 	read_efa(f, transcript_get(t, SEC_FI_INFO_EFA));
 	live_facts_read(&f->live, t);
 	node_read_more(f, t);
+	whole(&f->smi_query_t, "nvidia-smi --query-gpu");
+	whole(&f->smi_q_t, "nvidia-smi -q");
+	whole(&f->smi_topo_t, "nvidia-smi topo -m");
+	whole(&f->smi_nvlink_t, "nvidia-smi nvlink -s");
+	whole(&f->p2p_t, "nvidia-smi topo -p2p r");
+	whole(&f->ibv_t, "ibv_devinfo");
+	whole(&f->fi_t, "fi_info -p efa");
 }
 
 /* ---- lookups ---- */

@@ -2,6 +2,7 @@
 #include "parse/ucx_tls.h"
 
 #include <ctype.h>
+#include <stdio.h>
 #include <string.h>
 
 /*
@@ -213,4 +214,38 @@ bool ucx_tls_allows_cuda(const char *value)
 bool ucx_net_devices_allows(const char *value, const char *device)
 {
 	return list_allows(value, device, netdev_hits);
+}
+
+size_t ucx_net_devices_count(const char *value)
+{
+	const char *p = skip_ws(value);
+	if (p && *p == '^')
+		p++;
+	char e[UCX_TLS_MAX_ENTRY];
+	bool skip;
+	size_t n = 0;
+	while (next_entry(&p, e, sizeof(e), &skip))
+		n += skip || *e;
+	return n;
+}
+
+bool ucx_net_devices_duplicate(const char *value, char *dup, size_t len)
+{
+	const char *p = skip_ws(value);
+	if (p && *p == '^')
+		p++;
+	char seen[UCX_TLS_MAX_ENTRIES][UCX_TLS_MAX_ENTRY];
+	char e[UCX_TLS_MAX_ENTRY];
+	bool skip;
+	for (size_t n = 0; n < UCX_TLS_MAX_ENTRIES && next_entry(&p, e, sizeof(e), &skip);) {
+		if (skip || !*e)
+			continue;
+		for (size_t i = 0; i < n; i++)
+			if (!strcmp(seen[i], e)) {
+				snprintf(dup, len, "%s", e);
+				return true;
+			}
+		memcpy(seen[n++], e, sizeof(e));
+	}
+	return false;
 }

@@ -53,5 +53,13 @@ bool ucx_tls_is_empty(const char *value);
 
 /* UCX_NET_DEVICES: exact device names ("mlx5_0:1", "eth0"), "all", '^'. */
 bool ucx_net_devices_allows(const char *value, const char *device);
+/* Its entries as UCX counts them (empty ones left out), and the first one
+ * named twice (into dup; false when none).  UCX warns "device '%s' is
+ * specified multiple times" and uses it once; more than 64 entries abort
+ * it (ucp_is_resource_in_device_list, src/ucp/core/ucp_context.c:
+ * ucs_assert_always(count <= 64), a 64-bit mask). */
+#define UCX_NET_DEVICES_MAX 64
+size_t ucx_net_devices_count(const char *value);
+bool ucx_net_devices_duplicate(const char *value, char *dup, size_t len);
 
 #endif

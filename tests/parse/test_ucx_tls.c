@@ -117,12 +117,27 @@ static void net_devices(void **state)
 	assert_true(ucx_net_devices_allows("^all", "mlx5_0:1"));
 }
 
+/* UCX warns about a device named twice and aborts above 64 entries. */
+static void net_devices_count_and_twice(void **state)
+{
+	(void)state;
+	char dup[64] = "";
+	assert_int_equal(ucx_net_devices_count(NULL), 0);
+	assert_int_equal(ucx_net_devices_count("mlx5_0:1, ,mlx5_1:1,"), 2);
+	assert_false(ucx_net_devices_duplicate("mlx5_0:1,mlx5_1:1", dup, sizeof(dup)));
+	assert_false(ucx_net_devices_duplicate(NULL, dup, sizeof(dup)));
+	assert_true(ucx_net_devices_duplicate("mlx5_0:1, mlx5_1:1 ,mlx5_0:1", dup, sizeof(dup)));
+	assert_string_equal(dup, "mlx5_0:1");
+	/* a bare name and dev:port are different entries, as UCX compares them */
+	assert_false(ucx_net_devices_duplicate("mlx5_0,mlx5_0:1", dup, sizeof(dup)));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(aliases),     cmocka_unit_test(sets),
 		cmocka_unit_test(lists),       cmocka_unit_test(rdma_and_cuda_left),
-		cmocka_unit_test(net_devices),
+		cmocka_unit_test(net_devices), cmocka_unit_test(net_devices_count_and_twice),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
