@@ -131,6 +131,11 @@ void fleet_check_driver(struct ci_report *r, const struct fleet_pod *p, size_t n
 void fleet_check_gpudirect_mode(struct ci_report *r, const struct fleet_pod *p, size_t n);
 void fleet_check_gdrcopy(struct ci_report *r, const struct fleet_pod *p, size_t n);
 void fleet_check_efa_colocated(struct ci_report *r, const struct fleet_pod *p, size_t n);
+void fleet_check_rdma_mtu(struct ci_report *r, const struct fleet_pod *p, size_t n);
+void fleet_check_nic_fw(struct ci_report *r, const struct fleet_pod *p, size_t n);
+/* fleet_fabric.c: RoCE GID clashes and pinned indexes; MNNVL domains */
+void fleet_check_roce_gid(struct ci_report *r, const struct fleet_pod *p, size_t n);
+void fleet_check_mnnvl_domain(struct ci_report *r, const struct fleet_pod *p, size_t n);
 /* fleet_live.c: pods observed in one window (--observe) */
 void fleet_check_live(struct ci_report *r, const struct fleet_pod *p, size_t n);
 /* All of the above for `kind` (the UCX/NIXL ones need FLEET_NIXL or

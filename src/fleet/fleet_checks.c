@@ -729,6 +729,62 @@ void fleet_check_gdrcopy(struct ci_report *r, const struct fleet_pod *p, size_t 
 	compare(r, p, n, &s);
 }
 
+static const char *get_mtu(const struct fleet_pod *p, char *b, size_t l)
+{
+	(void)b, (void)l;
+	return p->mtu;
+}
+
+void fleet_check_rdma_mtu(struct ci_report *r, const struct fleet_pod *p, size_t n)
+{
+	/* UCX (uct_ib_address_pack: the path MTU travels in the address) and
+	 * NCCL (net_ib: the smaller of both ends' active_mtu) connect at the
+	 * smaller MTU: the mismatch costs the larger side, and names a netdev
+	 * or switch MTU that differs. */
+	static const struct cmp_spec s = {
+		FLEET_CHECK(RDMA_MTU),
+		"RoCE MTU",
+		"the RoCE data ports' active MTU",
+		get_mtu,
+		true,
+		CI_WARN,
+		"active_mtu ",
+		"",
+		"every RoCE data port runs active_mtu %s",
+		"UCX and NCCL connect two ports at the smaller MTU, so the nodes with the larger one "
+		"run at the smaller; a netdev or switch MTU differs",
+		"set one MTU on every node's RoCE interfaces and their switch ports (netdev MTU 9000 "
+		"for active_mtu 4096)",
+	};
+	compare(r, p, n, &s);
+}
+
+static const char *get_fw(const struct fleet_pod *p, char *b, size_t l)
+{
+	(void)b, (void)l;
+	return p->fw;
+}
+
+void fleet_check_nic_fw(struct ci_report *r, const struct fleet_pod *p, size_t n)
+{
+	static const struct cmp_spec s = {
+		FLEET_CHECK(NIC_FW),
+		"NIC firmware",
+		"the data NICs' firmware",
+		get_fw,
+		true,
+		CI_WARN,
+		"",
+		"",
+		"every node's data NICs run %s",
+		"NICs of one fabric on different firmware differ in RoCE/congestion defaults and "
+		"known bugs",
+		"flash the data NICs of every node to one firmware release (mlxfwmanager; the NIC "
+		"firmware shipped with one DOCA/MLNX_OFED release)",
+	};
+	compare(r, p, n, &s);
+}
+
 void fleet_check_efa_colocated(struct ci_report *r, const struct fleet_pod *p, size_t n)
 {
 	bool efa = false;
@@ -817,6 +873,10 @@ void fleet_checks_run(struct ci_report *r, enum fleet_kind kind, const struct fl
 		fleet_check_gdrcopy(r, p, n);
 		fleet_check_driver(r, p, n);
 		fleet_check_gpus(r, p, n);
+		fleet_check_roce_gid(r, p, n);
+		fleet_check_rdma_mtu(r, p, n);
+		fleet_check_nic_fw(r, p, n);
+		fleet_check_mnnvl_domain(r, p, n);
 	}
 	fleet_check_efa_colocated(r, p, n);
 	fleet_check_live(r, p, n);

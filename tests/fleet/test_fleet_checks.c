@@ -242,6 +242,92 @@ static void test_driver_gpudirect_gdrcopy(void **state)
 	has(one(&x->r, "fleet.gdrcopy", CI_WARN), "GDRCopy not usable on node-a (p0)");
 }
 
+static void add_v4(struct fleet_pod *p, const char *gid, int index)
+{
+	p->v4 = realloc(p->v4, (p->n_v4 + 1) * sizeof(*p->v4));
+	p->v4[p->n_v4].gid = strdup(gid);
+	p->v4[p->n_v4++].index = index;
+	p->cap_v4 = p->n_v4;
+}
+
+#define GID(x) "0000:0000:0000:0000:0000:ffff:0a00:" x
+
+static void test_roce_gid(void **state)
+{
+	struct fx *x = *state;
+	/* unique addresses; a pinned index that holds them everywhere */
+	add_v4(&x->p[0], GID("0a01"), 3);
+	add_v4(&x->p[1], GID("0b01"), 3);
+	add_v4(&x->p[2], GID("0c01"), 3);
+	for (size_t i = 0; i < 3; i++)
+		x->p[i].gid_index_var = strdup("NCCL_IB_GID_INDEX=3");
+	fleet_check_roce_gid(&x->r, x->p, x->n);
+	has(one(&x->r, "fleet.roce.gid", CI_OK), "unique across nodes (3 GIDs)");
+	report_release(&x->r);
+	report_init(&x->r, "node", "test");
+	/* d1 holds its address at index 5: the pinned index means another entry */
+	x->p[2].v4[0].index = 5;
+	fleet_check_roce_gid(&x->r, x->p, x->n);
+	has(one(&x->r, "fleet.roce.gid", CI_WARN), "index 5 on d1");
+	report_release(&x->r);
+	report_init(&x->r, "node", "test");
+	/* d0 on node-b holds p0's 10.0.10.1: a clash (d1 on node-c shares none) */
+	free(x->p[1].v4[0].gid);
+	x->p[1].v4[0].gid = strdup(GID("0a01"));
+	fleet_check_roce_gid(&x->r, x->p, x->n);
+	const struct ci_check *c = one(&x->r, "fleet.roce.gid", CI_FAIL);
+	has(c, "10.0.10.1 on p0 (node-a), d0 (node-b)");
+	assert_true(c->critical);
+	report_release(&x->r);
+	report_init(&x->r, "node", "test");
+	/* the same GID on one node (a shared NIC) is not a clash */
+	replace(&x->p[1].node, "node-a");
+	fleet_check_roce_gid(&x->r, x->p, x->n);
+	one(&x->r, "fleet.roce.gid", CI_WARN); /* only d1's index is left */
+}
+
+static void test_mtu_fw(void **state)
+{
+	struct fx *x = *state;
+	for (size_t i = 0; i < 3; i++) {
+		x->p[i].mtu = strdup(i == 2 ? "1024" : "4096");
+		x->p[i].fw = strdup(i == 0 ? "MT4129 28.39.2048" : "MT4129 28.42.1000");
+	}
+	fleet_check_rdma_mtu(&x->r, x->p, x->n);
+	fleet_check_nic_fw(&x->r, x->p, x->n);
+	has(one(&x->r, "fleet.rdma.mtu", CI_WARN), "active_mtu 1024 on node-c (d1)");
+	has(one(&x->r, "fleet.nic.fw", CI_WARN), "MT4129 28.39.2048 on node-a (p0)");
+}
+
+static void test_mnnvl_domain(void **state)
+{
+	struct fx *x = *state;
+	fleet_check_mnnvl_domain(&x->r, x->p, x->n);
+	one(&x->r, "fleet.mnnvl.domain", CI_SKIPPED); /* not MNNVL */
+	report_release(&x->r);
+	report_init(&x->r, "node", "test");
+	for (size_t i = 0; i < 3; i++) {
+		x->p[i].cluster_uuid = strdup("dc6e40c4-d722-4357-9ba6-5291dd461278");
+		x->p[i].clique_id = strdup("2");
+		x->p[i].rdma_path = true;
+	}
+	fleet_check_mnnvl_domain(&x->r, x->p, x->n);
+	has(one(&x->r, "fleet.mnnvl.domain", CI_OK), "one NVLink domain");
+	report_release(&x->r);
+	report_init(&x->r, "node", "test");
+	replace(&x->p[2].clique_id, "3");
+	fleet_check_mnnvl_domain(&x->r, x->p, x->n);
+	has(one(&x->r, "fleet.mnnvl.domain", CI_WARN), "takes the RDMA NICs");
+	report_release(&x->r);
+	report_init(&x->r, "node", "test");
+	/* the official MNNVL recipes' UCX_TLS: cuda_ipc is the only GPU path */
+	for (size_t k = 0; k < x->p[0].n_env; k++)
+		if (!strcmp(x->p[0].env[k].name, "UCX_TLS"))
+			replace(&x->p[0].env[k].value, "cuda_copy,cuda_ipc,tcp");
+	fleet_check_mnnvl_domain(&x->r, x->p, x->n);
+	has(one(&x->r, "fleet.mnnvl.domain", CI_FAIL), "CliqueId 3: d1");
+}
+
 static void test_efa_colocated(void **state)
 {
 	struct fx *x = *state;
@@ -548,6 +634,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_gpus, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_driver_gpudirect_gdrcopy, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_efa_colocated, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_roce_gid, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_mtu_fw, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_mnnvl_domain, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_checks_run_kinds, setup, teardown),
 		cmocka_unit_test(test_group_of),
 		cmocka_unit_test(test_plan),
