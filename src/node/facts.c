@@ -126,13 +126,14 @@ void node_tool_state(const struct section *s, const char *tool, struct tool_out 
  * told, so every check that reads it says so and judges nothing from the
  * part it has (a cut listing is never evidence of absence).  nixl reads
  * ucx_info's cut listing itself (nixl.ucx.*: a critical skip). */
-static void whole(struct tool_out *o, const char *tool)
+static bool whole(struct tool_out *o, const char *tool)
 {
 	if (o->state != TOOL_OK || !o->capped)
-		return;
+		return true;
 	o->state = TOOL_FAILED;
 	snprintf(o->why, sizeof(o->why),
 		 "the probe cut the output of %s at its cap: what is missing cannot be told", tool);
+	return false;
 }
 
 void node_note_module(struct node_facts *f, const char *name)
@@ -530,13 +531,30 @@ void node_facts_read(struct node_facts *f, const struct transcript *t)
 	read_efa(f, transcript_get(t, SEC_FI_INFO_EFA));
 	live_facts_read(&f->live, t);
 	node_read_more(f, t);
-	whole(&f->smi_query_t, "nvidia-smi --query-gpu");
-	whole(&f->smi_q_t, "nvidia-smi -q");
-	whole(&f->smi_topo_t, "nvidia-smi topo -m");
-	whole(&f->smi_nvlink_t, "nvidia-smi nvlink -s");
-	whole(&f->p2p_t, "nvidia-smi topo -p2p r");
-	whole(&f->ibv_t, "ibv_devinfo");
-	whole(&f->fi_t, "fi_info -p efa");
+	/* what a cut section was parsed into goes with it (node_facts_release
+	 * frees only what an OK section holds) */
+	(void)whole(&f->smi_query_t, "nvidia-smi --query-gpu");
+	(void)whole(&f->ibv_t, "ibv_devinfo");
+	if (!whole(&f->smi_q_t, "nvidia-smi -q")) {
+		smi_query_release(&f->q);
+		memset(&f->q, 0, sizeof(f->q));
+	}
+	if (!whole(&f->smi_topo_t, "nvidia-smi topo -m")) {
+		smi_topo_release(&f->topo);
+		memset(&f->topo, 0, sizeof(f->topo));
+	}
+	if (!whole(&f->smi_nvlink_t, "nvidia-smi nvlink -s")) {
+		smi_nvlink_release(&f->nvlink);
+		memset(&f->nvlink, 0, sizeof(f->nvlink));
+	}
+	if (!whole(&f->p2p_t, "nvidia-smi topo -p2p r")) {
+		smi_p2p_release(&f->p2p);
+		memset(&f->p2p, 0, sizeof(f->p2p));
+	}
+	if (!whole(&f->fi_t, "fi_info -p efa")) {
+		fi_info_release(&f->fi);
+		memset(&f->fi, 0, sizeof(f->fi));
+	}
 }
 
 /* ---- lookups ---- */
