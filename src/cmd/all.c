@@ -35,7 +35,8 @@ int cmd_all(struct verb_ctx *c, struct ci_report *r)
 	if (res.error)
 		cli_error("all: %s", res.error);
 	if (rc == 0)
-		all_check_drift(r, all_pick_deployment(&ms, c->fleet.deployment), res.pods, res.n);
+		all_check_drift(r, &ms, all_pick_deployment(&ms, c->fleet.deployment), res.pods,
+				res.n);
 	fleet_result_release(&res);
 	manifest_set_release(&ms);
 	return rc == CI_EXIT_USAGE ? rc : VERB_RENDER;

@@ -52,6 +52,8 @@ struct worker_kv {
 	 * say the version, 0 otherwise; why: what was read. */
 	int refuses;
 	char refuse_why[192];
+	/* vLLM kv_buffer_device "cpu": KV is staged through host memory */
+	bool host_buffer;
 };
 
 /* One worker-like service of a deployment with what was decided about it. */
@@ -99,6 +101,15 @@ void env_fabric_summary(unsigned fabric, char *buf, size_t len);
 /* The name of a resource claim of s whose template requests an RDMA NIC
  * (a DRA network device class), or NULL. */
 const char *env_nic_claim(const struct manifest_set *ms, const struct service *s);
+
+/* The transport variables that are critical for worker w on c's fabric
+ * (UCX on InfiniBand/RoCE: UCX_TLS, UCX_NET_DEVICES, and NCCL_IB_HCA when
+ * it spans nodes; UCX on MNNVL: UCX_TLS; libfabric on EFA: FI_PROVIDER,
+ * FI_EFA_USE_DEVICE_RDMA) that the recipe leaves unset, into out (static
+ * strings, at most cap).  *none_set: the recipe sets none of them (the
+ * transport is left to the image).  Returns how many are unset. */
+size_t env_unset_critical(const struct env_class *c, const struct env_worker *w, const char **out,
+			  size_t cap, bool *none_set);
 
 /* Whether s runs Dynamo's mocker, which simulates an engine and moves no KV. */
 bool env_is_mocker(const struct service *s);

@@ -245,6 +245,7 @@ static void decide_mode(struct env_class *c)
 struct fab_acc {
 	unsigned mask;
 	char how[4][224]; /* indexed by bit position */
+	char hint[192];   /* what suggests a fabric without making it one */
 };
 
 static int fab_bit(unsigned f)
@@ -339,8 +340,11 @@ static void fabric_hints(struct fab_acc *a, const struct service *s)
 	const struct env_var *v;
 	if ((v = service_env_get(s, "FI_PROVIDER")) && v->value && strcasestr(v->value, "efa"))
 		fab_add(a, FAB_EFA, "FI_PROVIDER=efa", who);
-	if (s->image && strstr(s->image, "-efa"))
-		fab_add(a, FAB_EFA, "an -efa image", who);
+	/* An image named -efa says what it was built for, not what the pod
+	 * gets: a hint, never the fabric (issue 9). */
+	if (s->image && strstr(s->image, "-efa") && !a->hint[0])
+		snprintf(a->hint, sizeof(a->hint),
+			 "image %.120s is named -efa (a hint, not evidence)", s->image);
 	if ((v = service_env_get(s, "UCX_CUDA_IPC_ENABLE_MNNVL")) && env_truthy(v->value))
 		fab_add(a, FAB_MNNVL, "UCX_CUDA_IPC_ENABLE_MNNVL", who);
 	if ((v = service_env_get(s, "NCCL_MNNVL_ENABLE")) && env_truthy(v->value))
@@ -401,7 +405,8 @@ static void decide_fabric(const struct manifest_set *ms, struct env_class *c)
 	if (!used)
 		snprintf(
 			c->fabric_how, sizeof(c->fabric_how),
-			"no RDMA resource, /dev/infiniband mount, ComputeDomain or fabric variable");
+			"no RDMA resource, /dev/infiniband mount, ComputeDomain or fabric variable%s%s",
+			a.hint[0] ? "; " : "", a.hint);
 }
 
 void env_fabric_summary(unsigned fabric, char *buf, size_t len)
@@ -547,6 +552,10 @@ static void kv_vllm(const struct manifest_set *ms, const struct service *s, stru
 	json_error_t err;
 	json_t *j = json_loads(val, JSON_DISABLE_EOF_CHECK, &err);
 	char be[32] = "";
+	/* vLLM's NixlConnector stages KV through host buffers when
+	 * kv_buffer_device is "cpu" (use_host_buffer, nixl_connector.py) */
+	const char *kbd = json_string_value(json_object_get(j, "kv_buffer_device"));
+	k->host_buffer = kbd && !strcasecmp(kbd, "cpu");
 	if (j && json_find_nixl(j, be, sizeof(be), 0)) {
 		if (be[0])
 			kv_set(k, KV_NIXL, be, false, loc,

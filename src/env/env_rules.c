@@ -315,8 +315,12 @@ static void check_fabric(struct ci_report *r, const struct env_class *c)
 	struct ci_check *ck = report_check(
 		r, ENV_CHECK(FABRIC), CI_WARN, c->label,
 		"the recipe requests no RDMA device, /dev/infiniband mount or ComputeDomain and sets no "
-		"fabric variable: the path of %s depends on what the cluster injects, else TCP",
-		what);
+		"fabric variable: the path of %s depends on what the cluster injects, else TCP%s",
+		what,
+		strstr(c->fabric_how, "is named -efa")
+			? " (an image named -efa is a hint, not EFA: the pods request no "
+			  "vpc.amazonaws.com/efa)"
+			: "");
 	check_set_fix(ck,
 		      "request the NIC in the workers' pod spec (rdma/ib, vpc.amazonaws.com/efa, "
 		      "networking.gke.io.networks/rdma-N, a ComputeDomain claim) or confirm the "
@@ -368,6 +372,16 @@ static void check_backend(struct ci_report *r, const struct env_class *c)
 				acc_fix(&a, w->kv.refuses == 2 ? CI_FAIL : CI_WARN,
 					"give the prefill worker --kv-transfer-config "
 					"'{\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_both\"}'");
+			} else if (w->kv.host_buffer) {
+				acc_note(
+					&a, CI_WARN, sn,
+					"%s with kv_buffer_device \"cpu\" (%s): correct, but vLLM's "
+					"NixlConnector then stages every KV transfer through host "
+					"memory (use_host_buffer): no GPUDirect RDMA",
+					word, w->kv.how);
+				acc_fix(&a, CI_WARN,
+					"use \"kv_buffer_device\":\"cuda\" (the default) unless the "
+					"device memory cannot be registered with the NIC");
 			} else if (w->uses_ucx && (c->fabric & FAB_EFA)) {
 				acc_note(
 					&a, CI_WARN, sn,
@@ -569,6 +583,36 @@ static unsigned effective_fabric(const struct env_class *c)
 	return (c->fabric & FAB_MNNVL) ? FAB_MNNVL : c->fabric;
 }
 
+size_t env_unset_critical(const struct env_class *c, const struct env_worker *w, const char **out,
+			  size_t cap, bool *none_set)
+{
+	const char *set[5];
+	size_t n = 0;
+	bool mnnvl = c->fabric & FAB_MNNVL;
+	if (w->uses_ucx && !mnnvl && (c->fabric & (FAB_IB | FAB_ROCE))) {
+		set[n++] = "UCX_TLS";
+		set[n++] = "UCX_NET_DEVICES";
+		if (w->svc->node_count > 1)
+			set[n++] = "NCCL_IB_HCA";
+	} else if (w->uses_ucx && mnnvl) {
+		set[n++] = "UCX_TLS";
+	}
+	if (w->uses_libfabric && (c->fabric & FAB_EFA)) {
+		set[n++] = "FI_PROVIDER";
+		set[n++] = "FI_EFA_USE_DEVICE_RDMA";
+	}
+	size_t k = 0, unset = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (service_env_get(w->svc, set[i]))
+			continue;
+		unset++;
+		if (k < cap)
+			out[k++] = set[i];
+	}
+	*none_set = n && unset == n;
+	return unset;
+}
+
 static void check_vars(struct ci_report *r, const struct env_class *c)
 {
 	unsigned eff = effective_fabric(c);
@@ -583,6 +627,34 @@ static void check_vars(struct ci_report *r, const struct env_class *c)
 	size_t applicable = 0;
 	for (size_t i = 0; i < c->n_w; i++) {
 		const struct env_worker *w = &c->w[i];
+		const char *unset[5];
+		bool none_set;
+		size_t nu = env_unset_critical(c, w, unset, 5, &none_set);
+		if (none_set) {
+			/* The original skill's documented symptom: "env reports every
+			 * critical variable missing", with `node` as the next step. */
+			struct strbuf names = STRBUF_INIT;
+			for (size_t k = 0; k < nu && k < 5; k++)
+				strbuf_joinstr(&names, ", ", unset[k]);
+			applicable++;
+			acc_note(
+				&a, CI_WARN, svc_name(w->svc),
+				"sets none of the critical transport variables on %s (%s): the "
+				"transport is left to the image; they may be baked into it or "
+				"injected by the operator, and `check_interconnect node` (or `all`) "
+				"reads the pod's real values%s",
+				fab, names.buf,
+				(c->fabric & FAB_MNNVL) && w->uses_ucx
+					? " (GB200 images that bake UCX_TLS=^cuda_ipc fail with "
+					  "\"failed to select lane\", ai-dynamo/nixl#1110)"
+					: "");
+			acc_fix(&a, CI_WARN,
+				"read the pods' real values with `check_interconnect all RECIPE "
+				"--deployment NAME -n NS` (or set %s in the recipe)",
+				names.buf);
+			strbuf_release(&names);
+			continue;
+		}
 		struct strbuf missing = STRBUF_INIT, present = STRBUF_INIT;
 		for (size_t k = 0; k < varcat_len; k++) {
 			const struct var_info *v = &varcat[k];
@@ -854,6 +926,22 @@ static void check_pod_rdma(struct ci_report *r, const struct env_class *c)
 			acc_ev(&a, k->loc, "%s: container %s requests %s", sn, ctr_name(k), res);
 			acc_fix(&a, CI_WARN, "request %s in the container that runs the engine",
 				res);
+		} else if (has_rdma_resource(s, &res) && !strcmp(res, "vpc.amazonaws.com/efa") &&
+			   !s->privileged && w->uses_libfabric) {
+			/* Dynamo's EFA guide: "privileged: true is required for NIXL
+			 * to register CUDA VRAM with the EFA NIC via fi_mr_reg.
+			 * IPC_LOCK alone is insufficient."  Upstream's own examples
+			 * lack it, hence a warn. */
+			acc_note(
+				&a, CI_WARN, sn,
+				"requests %s but is not privileged: Dynamo's EFA guide requires "
+				"privileged: true for NIXL to register GPU memory with the EFA NIC "
+				"(fi_mr_reg; \"IPC_LOCK alone is insufficient\")",
+				res);
+			acc_ev(&a, s->loc, "%s: resource %s", sn, res);
+			acc_fix(&a, CI_WARN,
+				"set securityContext.privileged: true on the EFA workers (Dynamo's "
+				"EFA on EKS guide, Step 5)");
 		} else if (has_rdma_resource(s, &res)) {
 			acc_note(&a, CI_OK, sn, "requests %s", res);
 			acc_ev(&a, s->loc, "%s: resource %s", sn, res);
@@ -919,9 +1007,24 @@ static void check_pod_memlock(struct ci_report *r, const struct env_class *c)
 			acc_note(&a, CI_OK, sn, "IPC_LOCK capability");
 		} else if (s->privileged) {
 			acc_note(&a, CI_OK, sn, "privileged");
-		} else if (ul_ok) {
-			acc_note(&a, CI_OK, sn, "`ulimit -l unlimited` in the command");
+		} else if (ul_ok && service_has_cap(s, "SYS_RESOURCE")) {
+			acc_note(&a, CI_OK, sn,
+				 "`ulimit -l unlimited` in the command, with SYS_RESOURCE to raise "
+				 "the hard limit");
 			acc_ev(&a, s->command_loc, "%s: ulimit -l %s", sn, ul);
+		} else if (ul_ok) {
+			/* setrlimit(2): an unprivileged process may raise its soft
+			 * limit only up to the hard limit; raising the hard limit
+			 * needs CAP_SYS_RESOURCE. */
+			acc_note(&a, CI_WARN, sn,
+				 "`ulimit -l unlimited` without SYS_RESOURCE or privileged: it "
+				 "only raises the soft limit up to the hard limit the container "
+				 "runtime sets, and fails when the "
+				 "hard limit is lower");
+			acc_ev(&a, s->command_loc, "%s: ulimit -l %s", sn, ul);
+			acc_fix(&a, CI_WARN,
+				"add IPC_LOCK (memlock then does not apply to RDMA registration) "
+				"or SYS_RESOURCE beside the `ulimit -l unlimited`");
 		} else if (ul) {
 			acc_note(&a, CI_WARN, sn,
 				 "`ulimit -l %s` caps locked memory below what RDMA "
@@ -960,15 +1063,25 @@ static void check_pod_anti_affinity(struct ci_report *r, const struct env_class 
 			continue;
 		const struct service *s = w->svc;
 		const char *sn = svc_name(s);
-		if (s->anti_affinity) {
+		if (s->anti_affinity_required) {
 			acc_note(&a, CI_OK, sn,
-				 "pod anti-affinity or a hostname spread constraint");
+				 "required pod anti-affinity (or a DoNotSchedule hostname spread) "
+				 "keeps prefill and decode apart");
 			acc_ev(&a, s->anti_affinity_loc, "%s: anti-affinity", sn);
 		} else if (s->gpus >= whole || s->node_count > 1) {
 			acc_note(&a, CI_OK, sn,
 				 "takes whole nodes (%ld GPUs%s), so prefill and decode "
 				 "cannot share one",
 				 s->gpus, s->node_count > 1 ? ", multi-node" : "");
+		} else if (s->anti_affinity) {
+			acc_note(&a, CI_WARN, sn,
+				 "only a preferred anti-affinity (or a ScheduleAnyway spread): the "
+				 "scheduler still puts prefill and decode on one node when it is "
+				 "short of nodes, where EFA transfers stall (fi_read EAGAIN)");
+			acc_ev(&a, s->anti_affinity_loc, "%s: preferred anti-affinity", sn);
+			acc_fix(&a, CI_WARN,
+				"make the podAntiAffinity requiredDuringSchedulingIgnoredDuringExecution "
+				"(topologyKey kubernetes.io/hostname)");
 		} else {
 			acc_note(
 				&a, CI_WARN, sn,

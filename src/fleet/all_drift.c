@@ -27,6 +27,7 @@
 #include "core/strbuf.h"
 #include "core/xalloc.h"
 #include "fleet/fleet.h"
+#include "env/env_analyze.h"
 #include "fleet/fleet_desc.h"
 
 const struct deployment *all_pick_deployment(const struct manifest_set *ms, const char *dgd)
@@ -298,8 +299,90 @@ static void check_image_side(struct ci_report *r, const struct fleet_pod *p, siz
 	free(seen);
 }
 
-void all_check_drift(struct ci_report *r, const struct deployment *d, const struct fleet_pod *p,
-		     size_t n)
+/*
+ * env.vars warns when a recipe leaves its critical transport variables to
+ * the image.  Here the pods say what the image did: the warning becomes ok
+ * when every probed pod of each such worker has the variables, or, for
+ * UCX_TLS / UCX_NET_DEVICES / NCCL_IB_HCA on InfiniBand/RoCE, when the pod
+ * leaves them unset and has an active RDMA NIC (UCX and NCCL then use every
+ * transport and device they find).  Otherwise the warning stays, naming the
+ * pods that lack them.
+ */
+static bool default_is_fine(const struct env_class *c, const struct fleet_pod *p, const char *name)
+{
+	return !(c->fabric & FAB_MNNVL) && (c->fabric & (FAB_IB | FAB_ROCE)) && p->rdma_path &&
+	       (!strcmp(name, "UCX_TLS") || !strcmp(name, "UCX_NET_DEVICES") ||
+		!strcmp(name, "NCCL_IB_HCA"));
+}
+
+static void resolve_vars(struct ci_report *r, const struct manifest_set *ms,
+			 const struct deployment *d, const struct fleet_pod *p, size_t n,
+			 const struct service **svc_of)
+{
+	struct env_class c;
+	env_classify(ms, d, &c);
+	struct ci_check *ck = NULL;
+	for (size_t i = 0; i < r->n_checks && !ck; i++)
+		if (!strcmp(r->checks[i].id, "env.vars") && r->checks[i].subject &&
+		    !strcmp(r->checks[i].subject, c.label))
+			ck = &r->checks[i];
+	if (!ck || ck->status != CI_WARN) {
+		env_class_release(&c);
+		return;
+	}
+	struct strbuf ok = STRBUF_INIT, bad = STRBUF_INIT;
+	for (size_t w = 0; w < c.n_w; w++) {
+		const char *names[5];
+		bool none;
+		size_t nu = env_unset_critical(&c, &c.w[w], names, 5, &none);
+		if (nu > 5)
+			nu = 5;
+		if (!nu)
+			continue;
+		const struct service *s = c.w[w].svc;
+		size_t pods = 0;
+		for (size_t i = 0; i < n; i++) {
+			if (svc_of[i] != s)
+				continue;
+			pods++;
+			for (size_t k = 0; k < nu; k++) {
+				const char *v = fleet_pod_env(&p[i], names[k]);
+				if (v)
+					strbuf_joinf_capped(&ok, 600, ", ", "%s=%s in %s", names[k],
+							    v, p[i].name);
+				else if (default_is_fine(&c, &p[i], names[k]))
+					strbuf_joinf_capped(
+						&ok, 600, ", ",
+						"%s unset in %s (UCX's default, RDMA NIC "
+						"active)",
+						names[k], p[i].name);
+				else
+					strbuf_joinf_capped(&bad, 600, "; ", "pod %s lacks %s",
+							    p[i].name, names[k]);
+			}
+		}
+		if (!pods)
+			strbuf_joinf_capped(&bad, 600, "; ", "no probed pod of %s",
+					    s->name ? s->name : "?");
+	}
+	if (!bad.len && ok.len) {
+		ck->status = CI_OK;
+		free(ck->detail);
+		ck->detail = xasprintf("resolved by the pods: %s (left to the image by the recipe; "
+				       "all.drift.image says which of them choose the transport)",
+				       ok.buf);
+		free(ck->fix);
+		ck->fix = NULL;
+	} else if (bad.len) {
+		check_add_evidence(ck, "all: %s", bad.buf);
+	}
+	strbuf_release(&ok);
+	strbuf_release(&bad);
+	env_class_release(&c);
+}
+
+void all_check_drift(struct ci_report *r, const struct manifest_set *ms, const struct deployment *d,
+		     const struct fleet_pod *p, size_t n)
 {
 	if (!d) {
 		report_check(
@@ -317,5 +400,7 @@ void all_check_drift(struct ci_report *r, const struct deployment *d, const stru
 	check_match(r, d, p, n, svc_of);
 	check_recipe_side(r, p, n, svc_of);
 	check_image_side(r, p, n, svc_of);
+	if (ms)
+		resolve_vars(r, ms, d, p, n, svc_of);
 	free(svc_of);
 }

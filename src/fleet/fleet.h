@@ -184,7 +184,7 @@ const char *fleet_group_of(const char *check_id);
 /* The recipe deployment that the pods run: the one named `dgd`, else the
  * only DynamoGraphDeployment; NULL when none fits. */
 const struct deployment *all_pick_deployment(const struct manifest_set *ms, const char *dgd);
-void all_check_drift(struct ci_report *r, const struct deployment *d, const struct fleet_pod *p,
-		     size_t n);
+void all_check_drift(struct ci_report *r, const struct manifest_set *ms, const struct deployment *d,
+		     const struct fleet_pod *p, size_t n);
 
 #endif

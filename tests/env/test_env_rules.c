@@ -252,7 +252,21 @@ static void test_ib_unpinned_is_not_a_warning(void **state)
 		}
 	}
 	run(f);
+	/* none of the critical variables set: the transport is left to the
+	 * image, a warning that names each and points at node/all */
 	const struct ci_check *c = tu_get(&f->r, "env.vars");
+	assert_int_equal(c->status, CI_WARN);
+	assert_non_null(strstr(c->detail, "sets none of the critical transport variables"));
+	assert_non_null(strstr(c->detail, "UCX_TLS, UCX_NET_DEVICES"));
+	assert_non_null(strstr(c->detail, "injected by the operator"));
+	assert_non_null(strstr(c->fix, "check_interconnect all"));
+	/* one of them set: the other is noted, UCX picks it itself */
+	report_release(&f->r);
+	report_init(&f->r, "env", "test");
+	tu_env(p, "UCX_TLS", "rc_x,rc,cuda_copy", 70);
+	tu_env(d, "UCX_TLS", "rc_x,rc,cuda_copy", 71);
+	run(f);
+	c = tu_get(&f->r, "env.vars");
 	assert_int_equal(c->status, CI_OK);
 	assert_non_null(strstr(c->detail, "not pinned"));
 	assert_int_equal(verdict(f), CI_READY);
@@ -350,6 +364,38 @@ static void test_efa_rules(void **state)
 	assert_non_null(strstr(c->detail, "FI_EFA_USE_DEVICE_RDMA"));
 	assert_int_equal(st(f, "env.pod.anti_affinity"), CI_WARN);
 	assert_null(tu_find(&f->r, "env.ucx.tls"));
+	/* Dynamo's EFA guide: privileged, "IPC_LOCK alone is insufficient" */
+	c = tu_get(&f->r, "env.pod.rdma");
+	assert_int_equal(c->status, CI_WARN);
+	assert_non_null(strstr(c->detail, "not privileged"));
+}
+
+/* A preferred anti-affinity yields when nodes are short: only a required
+ * one keeps prefill and decode apart on EFA. */
+static void test_efa_anti_affinity_required(void **state)
+{
+	struct fx *f = *state;
+	struct deployment *dep =
+		efa_pair(&f->ms,
+			 "{\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_both\","
+			 "\"kv_connector_extra_config\":{\"backends\":[\"LIBFABRIC\"]}}",
+			 4);
+	for (size_t i = 0; i < dep->n_svcs; i++) {
+		dep->svcs[i].anti_affinity = true;
+		dep->svcs[i].privileged = true;
+	}
+	run(f);
+	const struct ci_check *c = tu_get(&f->r, "env.pod.anti_affinity");
+	assert_int_equal(c->status, CI_WARN);
+	assert_non_null(strstr(c->detail, "only a preferred anti-affinity"));
+	assert_non_null(strstr(c->fix, "requiredDuringScheduling"));
+	assert_int_equal(st(f, "env.pod.rdma"), CI_OK);
+	report_release(&f->r);
+	report_init(&f->r, "env", "test");
+	for (size_t i = 0; i < dep->n_svcs; i++)
+		dep->svcs[i].anti_affinity_required = true;
+	run(f);
+	assert_int_equal(st(f, "env.pod.anti_affinity"), CI_OK);
 }
 
 static void test_ucx_on_efa_warns(void **state)
@@ -421,9 +467,34 @@ static void test_memlock_rules(void **state)
 	free(d->command_line);
 	d->command_line = xstrdup("ulimit -l unlimited && " TU_VLLM_DECODE);
 	run(f);
+	/* `ulimit -l unlimited` alone cannot raise the runtime's hard limit */
 	const struct ci_check *c = tu_get(&f->r, "env.pod.memlock");
 	assert_int_equal(c->status, CI_WARN);
 	assert_non_null(strstr(c->detail, "Prefill"));
+	assert_non_null(strstr(c->detail, "Decode: `ulimit -l unlimited` without SYS_RESOURCE"));
+	report_release(&f->r);
+	report_init(&f->r, "env", "test");
+	tu_kv(&d->cap_add, "SYS_RESOURCE", "container");
+	run(f);
+	c = tu_get(&f->r, "env.pod.memlock");
+	assert_null(strstr(c->detail, "Decode"));
+}
+
+/* kv_buffer_device cpu stages KV through host memory: correct, slow. */
+static void test_kv_buffer_device_cpu_warns(void **state)
+{
+	struct fx *f = *state;
+	struct service *p, *d;
+	ib_pair(&f->ms, &p, &d, 1);
+	free(p->command_line);
+	p->command_line = xstrdup("python3 -m dynamo.vllm --disaggregation-mode prefill "
+				  "--kv-transfer-config '{\"kv_connector\":\"NixlConnector\","
+				  "\"kv_role\":\"kv_both\",\"kv_buffer_device\":\"cpu\"}'");
+	run(f);
+	const struct ci_check *c = tu_get(&f->r, "env.backend");
+	assert_int_equal(c->status, CI_WARN);
+	assert_non_null(strstr(c->detail, "Prefill"));
+	assert_non_null(strstr(c->detail, "host memory"));
 	assert_null(strstr(c->detail, "Decode"));
 }
 
@@ -735,6 +806,8 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(test_dra_gpu_claim_alone, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_mocker_is_ready, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_efa_anti_affinity_required, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_kv_buffer_device_cpu_warns, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_dgd_without_worker_is_unknown, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_vllm_prefill_without_kv_transfer_config, setup,

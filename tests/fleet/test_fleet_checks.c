@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "core/report.h"
+#include "env/env_analyze.h"
 #include "fleet/fleet.h"
 #include "parse/transcript.h"
 #include "test_util.h"
@@ -503,7 +504,7 @@ static void test_drift(void **state)
 	}
 	struct ci_report r;
 	report_init(&r, "all", "t");
-	all_check_drift(&r, d, p, 2);
+	all_check_drift(&r, &ms, d, p, 2);
 	has(one(&r, "all.drift.match", CI_OK), "dec-0 -> VllmDecodeWorker (by role)");
 	one(&r, "all.drift.recipe", CI_OK);
 	has(one(&r, "all.drift.image", CI_OK), "every transport variable in the pods");
@@ -517,7 +518,7 @@ static void test_drift(void **state)
 	fleet_pod_set_env(&p[0], "UCX_TLS_EXTRA", "x");          /* does not choose */
 	fleet_pod_set_env(&p[0], "UCX_NET_DEVICES", "mlx5_0:1"); /* chooses */
 	report_init(&r, "all", "t");
-	all_check_drift(&r, d, p, 2);
+	all_check_drift(&r, &ms, d, p, 2);
 	size_t recipe = 0, image_warn = 0, image_ok = 0;
 	for (size_t i = 0; i < r.n_checks; i++) {
 		const struct ci_check *c = &r.checks[i];
@@ -622,6 +623,83 @@ static void test_scale_linear(void **state)
 	free(p);
 }
 
+/* A recipe that leaves every critical variable to the image: env.vars
+ * warns; `all` turns it ok when the pods have them or have an RDMA NIC
+ * for UCX's defaults, and keeps it, naming the pod, otherwise. */
+static void test_vars_resolved_by_pods(void **state)
+{
+	(void)state;
+	static const char yaml[] =
+		"apiVersion: nvidia.com/v1alpha1\n"
+		"kind: DynamoGraphDeployment\n"
+		"metadata: {name: bare}\n"
+		"spec:\n"
+		"  backendFramework: vllm\n"
+		"  services:\n"
+		"    P:\n"
+		"      componentType: worker\n"
+		"      subComponentType: prefill\n"
+		"      resources: {limits: {gpu: '1', rdma/ib: '1'}}\n"
+		"      extraPodSpec:\n"
+		"        mainContainer:\n"
+		"          image: nvcr.io/nvidia/ai-dynamo/vllm-runtime:1.1.0\n"
+		"          securityContext: {capabilities: {add: [IPC_LOCK]}}\n"
+		"          command: [python3, -m, dynamo.vllm, --disaggregation-mode, prefill,\n"
+		"            --kv-transfer-config, '{\"kv_connector\":\"NixlConnector\"}']\n"
+		"    D:\n"
+		"      componentType: worker\n"
+		"      subComponentType: decode\n"
+		"      resources: {limits: {gpu: '1', rdma/ib: '1'}}\n"
+		"      extraPodSpec:\n"
+		"        mainContainer:\n"
+		"          image: nvcr.io/nvidia/ai-dynamo/vllm-runtime:1.1.0\n"
+		"          securityContext: {capabilities: {add: [IPC_LOCK]}}\n"
+		"          command: [python3, -m, dynamo.vllm, --disaggregation-mode, decode,\n"
+		"            --kv-transfer-config, '{\"kv_connector\":\"NixlConnector\"}']\n";
+	struct manifest_set ms;
+	manifest_set_init(&ms);
+	manifest_parse_bytes(&ms, "bare.yaml", yaml, sizeof(yaml) - 1);
+	const struct deployment *d = all_pick_deployment(&ms, "bare");
+	assert_non_null(d);
+	struct fleet_pod p[2];
+	fleet_pod_init(&p[0], "p-0", "a", "prefill", "P");
+	fleet_pod_init(&p[1], "d-0", "b", "decode", "D");
+	for (int round = 0; round < 2; round++) {
+		for (size_t i = 0; i < 2; i++) {
+			p[i].probed = true;
+			/* round 0: the decode pod has no RDMA NIC for UCX's defaults */
+			p[i].rdma_path = round == 1 || i == 0;
+		}
+		fleet_pod_set_env(&p[0], "UCX_TLS", "rc_x,rc,cuda_copy,cuda_ipc");
+		struct ci_report r;
+		report_init(&r, "all", "t");
+		env_analyze(&r, &ms, "bare.yaml");
+		one(&r, "env.vars", CI_WARN);
+		all_check_drift(&r, &ms, d, p, 2);
+		const struct ci_check *c = NULL; /* the array grew: look again */
+		for (size_t k = 0; k < r.n_checks; k++)
+			if (!strcmp(r.checks[k].id, "env.vars"))
+				c = &r.checks[k];
+		assert_non_null(c);
+		if (round == 0) {
+			assert_int_equal(c->status, CI_WARN);
+			bool named = false;
+			for (size_t k = 0; k < c->n_evidence; k++)
+				named |= strstr(c->evidence[k], "pod d-0 lacks UCX_TLS") != NULL;
+			assert_true(named);
+		} else {
+			assert_int_equal(c->status, CI_OK);
+			has(c, "resolved by the pods");
+			has(c, "UCX_TLS=rc_x,rc,cuda_copy,cuda_ipc in p-0");
+			assert_null(c->fix);
+		}
+		report_release(&r);
+	}
+	for (size_t i = 0; i < 2; i++)
+		fleet_pod_release(&p[i]);
+	manifest_set_release(&ms);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -643,6 +721,7 @@ int main(void)
 		cmocka_unit_test(test_pod_read),
 		cmocka_unit_test(test_drift),
 		cmocka_unit_test(test_scale_linear),
+		cmocka_unit_test(test_vars_resolved_by_pods),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
