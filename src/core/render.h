@@ -55,6 +55,9 @@ void render_text_check(FILE *out, const struct ci_check *c, const struct render_
 void render_text_steps(FILE *out, const struct ci_report *r);
 void render_text_verdict(FILE *out, const struct ci_report *r, const struct ci_verdict *v,
 			 const struct render_opts *o);
+/* The live section of r (render_text_live.c), indented by base; nothing
+ * when r has none. */
+void render_text_live(FILE *out, const struct ci_report *r, const struct render_opts *o, int base);
 /* "\nTARGET  LABEL\n", sanitised: the heading of a child report. */
 void render_text_child_head(FILE *out, const struct ci_report *c);
 /* text word-wrapped at 80 columns from column col (words split on spaces,

@@ -100,6 +100,8 @@ static json_t *report_json(const struct ci_report *r, const struct ci_verdict *v
 						       "command",
 						       render_json_string(r->steps[i].command)));
 	json_object_set_new(j, "next_steps", steps);
+	if (r->live)
+		json_object_set_new(j, "live", render_json_live(r->live));
 
 	if (r->n_children) {
 		json_t *pods = json_array();

@@ -10,5 +10,8 @@
 json_t *render_json_string(const char *s);
 /* {"name": "check_interconnect", "version": CI_VERSION} */
 json_t *render_json_tool(void);
+/* The live section (render_json_live.c). */
+struct ci_live;
+json_t *render_json_live(const struct ci_live *l);
 
 #endif

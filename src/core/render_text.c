@@ -282,8 +282,10 @@ void render_text(FILE *out, const struct ci_report *r, const struct ci_verdict *
 			const struct ci_report *c = &r->children[i];
 			render_text_child_head(out, c);
 			print_checks(out, c, &s, o, 2);
+			render_text_live(out, c, o, 2);
 			print_facts(out, c, 2);
 		}
+		render_text_live(out, r, o, 0);
 		print_facts(out, r, 0);
 		print_steps(out, r);
 		struct ci_counts n = report_counts(r);

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/report_live.h"
 #include "core/xalloc.h"
 
 void report_init(struct ci_report *r, const char *command, const char *target)
@@ -48,6 +49,10 @@ void report_release(struct ci_report *r)
 	free(r->command);
 	free(r->target);
 	free(r->child_label);
+	if (r->live) {
+		ci_live_release(r->live);
+		free(r->live);
+	}
 	memset(r, 0, sizeof(*r));
 }
 

@@ -31,6 +31,8 @@ enum ci_layer {
 	CI_LAYER_TUNING
 };
 
+struct ci_live;
+
 struct ci_check {
 	char *id; /* stable dotted id, e.g. "env.ucx.tls" */
 	enum ci_status status;
@@ -67,7 +69,8 @@ struct ci_report {
 	size_t n_steps, cap_steps;
 	struct ci_report *children; /* per-pod reports in a fleet run */
 	size_t n_children, cap_children;
-	char *child_label; /* e.g. the pod's role/node, for children */
+	char *child_label;    /* e.g. the pod's role/node, for children */
+	struct ci_live *live; /* the live section (core/report_live.h); NULL: not collected */
 };
 
 enum ci_verdict_kind {

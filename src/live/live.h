@@ -112,6 +112,13 @@ void live_facts_init(struct live_facts *f);
 void live_facts_release(struct live_facts *f);
 void live_facts_read(struct live_facts *f, const struct transcript *t);
 
+/* NIXL moved this much without the RDMA ports or the TCP interfaces moving
+ * half of it: the bytes went another way (cuda_ipc, shared memory). */
+#define LIVE_SHARE    0.5
+/* Without NIXL telemetry, no RDMA bytes and less TCP than this is "nothing
+ * moved" (scrapes, probes, keepalives). */
+#define LIVE_IDLE_TCP (1 << 20)
+
 /* A list in a detail line stops near this many bytes, saying how many it
  * left out (core/strbuf.h). */
 #define LIVE_LINE_CAP 160
@@ -152,7 +159,12 @@ struct live_summary {
 void live_summarize(const struct live_facts *f, struct live_summary *s);
 void live_summary_release(struct live_summary *s);
 
-/* Add the node.live.* checks (nothing when the probe collected nothing). */
+/* Add the node.live.* checks (nothing when the probe collected nothing),
+ * and the report's live section from them. */
 void live_checks_run(struct ci_report *r, const struct live_facts *f, const char *subject);
+/* The live section alone (live_report.c): from the facts, the window's
+ * summary and the node.live.* checks from r->checks[first_check] on. */
+void live_report_fill(struct ci_report *r, const struct live_facts *f, const struct live_summary *s,
+		      size_t first_check);
 
 #endif

@@ -27,10 +27,6 @@
 #define LIVE_GDRDRV "/dev/gdrdrv"
 #define LIVE_IMEX   "/dev/nvidia-caps-imex-channels/"
 
-/* NIXL moved this much without the RDMA ports or the TCP interfaces moving
- * half of it: the bytes went another way (cuda_ipc, shared memory). */
-#define LIVE_SHARE 0.5
-
 static const char *who(const struct live_facts *f, char *buf, size_t len)
 {
 	snprintf(buf, len, "process %d (%s)", f->pid,
@@ -260,7 +256,7 @@ static void check_traffic(struct ci_report *r, const struct live_facts *f, const
 	struct ci_check *c;
 
 	if (!s->nixl) {
-		if (rdma == 0 && tcp < (1 << 20)) {
+		if (rdma == 0 && tcp < LIVE_IDLE_TCP) {
 			say_nothing_moved(r, subject, s,
 					  "no RDMA bytes, no TCP traffic beyond 1 MiB");
 			return;
@@ -421,16 +417,21 @@ static void check_logs(struct ci_report *r, const struct live_facts *f, const ch
 
 void live_checks_run(struct ci_report *r, const struct live_facts *f, const char *subject)
 {
-	check_logs(r, f, subject);
-	if (!f->collected)
-		return;
-	check_process(r, f, subject);
-	check_loaded(r, f, subject);
+	size_t first = r->n_checks;
 	struct live_summary s;
 	live_summarize(f, &s);
-	if (s.observed) {
-		check_traffic(r, f, subject, &s);
-		check_errors(r, subject, &s);
+	check_logs(r, f, subject);
+	if (f->collected) {
+		check_process(r, f, subject);
+		check_loaded(r, f, subject);
+		if (s.observed) {
+			check_traffic(r, f, subject, &s);
+			check_errors(r, subject, &s);
+		}
 	}
+	/* Only when a live check said something: a host without an engine,
+	 * not asked to observe, keeps the report it always had. */
+	if (r->n_checks > first)
+		live_report_fill(r, f, &s, first);
 	live_summary_release(&s);
 }

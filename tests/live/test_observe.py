@@ -45,11 +45,13 @@ def metrics(tx, rx, errors):
 
 
 class Case:
-    def __init__(self, name, telemetry, before, after, change, expect):
+    def __init__(self, name, telemetry, before, after, change, expect, path, live):
         self.name, self.telemetry = name, telemetry
         self.before, self.after = before, after   # (tx, rx, errors) per scrape
         self.change = change                      # fn(tree) run once, mid-window
         self.expect = expect                      # {check id: status}
+        self.path = path                          # the live section's path
+        self.live = live                          # fn(live section) -> [problems]
 
 
 def rdma_moved(tree):
@@ -66,17 +68,55 @@ def nothing(tree):
     pass
 
 
+def ports_moved(live):
+    # 1 GiB each way on mlx5_0/1 and mlx5_1/1, the others flat
+    w = live["window"]
+    got = {(p["device"], p["port"]): (p["tx_bytes"], p["rx_bytes"]) for p in w["rdma_ports"]}
+    want = {("mlx5_0", 1): (GIB, GIB), ("mlx5_1", 1): (GIB, GIB)}
+    return ["port %s/%d moved %s, want %s" % (k[0], k[1], got.get(k), v)
+            for k, v in want.items() if got.get(k) != v]
+
+
+def ifs_moved(live):
+    got = {i["name"]: (i["tx_bytes"], i["rx_bytes"]) for i in live["window"]["interfaces"]}
+    return [] if got.get("eth0") == (4 * GIB, 4 * GIB) else ["eth0 moved %s" % (got.get("eth0"),)]
+
+
+def errors_grew(live):
+    n = live["window"]["nixl"]
+    want = [{"status": "NIXL_ERR_REMOTE_DISCONNECT", "delta": 6.0}]
+    return [] if n["errors"] == want else ["NIXL errors %s, want %s" % (n["errors"], want)]
+
+
+def no_nixl(live):
+    w = live["window"]
+    return [] if w["nixl"] is None and w["nixl_why"] else ["nixl %s" % (w["nixl"],)]
+
+
+def engine_seen(live):
+    p = live["process"]
+    errs = [] if p["pid"] == 412 and p["engine"] == "dynamo.vllm" else ["process %s" % p]
+    if "UCX" not in live["nixl_plugins"]:
+        errs.append("plugins %s" % live["nixl_plugins"])
+    if not any(m.startswith("libuct_ib") for m in live["ucx"]["modules"]):
+        errs.append("UCX modules %s" % live["ucx"]["modules"])
+    if live["descriptors"].count("/dev/infiniband/uverbs0") != 1:
+        errs.append("descriptors %s" % live["descriptors"])
+    return errs
+
+
 CASES = [
     Case("rdma", True, (0, 0, 0), (2 * GIB, 2 * GIB, 0), rdma_moved,
-         {"node.live.loaded": "ok", "node.live.traffic": "ok", "node.live.errors": "ok"}),
+         {"node.live.loaded": "ok", "node.live.traffic": "ok", "node.live.errors": "ok"},
+         "rdma", lambda l: engine_seen(l) + ports_moved(l)),
     Case("tcp-fallback", True, (0, 0, 0), (4 * GIB, 4 * GIB, 0), tcp_moved,
-         {"node.live.traffic": "fail", "node.live.errors": "ok"}),
+         {"node.live.traffic": "fail", "node.live.errors": "ok"}, "tcp", ifs_moved),
     Case("errors-growing", True, (GIB, 0, 1), (2 * GIB, 0, 7), rdma_moved,
-         {"node.live.traffic": "ok", "node.live.errors": "fail"}),
+         {"node.live.traffic": "ok", "node.live.errors": "fail"}, "rdma", errors_grew),
     Case("nothing-moved", True, (5, 5, 0), (5, 5, 0), nothing,
-         {"node.live.traffic": "skipped"}),
+         {"node.live.traffic": "skipped"}, "idle", lambda l: []),
     Case("no-telemetry", False, None, None, rdma_moved,
-         {"node.live.traffic": "warn"}),
+         {"node.live.traffic": "warn"}, "unknown", no_nixl),
 ]
 
 
@@ -108,7 +148,7 @@ def serve(case, tree):
     return srv, state
 
 
-def run_case(binary, case, tmp):
+def run_case(binary, case, tmp, extra=()):
     tree = os.path.join(tmp, case.name)
     make_tree.build("ucx_ib", tree)
     env = {"PATH": "/usr/bin:/bin", "LC_ALL": "C", "NO_COLOR": "1"}
@@ -122,7 +162,7 @@ def run_case(binary, case, tmp):
         # taken (the probe's first reading), then let the window run.
         timer = threading.Timer(1.5, case.change, [tree])
         timer.start()
-    p = subprocess.run([binary, "node", "--sysroot", tree, "--observe", "4", "--json"],
+    p = subprocess.run([binary, "node", "--sysroot", tree, "--observe", "4", "--json", *extra],
                        env=env, capture_output=True, text=True, timeout=120)
     if srv:
         srv.shutdown()
@@ -139,6 +179,16 @@ def run_case(binary, case, tmp):
             errs.append("%s missing" % cid)
         elif c["status"] != want:
             errs.append("%s is %s, want %s: %s" % (cid, c["status"], want, c["detail"]))
+    live = report.get("live")
+    if not live:
+        errs.append("no live section")
+    else:
+        if live["path"] != case.path:
+            errs.append("path %s, want %s: %s" % (live["path"], case.path, live["conclusion"]))
+        if live["window"] is None:
+            errs.append("live.window is null")
+        else:
+            errs += case.live(live)
     if case.telemetry and state["n"] != 2:
         errs.append("the probe scraped NIXL's endpoint %d times, want 2" % state["n"])
     return errs
