@@ -56,6 +56,8 @@ struct ci_live {
 	struct ci_strv providers;   /* libfabric providers seen mapped ("efa") */
 	struct ci_strv descriptors; /* "/dev/infiniband/uverbs0", ... */
 
+	bool logs; /* --logs: the worker's log was asked for */
+
 	/* the window (--observe) */
 	bool observed;
 	double seconds;

@@ -137,7 +137,9 @@ void fleet_check_nic_fw(struct ci_report *r, const struct fleet_pod *p, size_t n
 void fleet_check_roce_gid(struct ci_report *r, const struct fleet_pod *p, size_t n);
 void fleet_check_mnnvl_domain(struct ci_report *r, const struct fleet_pod *p, size_t n);
 /* fleet_live.c: pods observed in one window (--observe) */
-void fleet_check_live(struct ci_report *r, const struct fleet_pod *p, size_t n);
+/* The pods' windows compared (fleet_live.c); jobs: --jobs, the most execs
+ * (and so windows) at once.  Called by fleet_run after fleet_checks_run. */
+void fleet_check_live(struct ci_report *r, const struct fleet_pod *p, size_t n, size_t jobs);
 /* All of the above for `kind` (the UCX/NIXL ones need FLEET_NIXL or
  * FLEET_ALL; the hardware ones FLEET_NODE or FLEET_ALL). */
 void fleet_checks_run(struct ci_report *r, enum fleet_kind kind, const struct fleet_pod *p,

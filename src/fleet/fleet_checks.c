@@ -879,5 +879,4 @@ void fleet_checks_run(struct ci_report *r, enum fleet_kind kind, const struct fl
 		fleet_check_mnnvl_domain(r, p, n);
 	}
 	fleet_check_efa_colocated(r, p, n);
-	fleet_check_live(r, p, n);
 }

@@ -53,4 +53,6 @@ const struct check_desc fleet_check_table[FLEET_CK_COUNT] = {
 	[FLEET_CK_LIVE_BALANCE] =
 		{"fleet.live.balance", CI_LAYER_FABRIC, false,
 		 "the prefill side's KV bytes against the decode side's (--observe)"},
+	[FLEET_CK_LIVE_WINDOW] = {"fleet.live.window", CI_LAYER_TUNING, false,
+				  "all observed pods shared one window (--observe, --jobs)"},
 };

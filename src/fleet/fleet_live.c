@@ -9,6 +9,7 @@
  *   fleet.live.balance  what the prefill side sent against what the decode
  *                       side received: both ends of a KV transfer see it, so
  *                       the two totals should be comparable
+ *   fleet.live.window   whether the pods shared one window (--jobs)
  *
  * What a pod "moved" is NIXL's byte counters where its telemetry was read,
  * else its RDMA and TCP bytes.  Pure: reads only struct fleet_pod.
@@ -104,13 +105,51 @@ static void check_balance(struct ci_report *r, const struct fleet_pod *p, size_t
 			 "talking to another deployment's pods or failing (NIXL errors)");
 }
 
-void fleet_check_live(struct ci_report *r, const struct fleet_pod *p, size_t n)
+/* --jobs J runs at most J execs at once, and each holds its pod for the
+ * whole window: with more pods than J the later ones are observed in later
+ * windows.  The tool warns rather than refuses: the pod count is known only
+ * after the listing, and raising --jobs on its own would open as many
+ * kubectl execs as there are pods.  Pods observed at different times are
+ * not compared (a pod idle in its window says nothing about its peers'). */
+static bool check_window(struct ci_report *r, size_t tried, size_t observed, size_t jobs)
+{
+	const struct check_desc *d = &fleet_check_table[FLEET_CK_LIVE_WINDOW];
+	if (tried <= jobs) {
+		report_check(r, d, CI_OK, "pods",
+			     "the %zu observed pods were observed in one window (their execs "
+			     "started together)",
+			     observed);
+		return true;
+	}
+	size_t waves = (tried + jobs - 1) / jobs;
+	struct ci_check *c = report_check(
+		r, d, CI_WARN, "pods",
+		"%zu pods but --jobs %zu: at most %zu execs run at once, so the pods were "
+		"observed in about %zu successive windows, not one; the run took about %zu "
+		"windows, and fleet.live.flat and fleet.live.balance are not compared",
+		tried, jobs, jobs, waves, waves);
+	check_set_fix(c,
+		      "observe with --jobs %zu (at least the number of pods), or narrow "
+		      "--selector to the pods to compare",
+		      tried);
+	return false;
+}
+
+void fleet_check_live(struct ci_report *r, const struct fleet_pod *p, size_t n, size_t jobs)
 {
 	size_t observed = 0;
 	for (size_t i = 0; i < n; i++)
 		observed += p[i].probed && p[i].live_observed;
 	if (observed < 2)
 		return;
+	if (!check_window(r, n, observed, jobs ? jobs : 1)) {
+		const char *why =
+			"the pods were observed in successive windows (fleet.live.window)";
+		report_na(r, &fleet_check_table[FLEET_CK_LIVE_FLAT], "pods", "%s", why);
+		report_na(r, &fleet_check_table[FLEET_CK_LIVE_BALANCE], "prefill/decode", "%s",
+			  why);
+		return;
+	}
 	check_flat(r, p, n, observed);
 	check_balance(r, p, n);
 }

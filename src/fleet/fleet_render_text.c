@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "core/render.h"
+#include "core/report_live.h"
 #include "core/sanitize.h"
 #include "fleet/fleet.h"
 #include "parse/lines.h"
@@ -122,6 +123,23 @@ static const struct ci_check *probe_failure(const struct ci_report *c)
 	return NULL;
 }
 
+/* The live column: shown when a pod was observed (--observe) or its log
+ * read (--logs); the path its evidence shows, "-" for a pod without. */
+static bool live_asked(const struct ci_report *r)
+{
+	for (size_t i = 0; i < r->n_children; i++) {
+		const struct ci_live *l = r->children[i].live;
+		if (l && (l->observed || l->logs))
+			return true;
+	}
+	return false;
+}
+
+static const char *live_cell(const struct ci_report *c)
+{
+	return c->live ? ci_live_path_name(c->live->path) : "-";
+}
+
 static int clampw(size_t w, int lo, int hi)
 {
 	return (int)w < lo ? lo : (int)w > hi ? hi : (int)w;
@@ -166,7 +184,8 @@ static void print_matrix(FILE *out, const struct ci_report *r, const struct rend
 	}
 	/* An 80-column terminal first: when the rows would be wider, the part
 	 * of the pod names they all share is said once above the matrix. */
-	size_t cut = 0, width = wp + 2 + wr + 2 + wn;
+	bool live = live_asked(r);
+	size_t cut = 0, width = wp + 2 + wr + 2 + wn + (live ? 2 + strlen("host-staging") : 0);
 	for (int g = 0; g < NGROUPS; g++)
 		if (used[g])
 			width += 2 + strlen(group_names[g]);
@@ -181,6 +200,8 @@ static void print_matrix(FILE *out, const struct ci_report *r, const struct rend
 	for (int g = 0; g < NGROUPS; g++)
 		if (used[g])
 			fprintf(out, "  %s", group_names[g]);
+	if (live)
+		fputs("  live", out);
 	fputc('\n', out);
 	for (size_t i = 0; i < r->n_children; i++) {
 		const struct ci_report *c = &r->children[i];
@@ -208,7 +229,7 @@ static void print_matrix(FILE *out, const struct ci_report *r, const struct rend
 				worst[g] = rk;
 		}
 		int last = -1;
-		for (int g = 0; g < NGROUPS; g++)
+		for (int g = 0; g < NGROUPS && !live; g++)
 			if (used[g])
 				last = g;
 		for (int g = 0; g < NGROUPS; g++) {
@@ -221,6 +242,8 @@ static void print_matrix(FILE *out, const struct ci_report *r, const struct rend
 			else
 				fprintf(out, "  %-*s", w, word);
 		}
+		if (live)
+			fprintf(out, "  %s", live_cell(c));
 		/* No trailing blanks: goldens and terminals both prefer that. */
 		fputc('\n', out);
 	}

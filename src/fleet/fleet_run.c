@@ -256,6 +256,7 @@ int fleet_run(const struct fleet_target *ft, enum fleet_kind kind, struct ci_rep
 			       .pods = pods};
 	fleet_probe_all(ft, jobs, n, deadline, judge_one, &jc);
 	fleet_checks_run(out, kind, pods, n);
+	fleet_check_live(out, pods, n, ft->jobs > 0 ? (size_t)ft->jobs : 1);
 	for (size_t i = 0; i < n; i++)
 		report_adopt_child(out, &children[i]);
 	if (kind != FLEET_NODE)

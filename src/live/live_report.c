@@ -152,6 +152,7 @@ void live_report_fill(struct ci_report *r, const struct live_facts *f, const str
 		return;
 	struct ci_live *l = xcalloc(1, sizeof(*l));
 	ci_live_init(l);
+	l->logs = f->have_logs;
 	l->found = f->found;
 	l->readable = f->readable;
 	if (f->found)
