@@ -77,7 +77,9 @@ const struct verb verbs[] = {
 				"check_interconnect nixl --deployment llm-disagg -n dynamo",
 				NULL,
 			},
-		.options = OPT_PEER,
+		/* --observe/--logs: the evidence of what NIXL's agent really
+		 * used (node.live.*), the question nixl users ask */
+		.options = OPT_PEER | OPT_OBSERVE | OPT_LOGS,
 		.targets = VT_PROBE | VT_FLEET,
 		.check = cmd_nixl_check,
 		.start = cmd_nixl_start,

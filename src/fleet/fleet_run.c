@@ -15,6 +15,7 @@
 #include "core/xalloc.h"
 #include "fleet/fleet_run.h"
 #include "fleet/fleet_desc.h"
+#include "live/live.h"
 #include "nixl/nixl.h"
 #include "nixl/nixl_desc.h"
 #include "node/node.h"
@@ -160,6 +161,9 @@ static void judge_pod(const struct pod_ctx *x, struct ci_report *child, struct f
 			t.peer_node = pc.peer->node_name;
 		}
 		nixl_analyze(child, &f, &t, target);
+		/* nixl alone: the live checks when asked (all has them from node) */
+		if (x->kind == FLEET_NIXL && live_facts_asked(&f.node.live))
+			live_checks_run(child, &f.node.live, "engine");
 		nixl_steps(child, &f, &t);
 		dedupe_facts(child);
 	}

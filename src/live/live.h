@@ -111,6 +111,9 @@ struct live_facts {
 void live_facts_init(struct live_facts *f);
 void live_facts_release(struct live_facts *f);
 void live_facts_read(struct live_facts *f, const struct transcript *t);
+/* The transcript holds what --observe or --logs adds (a window, a log):
+ * the live checks were asked for, whatever the verb. */
+bool live_facts_asked(const struct live_facts *f);
 
 /* NIXL moved this much without the RDMA ports or the TCP interfaces moving
  * half of it: the bytes went another way (cuda_ipc, shared memory). */
@@ -148,6 +151,7 @@ struct live_summary {
 	bool nixl;                 /* NIXL telemetry at both ends */
 	double nixl_tx, nixl_rx;
 	double nixl_errors;             /* growth of agent_errors_total */
+	bool nixl_errors_exported;      /* the exporter publishes agent_errors_total at all */
 	struct live_delta *ports, *ifs; /* every port / interface read at both ends */
 	size_t n_ports, n_ifs;
 	struct live_error *errors; /* per status, in the order first seen */

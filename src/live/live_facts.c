@@ -257,3 +257,8 @@ void live_facts_read(struct live_facts *f, const struct transcript *t)
 	read_sample(&f->s[0], t, SEC_LIVE_SAMPLE0, SEC_LIVE_NETDEV0, SEC_LIVE_NIXL0);
 	read_sample(&f->s[1], t, SEC_LIVE_SAMPLE1, SEC_LIVE_NETDEV1, SEC_LIVE_NIXL1);
 }
+
+bool live_facts_asked(const struct live_facts *f)
+{
+	return f->s[0].have || f->s[1].have || f->have_logs;
+}
