@@ -74,6 +74,7 @@ static void sum_errors(const struct live_sample *a, const struct live_sample *b,
 		const struct prom_sample *x = &b->nixl.p.v[i];
 		if (strcmp(x->name, "agent_errors_total"))
 			continue;
+		s->nixl_errors_exported = true;
 		const char *st = prom_sample_label(x, "status");
 		const char *ag = prom_sample_label(x, "agent_name");
 		double before = 0;

@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "core/report.h"
+#include "core/report_live.h"
 #include "core/xalloc.h"
 #include "live/live.h"
 
@@ -297,6 +298,31 @@ static void errors_grow(void **state)
 	report_release(&r);
 }
 
+/* An exporter without the error counter: the errors are unknown, not ok. */
+static void errors_not_exported(void **state)
+{
+	struct tb b = {0};
+	struct ci_report r;
+	(void)state;
+	proc_ok(&b, UCX_PLUGIN UCT_IB UCT_CUDA UCP, FD_UVERBS);
+	window(&b, 1000 + (2ull << 30), 2000, "agent_tx_bytes_total{agent_name=\"a\"} 0\n",
+	       "agent_tx_bytes_total{agent_name=\"a\"} 8589934592\n");
+	judge(&b, &r);
+	assert_int_equal(status_of(&r, "node.live.traffic"), CI_OK);
+	const struct ci_check *c = find(&r, "node.live.errors");
+	assert_int_equal(c->status, CI_SKIPPED);
+	assert_false(c->critical);
+	assert_non_null(strstr(c->detail, "no agent_errors_total"));
+	/* the live section: the path, the port that moved, no error statuses */
+	assert_non_null(r.live);
+	assert_int_equal(r.live->path, CI_PATH_RDMA);
+	assert_int_equal(r.live->n_errors, 0);
+	assert_true(r.live->observed);
+	assert_string_equal(r.live->ports[0].name, "mlx5_0");
+	assert_true(r.live->ports[0].tx == 8ull << 30);
+	report_release(&r);
+}
+
 static void nothing_moved(void **state)
 {
 	struct tb b = {0};
@@ -432,6 +458,7 @@ int main(void)
 		cmocka_unit_test(kv_over_rdma),
 		cmocka_unit_test(kv_over_tcp),
 		cmocka_unit_test(errors_grow),
+		cmocka_unit_test(errors_not_exported),
 		cmocka_unit_test(nothing_moved),
 		cmocka_unit_test(no_telemetry),
 		cmocka_unit_test(logs_nixl_backend_error),
