@@ -21,6 +21,7 @@
 #include "core/strbuf.h"
 #include "fleet/fleet.h"
 #include "fleet/fleet_desc.h"
+#include "live/live.h"
 
 /* Below this a pod "stayed flat": a few scrapes and keepalives, no KV. */
 #define LIVE_FLAT_BYTES (1 << 20)
@@ -46,10 +47,11 @@ static void check_flat(struct ci_report *r, const struct fleet_pod *p, size_t n,
 		}
 	}
 	const struct check_desc *d = &fleet_check_table[FLEET_CK_LIVE_FLAT];
-	if (!n_moved)
+	if (!n_moved) {
 		report_na(r, d, "pods", "no pod moved KV during the window (%zu observed)",
 			  observed);
-	else if (!n_flat)
+		report_add_step(r, LIVE_TRAFFIC_STEP, LIVE_TRAFFIC_COMMAND);
+	} else if (!n_flat)
 		report_check(r, d, CI_OK, "pods",
 			     "all %zu observed pods moved KV during the window", observed);
 	else {

@@ -122,6 +122,19 @@ bool live_facts_asked(const struct live_facts *f);
  * moved" (scrapes, probes, keepalives). */
 #define LIVE_IDLE_TCP (1 << 20)
 
+/* What sends KV through the workers when a window saw none: one request
+ * through the Dynamo frontend, which serves the OpenAI API on port 8000
+ * (ai-dynamo/dynamo examples/router_standalone/ping.sh).  Printed as a next
+ * command, never run; the names in <> are the user's. */
+#define LIVE_TRAFFIC_STEP                                                                \
+	"send one request through the frontend, and run this tool again with --observe " \
+	"while it is answered (this tool never sends it)"
+#define LIVE_TRAFFIC_COMMAND                                                              \
+	"kubectl -n <namespace> port-forward svc/<frontend-service> 8000:8000 &\n"        \
+	"curl -s localhost:8000/v1/chat/completions -H 'Content-Type: application/json' " \
+	"-d '{\"model\": \"<model>\", \"messages\": [{\"role\": \"user\", \"content\": "  \
+	"\"hello\"}], \"max_tokens\": 64}'"
+
 /* A list in a detail line stops near this many bytes, saying how many it
  * left out (core/strbuf.h). */
 #define LIVE_LINE_CAP 160

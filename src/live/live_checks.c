@@ -245,6 +245,7 @@ static void say_nothing_moved(struct ci_report *r, const char *subject,
 		      "observe while requests flow: start a benchmark, or send one request "
 		      "through the frontend (see the next steps), then run again with --observe");
 	traffic_evidence(c, s);
+	report_add_step(r, LIVE_TRAFFIC_STEP, LIVE_TRAFFIC_COMMAND);
 }
 
 static void check_traffic(struct ci_report *r, const struct live_facts *f, const char *subject,
