@@ -54,17 +54,33 @@ NCCL_JWT=CANARY10
 EOF
 }
 
-# 1. env over a recipe, and all over the recipe and a fleet.
+# 1. env over a recipe, and all over the recipe and a fleet.  Beside the
+#    variables: a secret on the engine's command line, in annotations, and
+#    in a ConfigMap the workers could take variables from.
 rec=$tmp/recipe
 mkdir -p "$rec"
+plant_env | while IFS='=' read -r n v; do
+	printf '    - name: %s\n      value: "%s"\n' "$n" "$v"
+done >"$tmp/envs.yaml"
+printf '    - name: HF_TOKEN\n      valueFrom: {secretKeyRef: {name: hf, key: CANARY11}}\n' >>"$tmp/envs.yaml"
 {
-	sed -n '1,/^  envs:/p' "$root/tests/fixtures/fleet/recipes/llm-disagg/deploy.yaml"
-	plant_env | while IFS='=' read -r n v; do
-		printf '    - name: %s\n      value: "%s"\n' "$n" "$v"
-	done
-	printf '    - name: HF_TOKEN\n      valueFrom: {secretKeyRef: {name: hf, key: CANARY11}}\n'
-	sed -n '/^  envs:/,$p' "$root/tests/fixtures/fleet/recipes/llm-disagg/deploy.yaml" | sed 1d
+	sed -e "/^  envs:\$/r $tmp/envs.yaml" \
+		-e 's|^  name: llm-disagg$|&\n  annotations: {deploy.example.com/token: CANARY14}|' \
+		-e 's|^\( *\)- --tensor-parallel-size=8$|&\n\1- --api-key=CANARY12\n\1- --hf-token\n\1- CANARY13|' \
+		"$root/tests/fixtures/fleet/recipes/llm-disagg/deploy.yaml"
+	cat <<'EOF'
+---
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: nixl-env
+  annotations: {deploy.example.com/password: CANARY15}
+data:
+  NIXL_ETCD_PASSWORD: CANARY16
+  UCX_OPTS: "token=CANARY17"
+EOF
 } >"$rec/deploy.yaml"
+[ "$(grep -o "CANARY[0-9]*" "$rec/deploy.yaml" | sort -u | wc -l)" = 17 ] || fail "the recipe does not hold the 17 canaries"
 for f in $formats; do
 	# shellcheck disable=SC2046
 	"$bin" env $(fmt_args "$f") "$rec" >"$tmp/out" 2>"$tmp/err"
@@ -124,6 +140,17 @@ for tr in "$cl"/*/transcript; do
 	mv "$tr.new" "$tr"
 	rm -f "$(dirname "$tr")/latency_ms"
 done
+# and the pods' annotations and container args in the get-pods answer
+python3 - "$cl/_pods.json" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for p in d["items"]:
+    p["metadata"].setdefault("annotations", {})["example.com/token"] = "CANARY18"
+    for c in p["spec"].get("containers", []):
+        c.setdefault("args", []).append("--api-key=CANARY19")
+json.dump(d, open(sys.argv[1], "w"))
+EOF
+grep -q CANARY19 "$cl/_pods.json" || fail "the pods' answer does not hold the canaries"
 for verb in node nixl all; do
 	args=
 	[ "$verb" = all ] && args=$rec
