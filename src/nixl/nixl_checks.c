@@ -626,112 +626,134 @@ static void check_ucx_cuda(struct ci_report *r, const struct nixl_facts *f)
 		     ipc ? "" : " (no cuda_ipc: only within-process copies)");
 }
 
+/* What UCX_TLS and UCX_NET_DEVICES leave of the RDMA transports UCX lists. */
+struct ucx_filtered {
+	const char *tls, *nd, *subj;
+	size_t n_rdma;
+	struct strbuf use, cut; /* "rc_mlx5/mlx5_0:1", "tcp/eth0 (UCX_TLS)" */
+	bool copy_ok, ipc_ok;
+	bool twice; /* UCX_NET_DEVICES names dup twice */
+	char dup[UCX_TLS_MAX_ENTRY];
+};
+
+static void filters_gather(const struct nixl_facts *f, struct ucx_filtered *u)
+{
+	const struct ucx_devices *d = &f->ucxd;
+	u->twice = u->nd && ucx_net_devices_duplicate(u->nd, u->dup, sizeof(u->dup));
+	for (size_t i = 0; i < d->ntls; i++) {
+		const struct ucx_tl *tl = &d->tls[i];
+		if (!ucx_tl_is_rdma(tl->transport))
+			continue;
+		u->n_rdma++;
+		bool t_ok = ucx_tls_allows(u->tls, tl->transport);
+		bool d_ok = !nixl_tl_is_network(tl) || ucx_net_devices_allows(u->nd, tl->device);
+		const char *dev = tl->device ? tl->device : "?";
+		if (t_ok && d_ok)
+			strbuf_joinf_capped(&u->use, LIST_CAP, ", ", "%s/%s", tl->transport, dev);
+		else
+			strbuf_joinf_capped(&u->cut, LIST_CAP, ", ", "%s/%s (%s)", tl->transport,
+					    dev, !t_ok ? "UCX_TLS" : "UCX_NET_DEVICES");
+	}
+	bool copy_listed = ucx_devices_has_transport(d, "cuda_copy");
+	u->copy_ok = !copy_listed || ucx_tls_allows(u->tls, "cuda_copy");
+	u->ipc_ok = ucx_tls_allows(u->tls, "cuda_ipc") && ucx_devices_has_transport(d, "cuda_ipc");
+}
+
+static void filters_evidence(struct ci_check *c, const struct ucx_filtered *u)
+{
+	if (u->tls)
+		check_add_evidence(c, "UCX_TLS=%s", u->tls);
+	if (u->nd)
+		check_add_evidence(c, "UCX_NET_DEVICES=%s", u->nd);
+}
+
+static void filters_say(struct ci_report *r, const struct nixl_facts *f,
+			const struct ucx_filtered *u)
+{
+	const struct check_desc *ck = NIXL_CHECK(UCX_FILTERS);
+	struct ci_check *c = NULL;
+	if (!u->n_rdma) {
+		if (f->mnnvl && u->ipc_ok)
+			c = report_check(
+				r, ck, CI_OK, u->subj,
+				"the filters keep cuda_ipc, which carries KV across nodes on "
+				"this multi-node NVLink system");
+		else
+			report_na(r, ck, u->subj,
+				  "UCX lists no RDMA transport for the filters to keep (see "
+				  "nixl.ucx.rdma)");
+	} else if (!u->use.len && !(f->mnnvl && u->ipc_ok)) {
+		c = report_check(r, ck, CI_FAIL, u->subj,
+				 "the environment filters leave no RDMA transport of the %zu UCX "
+				 "lists: KV would move over TCP or fail",
+				 u->n_rdma);
+		filters_evidence(c, u);
+		check_add_evidence(c, "removed: %s", u->cut.buf);
+		check_set_fix(c,
+			      "allow RDMA in UCX_TLS (e.g. rc_x,rc,cuda_copy,cuda_ipc, or leave it "
+			      "unset) and name devices ucx_info -d lists in UCX_NET_DEVICES "
+			      "(dev:port, e.g. mlx5_0:1)");
+	} else if (!u->copy_ok) {
+		c = report_check(r, ck, CI_FAIL, u->subj,
+				 "UCX_TLS=%s leaves out cuda_copy: GPU buffers cannot be moved",
+				 u->tls);
+		check_set_fix(c, "add cuda_copy (or cuda) to UCX_TLS");
+	} else {
+		c = report_check(r, ck, CI_OK, u->subj, "the environment filters keep RDMA: %s",
+				 u->use.buf);
+		filters_evidence(c, u);
+		if (u->cut.len)
+			check_add_evidence(c, "filtered out: %s", u->cut.buf);
+	}
+	/* UCX warns and uses the device once: a copy-paste, not a fault */
+	if (u->twice && c)
+		check_add_evidence(c,
+				   "UCX_NET_DEVICES names %s twice: UCX warns \"device '%s' is "
+				   "specified multiple times\" and uses it once",
+				   u->dup, u->dup);
+}
+
+/* UCX matches devices against a 64-bit mask and aborts above that many
+ * entries; true when that was reported. */
+static bool filters_too_many(struct ci_report *r, const char *nd)
+{
+	size_t nnd = nd ? ucx_net_devices_count(nd) : 0;
+	if (nnd <= UCX_NET_DEVICES_MAX)
+		return false;
+	struct ci_check *big = report_check(
+		r, NIXL_CHECK(UCX_FILTERS), CI_FAIL, "UCX_NET_DEVICES",
+		"UCX_NET_DEVICES has %zu entries: UCX matches devices against a 64-bit mask "
+		"and aborts above %d (ucs_assert_always in ucp_is_resource_in_device_list)",
+		nnd, UCX_NET_DEVICES_MAX);
+	check_set_fix(big,
+		      "name at most %d devices (dev:port) in UCX_NET_DEVICES, or "
+		      "leave it unset",
+		      UCX_NET_DEVICES_MAX);
+	return true;
+}
+
 static void check_ucx_filters(struct ci_report *r, const struct nixl_facts *f)
 {
 	if (ucx_unusable(r, f, NIXL_CHECK(UCX_FILTERS), "UCX_TLS", true))
 		return;
-	const struct ucx_devices *d = &f->ucxd;
-	const char *tls = nixl_env(f, "UCX_TLS");
-	const char *nd = nixl_env(f, "UCX_NET_DEVICES");
-	const char *subj = tls && nd ? "UCX_TLS, UCX_NET_DEVICES"
-			   : tls     ? "UCX_TLS"
-				     : "UCX_NET_DEVICES";
-	if (!tls && !nd) {
+	struct ucx_filtered u = {.tls = nixl_env(f, "UCX_TLS"),
+				 .nd = nixl_env(f, "UCX_NET_DEVICES"),
+				 .use = STRBUF_INIT,
+				 .cut = STRBUF_INIT};
+	if (!u.tls && !u.nd) {
 		report_check(
 			r, NIXL_CHECK(UCX_FILTERS), CI_OK, "UCX_TLS",
 			"UCX_TLS and UCX_NET_DEVICES are unset: UCX may use every transport it "
 			"lists");
 		return;
 	}
-	size_t nnd = nd ? ucx_net_devices_count(nd) : 0;
-	if (nnd > UCX_NET_DEVICES_MAX) {
-		struct ci_check *big = report_check(
-			r, NIXL_CHECK(UCX_FILTERS), CI_FAIL, "UCX_NET_DEVICES",
-			"UCX_NET_DEVICES has %zu entries: UCX matches devices against a 64-bit mask "
-			"and aborts above %d (ucs_assert_always in ucp_is_resource_in_device_list)",
-			nnd, UCX_NET_DEVICES_MAX);
-		check_set_fix(big,
-			      "name at most %d devices (dev:port) in UCX_NET_DEVICES, or "
-			      "leave it unset",
-			      UCX_NET_DEVICES_MAX);
+	if (filters_too_many(r, u.nd))
 		return;
-	}
-	char dup[UCX_TLS_MAX_ENTRY];
-	bool twice = nd && ucx_net_devices_duplicate(nd, dup, sizeof(dup));
-	struct strbuf use = STRBUF_INIT, cut = STRBUF_INIT;
-	size_t n_rdma = 0;
-	for (size_t i = 0; i < d->ntls; i++) {
-		const struct ucx_tl *tl = &d->tls[i];
-		if (!ucx_tl_is_rdma(tl->transport))
-			continue;
-		n_rdma++;
-		bool t_ok = ucx_tls_allows(tls, tl->transport);
-		bool d_ok = !nixl_tl_is_network(tl) || ucx_net_devices_allows(nd, tl->device);
-		const char *dev = tl->device ? tl->device : "?";
-		if (t_ok && d_ok)
-			strbuf_joinf_capped(&use, LIST_CAP, ", ", "%s/%s", tl->transport, dev);
-		else
-			strbuf_joinf_capped(&cut, LIST_CAP, ", ", "%s/%s (%s)", tl->transport, dev,
-					    !t_ok ? "UCX_TLS" : "UCX_NET_DEVICES");
-	}
-	bool copy_listed = ucx_devices_has_transport(d, "cuda_copy");
-	bool copy_ok = !copy_listed || ucx_tls_allows(tls, "cuda_copy");
-	bool ipc_ok = ucx_tls_allows(tls, "cuda_ipc") && ucx_devices_has_transport(d, "cuda_ipc");
-	struct ci_check *c = NULL;
-	if (!n_rdma) {
-		if (f->mnnvl && ipc_ok) {
-			report_check(
-				r, NIXL_CHECK(UCX_FILTERS), CI_OK, subj,
-				"the filters keep cuda_ipc, which carries KV across nodes on this "
-				"multi-node NVLink system");
-			goto out;
-		}
-		report_na(
-			r, NIXL_CHECK(UCX_FILTERS), subj,
-			"UCX lists no RDMA transport for the filters to keep (see nixl.ucx.rdma)");
-		goto out;
-	}
-	if (!use.len && !(f->mnnvl && ipc_ok)) {
-		c = report_check(
-			r, NIXL_CHECK(UCX_FILTERS), CI_FAIL, subj,
-			"the environment filters leave no RDMA transport of the %zu UCX lists: "
-			"KV would move over TCP or fail",
-			n_rdma);
-		if (tls)
-			check_add_evidence(c, "UCX_TLS=%s", tls);
-		if (nd)
-			check_add_evidence(c, "UCX_NET_DEVICES=%s", nd);
-		check_add_evidence(c, "removed: %s", cut.buf);
-		check_set_fix(c,
-			      "allow RDMA in UCX_TLS (e.g. rc_x,rc,cuda_copy,cuda_ipc, or leave it "
-			      "unset) and name devices ucx_info -d lists in UCX_NET_DEVICES "
-			      "(dev:port, e.g. mlx5_0:1)");
-		goto out;
-	}
-	if (!copy_ok) {
-		c = report_check(r, NIXL_CHECK(UCX_FILTERS), CI_FAIL, subj,
-				 "UCX_TLS=%s leaves out cuda_copy: GPU buffers cannot be moved",
-				 tls);
-		check_set_fix(c, "add cuda_copy (or cuda) to UCX_TLS");
-		goto out;
-	}
-	c = report_check(r, NIXL_CHECK(UCX_FILTERS), CI_OK, subj,
-			 "the environment filters keep RDMA: %s", use.buf);
-	if (tls)
-		check_add_evidence(c, "UCX_TLS=%s", tls);
-	if (nd)
-		check_add_evidence(c, "UCX_NET_DEVICES=%s", nd);
-	if (cut.len)
-		check_add_evidence(c, "filtered out: %s", cut.buf);
-out:
-	/* UCX warns and uses the device once: a copy-paste, not a fault */
-	if (twice && c)
-		check_add_evidence(c,
-				   "UCX_NET_DEVICES names %s twice: UCX warns \"device '%s' is "
-				   "specified multiple times\" and uses it once",
-				   dup, dup);
-	strbuf_release(&use);
-	strbuf_release(&cut);
+	u.subj = u.tls && u.nd ? "UCX_TLS, UCX_NET_DEVICES" : u.tls ? "UCX_TLS" : "UCX_NET_DEVICES";
+	filters_gather(f, &u);
+	filters_say(r, f, &u);
+	strbuf_release(&u.use);
+	strbuf_release(&u.cut);
 }
 
 /* ---- peer and reachability ---- */
