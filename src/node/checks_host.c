@@ -17,31 +17,21 @@
  * defaults are 64 KiB and 8 MiB); see docs/checks.md for the sources. */
 #define MEMLOCK_FAIL_BELOW (64ull << 20)
 
-/*
- * One judgement of the worker's locked memory (node.caps was folded in
- * here).  The kernel charges RDMA registrations to RLIMIT_MEMLOCK only
- * without CAP_IPC_LOCK (ib_umem_get), and UCX counts a privileged process as
- * unlimited (ucs_sys_get_effective_memlock_rlimit); pid 1's limit and
- * capabilities are the worker's, the exec shell's only the fallback.
- */
-void node_check_memlock(struct ci_report *r, const struct node_facts *f)
+/* The verdicts where the limit does not bind: no RDMA device, CAP_IPC_LOCK
+ * effective, or no limit readable.  True when one was given. */
+static bool memlock_not_binding(struct ci_report *r, const struct node_facts *f, const char *soft)
 {
 	const struct check_desc *ck = NODE_CHECK(MEMLOCK);
 	const char *subj = "max locked memory";
-	char soft[32], hard[32];
 	struct ci_check *c;
-	bool ipc = node_ipc_lock(f);
-	const char *who = f->memlock_pid1 ? "the worker (pid 1)" : "the exec shell";
-	if (f->have_memlock)
-		bytes_str(f->memlock_soft, soft, sizeof(soft));
 	if (!f->n_devs) {
 		report_na(r, ck, subj,
 			  "no RDMA device: the locked-memory limit only matters for RDMA%s%s%s",
 			  f->have_memlock ? " (it is " : "", f->have_memlock ? soft : "",
 			  f->have_memlock ? ")" : "");
-		return;
+		return true;
 	}
-	if (ipc) {
+	if (node_ipc_lock(f)) {
 		c = report_check(r, ck, CI_OK, subj,
 				 "CAP_IPC_LOCK is effective in %s: the kernel does not apply the "
 				 "locked-memory limit to RDMA registrations%s%s%s",
@@ -53,15 +43,27 @@ void node_check_memlock(struct ci_report *r, const struct node_facts *f)
 		check_add_evidence(c, "CapEff %016" PRIx64 " (%s)", f->cap_eff, f->caps_source);
 		if (f->have_memlock)
 			check_add_evidence(c, "%s", f->memlock_source);
-		return;
+		return true;
 	}
 	if (!f->have_memlock) {
 		report_check(
 			r, ck, CI_SKIPPED, subj,
 			"neither /proc/1/limits, /proc/self/limits nor `ulimit -l` could be read%s",
 			f->have_caps ? " (and CAP_IPC_LOCK is not effective)" : "");
-		return;
+		return true;
 	}
+	return false;
+}
+
+/* A finite (or unlimited) limit that applies: without CAP_IPC_LOCK every
+ * registration is charged to it. */
+static void memlock_limited(struct ci_report *r, const struct node_facts *f, const char *soft)
+{
+	const struct check_desc *ck = NODE_CHECK(MEMLOCK);
+	const char *subj = "max locked memory";
+	const char *who = f->memlock_pid1 ? "the worker (pid 1)" : "the exec shell";
+	char hard[32];
+	struct ci_check *c;
 	char caps[96];
 	if (f->have_caps)
 		snprintf(caps, sizeof(caps), "CapEff %016" PRIx64 " (%s): no CAP_IPC_LOCK",
@@ -107,6 +109,22 @@ void node_check_memlock(struct ci_report *r, const struct node_facts *f)
 			"add IPC_LOCK to securityContext.capabilities.add of the worker "
 			"container (the limit then does not apply), or set the runtime's memlock "
 			"ulimit to unlimited");
+}
+
+/*
+ * One judgement of the worker's locked memory (node.caps was folded in
+ * here).  The kernel charges RDMA registrations to RLIMIT_MEMLOCK only
+ * without CAP_IPC_LOCK (ib_umem_get), and UCX counts a privileged process as
+ * unlimited (ucs_sys_get_effective_memlock_rlimit); pid 1's limit and
+ * capabilities are the worker's, the exec shell's only the fallback.
+ */
+void node_check_memlock(struct ci_report *r, const struct node_facts *f)
+{
+	char soft[32] = "";
+	if (f->have_memlock)
+		bytes_str(f->memlock_soft, soft, sizeof(soft));
+	if (!memlock_not_binding(r, f, soft))
+		memlock_limited(r, f, soft);
 }
 
 void node_check_shm(struct ci_report *r, const struct node_facts *f)
