@@ -23,7 +23,6 @@ static bool memlock_not_binding(struct ci_report *r, const struct node_facts *f,
 {
 	const struct check_desc *ck = NODE_CHECK(MEMLOCK);
 	const char *subj = "max locked memory";
-	struct ci_check *c;
 	if (!f->n_devs) {
 		report_na(r, ck, subj,
 			  "no RDMA device: the locked-memory limit only matters for RDMA%s%s%s",
@@ -32,14 +31,15 @@ static bool memlock_not_binding(struct ci_report *r, const struct node_facts *f,
 		return true;
 	}
 	if (node_ipc_lock(f)) {
-		c = report_check(r, ck, CI_OK, subj,
-				 "CAP_IPC_LOCK is effective in %s: the kernel does not apply the "
-				 "locked-memory limit to RDMA registrations%s%s%s",
-				 f->caps_source[0] && !strcmp(f->caps_source, "/proc/1/status")
-					 ? "the worker (pid 1)"
-					 : "the exec shell",
-				 f->have_memlock ? " (it is " : "", f->have_memlock ? soft : "",
-				 f->have_memlock ? ")" : "");
+		struct ci_check *c = report_check(
+			r, ck, CI_OK, subj,
+			"CAP_IPC_LOCK is effective in %s: the kernel does not apply the "
+			"locked-memory limit to RDMA registrations%s%s%s",
+			f->caps_source[0] && !strcmp(f->caps_source, "/proc/1/status")
+				? "the worker (pid 1)"
+				: "the exec shell",
+			f->have_memlock ? " (it is " : "", f->have_memlock ? soft : "",
+			f->have_memlock ? ")" : "");
 		check_add_evidence(c, "CapEff %016" PRIx64 " (%s)", f->cap_eff, f->caps_source);
 		if (f->have_memlock)
 			check_add_evidence(c, "%s", f->memlock_source);
