@@ -4,24 +4,29 @@
 # usage: fuzz/run.sh [BUILD_DIR]   (default build-fuzz; `make fuzz` builds it)
 # Runs every libFuzzer binary BUILD_DIR/fuzz/fuzz-<name> for FUZZ_SECONDS
 # (default 10) over a scratch copy of fuzz/corpus/<name>/ (new inputs stay in
-# BUILD_DIR, the seed corpus is not touched).  A crash, leak or timeout is
-# saved as fuzz/crashes/<name>-<kind>-<hash> and fails the run: minimise it,
-# fix the bug, and copy the input into fuzz/corpus/<name>/ so that the replay
-# test in `make test` keeps it fixed.
+# BUILD_DIR, the seed corpus is not touched), FUZZ_JOBS (default: the CPU
+# count) targets at once: each fuzzer is one process, so a 2-core CI machine
+# halves the wall time.  A crash, leak or timeout is saved as
+# fuzz/crashes/<name>-<kind>-<hash> and fails the run: minimise it, fix the
+# bug, and copy the input into fuzz/corpus/<name>/ so that the replay test in
+# `make test` keeps it fixed.
 set -u
 
 build=${1:-build-fuzz}
 seconds=${FUZZ_SECONDS:-10}
+jobs=${FUZZ_JOBS:-$(nproc 2>/dev/null || echo 1)}
 here=$(cd "$(dirname "$0")" && pwd)
 crashes=$here/crashes
-failed=0
+status=$build/fuzz-status
 ran=0
 
 mkdir -p "$crashes"
-for exe in "$build"/fuzz/fuzz-*; do
-	if [ ! -f "$exe" ] || [ ! -x "$exe" ]; then continue; fi
-	name=${exe##*/fuzz-}
-	case "$name" in replay-*) continue ;; esac
+rm -rf "$status"
+mkdir -p "$status"
+
+# fuzz_one EXE NAME: one target; its result is the file $status/NAME.ok or .fail
+fuzz_one() {
+	exe=$1 name=$2
 	seeds=$here/corpus/$name
 	work=$build/fuzz-corpus/$name
 	mkdir -p "$work"
@@ -35,20 +40,39 @@ for exe in "$build"/fuzz/fuzz-*; do
 	else
 		set -- "$@" "$work"
 	fi
-	echo "fuzz $name: ${seconds}s"
 	log=$build/fuzz-$name.log
 	if "$exe" "$@" >"$log" 2>&1; then
-		grep -E '^stat::number_of_executed_units|^Done ' "$log" | sed "s/^/  $name: /"
+		{
+			echo "fuzz $name: ${seconds}s"
+			grep -E '^stat::number_of_executed_units|^Done ' "$log" | sed "s/^/  $name: /"
+		} >"$status/$name.ok"
 	else
-		echo "FAIL fuzz $name (artifacts in fuzz/crashes/, log $log):"
-		grep -E 'ERROR|SUMMARY|Test unit written|runtime error' "$log" | head -20 | sed 's/^/  /'
-		failed=$((failed + 1))
+		{
+			echo "FAIL fuzz $name (artifacts in fuzz/crashes/, log $log):"
+			grep -E 'ERROR|SUMMARY|Test unit written|runtime error' "$log" | head -20 | sed 's/^/  /'
+		} >"$status/$name.fail"
 	fi
+}
+
+running=0
+for exe in "$build"/fuzz/fuzz-*; do
+	if [ ! -f "$exe" ] || [ ! -x "$exe" ]; then continue; fi
+	name=${exe##*/fuzz-}
+	case "$name" in replay-*) continue ;; esac
+	fuzz_one "$exe" "$name" &
+	running=$((running + 1))
 	ran=$((ran + 1))
+	if [ "$running" -ge "$jobs" ]; then
+		wait
+		running=0
+	fi
 done
+wait
 if [ "$ran" = 0 ]; then
 	echo "fuzz: no libFuzzer binaries in $build/fuzz (configure with -Dfuzzing=true)"
 	exit 1
 fi
+cat "$status"/*.ok "$status"/*.fail 2>/dev/null
+failed=$(find "$status" -name '*.fail' | wc -l)
 echo "fuzz: $ran targets, $failed failed"
 [ "$failed" = 0 ]
