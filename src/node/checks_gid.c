@@ -15,6 +15,7 @@
 #include "core/strbuf.h"
 #include "node/node_checks.h"
 #include "node/node_desc.h"
+#include "parse/ucx_tls.h"
 
 bool node_gid_link_local(const char *gid)
 {
@@ -150,33 +151,6 @@ void node_check_gid_index(struct ci_report *r, const struct node_facts *f)
 
 bool node_ucx_netdev_selects(const char *value, const char *device)
 {
-	/* UCX's grammar (src/ucs/config/parser.c, uct_md's device filter): a
-	 * comma list, `^` first excludes, `all` allows every device, any other
-	 * entry matches a device name exactly: "mlx5_0" is not "mlx5_0:1". */
-	if (!value)
-		return true;
-	while (*value == ' ')
-		value++;
-	if (!*value)
-		return true;
-	bool exclude = *value == '^';
-	if (exclude)
-		value++;
-	bool hit = false;
-	for (const char *p = value; *p && !hit;) {
-		size_t l = strcspn(p, ",");
-		const char *e = p;
-		size_t el = l;
-		while (el && *e == ' ')
-			e++, el--;
-		while (el && e[el - 1] == ' ')
-			el--;
-		if ((!exclude && el == 3 && !strncmp(e, "all", 3)) ||
-		    (el == strlen(device) && el && !strncmp(e, device, el)))
-			hit = true;
-		p += l;
-		if (*p)
-			p++;
-	}
-	return exclude ? !hit : hit;
+	/* the one reading of UCX's device list (parse/ucx_tls.h) */
+	return ucx_net_devices_allows(value, device);
 }

@@ -147,9 +147,12 @@ bool ucx_tls_is_empty(const char *value)
 	return true;
 }
 
-/* Both variables share UCX's list grammar (comma list, leading '^' denies,
- * unset or blank allows all); only the per-entry match differs. */
-static bool list_allows(const char *value, const char *want,
+/* Both variables are comma lists, unset or blank allowing all; only
+ * UCX_TLS has a deny form.  UCX parses UCX_TLS as an allow list
+ * (ucs_config_allow_list_t: a leading '^' denies) but the device lists as
+ * plain names (ucs_config_names_array_t, ucp_is_resource_in_device_list):
+ * "^mlx5_0:1" there is a device name that matches nothing. */
+static bool list_allows(const char *value, const char *want, bool deny_form,
 			bool (*hits)(const char *e, const char *want, bool deny))
 {
 	if (!want)
@@ -157,7 +160,7 @@ static bool list_allows(const char *value, const char *want,
 	if (!value || !*skip_ws(value))
 		return true;
 	value = skip_ws(value);
-	bool deny = *value == '^';
+	bool deny = deny_form && *value == '^';
 	if (deny)
 		value++;
 	const char *p = value;
@@ -183,12 +186,13 @@ static bool tls_hits(const char *e, const char *tl, bool deny)
 
 static bool netdev_hits(const char *e, const char *device, bool deny)
 {
-	return (!deny && !strcmp(e, "all")) || !strcmp(e, device);
+	(void)deny;
+	return !strcmp(e, "all") || !strcmp(e, device);
 }
 
 bool ucx_tls_allows(const char *value, const char *tl)
 {
-	return list_allows(value, tl, tls_hits);
+	return list_allows(value, tl, true, tls_hits);
 }
 
 bool ucx_tls_allows_rdma(const char *value)
@@ -213,7 +217,7 @@ bool ucx_tls_allows_cuda(const char *value)
 
 bool ucx_net_devices_allows(const char *value, const char *device)
 {
-	return list_allows(value, device, netdev_hits);
+	return list_allows(value, device, false, netdev_hits);
 }
 
 size_t ucx_net_devices_count(const char *value)

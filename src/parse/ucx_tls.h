@@ -51,7 +51,8 @@ bool ucx_tls_is_deny(const char *value);
 /* No entry at all ("", ",,,", blanks)?  NULL is unset, not empty. */
 bool ucx_tls_is_empty(const char *value);
 
-/* UCX_NET_DEVICES: exact device names ("mlx5_0:1", "eth0"), "all", '^'. */
+/* UCX_NET_DEVICES: exact device names ("mlx5_0:1", "eth0") or "all"; no '^'
+ * form (an entry "^mlx5_0:1" is a name that matches no device). */
 bool ucx_net_devices_allows(const char *value, const char *device);
 /* Its entries as UCX counts them (empty ones left out), and the first one
  * named twice (into dup; false when none).  UCX warns "device '%s' is
