@@ -306,6 +306,12 @@ int main(int argc, char **argv)
 	bool want_help = false;
 	int c, rc;
 
+	/* --format json before anything is parsed: a usage error anywhere on
+	 * the line is then also a JSON object on stdout (core/cli.h). */
+	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
+		if (!strcmp(argv[i], "--json") || !strcmp(argv[i], "--format=json") ||
+		    (!strcmp(argv[i], "--format") && i + 1 < argc && !strcmp(argv[i + 1], "json")))
+			cli_errors_as_json(true);
 	opterr = 0; /* we word our own errors */
 	while ((c = getopt_long(argc, argv, ":qvn:c:l:h", long_opts, NULL)) != -1) {
 		rc = parse_option(c, &o, &want_help, argv);
@@ -338,5 +344,5 @@ int main(int argc, char **argv)
 	if (!rc)
 		rc = verb_run(v, &o);
 	free(ns);
-	return rc;
+	return cli_usage_finish(verb, rc);
 }

@@ -1,24 +1,79 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Usage errors, worded once for every verb (see cli.h). */
+#include <jansson.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "core/cli.h"
+#include "core/render.h"
+#include "core/render_json.h"
 #include "core/report.h"
 #include "core/sanitize.h"
+#include "core/xalloc.h"
+
+/* --format json was asked for: a usage error is also a JSON object on
+ * stdout, so that a pipeline reading stdout learns why there is no report.
+ * last_error is the most recent message (a usage error, or the line a verb
+ * printed before it returned 64), json_done whether it was printed. */
+static bool json_errors;
+static bool json_done;
+static char *last_error;
+
+void cli_errors_as_json(bool on)
+{
+	json_errors = on;
+}
+
+static void remember(const char *verb, const char *msg)
+{
+	free(last_error);
+	last_error = verb ? xasprintf("%s: %s", verb, msg) : xstrdup(msg);
+}
+
+/* {"schema", "tool", "generated_at", "command", "error": {kind, message,
+ * exit_code}}: schema/check_interconnect.schema.json, $defs/usage_error. */
+static void print_json_error(const char *verb)
+{
+	if (!json_errors || json_done)
+		return;
+	json_done = true;
+	char stamp[32];
+	render_rfc3339(render_timestamp(), stamp, sizeof(stamp));
+	char *clean = render_clean(last_error ? last_error : "usage error");
+	json_t *j =
+		json_pack("{s:s,s:o,s:s,s:o,s:{s:s,s:o,s:i}}", "schema", "check_interconnect/v1",
+			  "tool", render_json_tool(), "generated_at", stamp, "command",
+			  verb ? render_json_string(verb) : json_null(), "error", "kind", "usage",
+			  "message", render_json_string(clean), "exit_code", CI_EXIT_USAGE);
+	free(clean);
+	if (j) {
+		json_dumpf(j, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+		fputc('\n', stdout);
+		json_decref(j);
+	}
+	fflush(stdout);
+}
 
 int cli_usage_error(const char *verb, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
+	char *msg = NULL;
+	if (vasprintf(&msg, fmt, ap) < 0)
+		msg = NULL;
+	va_end(ap);
 	fputs("check_interconnect: ", stderr);
 	if (verb) {
 		sanitize_fputs(stderr, verb);
 		fputs(": ", stderr);
 	}
-	sanitize_vfprintf(stderr, fmt, ap);
-	va_end(ap);
+	sanitize_fputs(stderr, msg ? msg : "usage error");
 	fputs(" (see 'check_interconnect --help')\n", stderr);
+	remember(verb, msg ? msg : "usage error");
+	free(msg);
+	print_json_error(verb);
 	return CI_EXIT_USAGE;
 }
 
@@ -26,10 +81,24 @@ void cli_error(const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	fputs("check_interconnect: ", stderr);
-	sanitize_vfprintf(stderr, fmt, ap);
+	char *msg = NULL;
+	if (vasprintf(&msg, fmt, ap) < 0)
+		msg = NULL;
 	va_end(ap);
+	fputs("check_interconnect: ", stderr);
+	sanitize_fputs(stderr, msg ? msg : "error");
 	fputc('\n', stderr);
+	remember(NULL, msg ? msg : "error");
+	free(msg);
+}
+
+int cli_usage_finish(const char *verb, int rc)
+{
+	if (rc == CI_EXIT_USAGE)
+		print_json_error(verb);
+	free(last_error);
+	last_error = NULL;
+	return rc;
 }
 
 /* In the order of the help text: the first refused option is the one

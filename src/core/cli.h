@@ -78,6 +78,14 @@ enum {
 int cli_usage_error(const char *verb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Print "check_interconnect: <message>" to stderr (no hint). */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* --format json: usage errors also print a JSON error object on stdout
+ * (main.c decides before it parses anything, so that even a bad option
+ * gets one). */
+void cli_errors_as_json(bool on);
+/* The runner's last word: when rc is the usage code and no JSON error was
+ * printed yet (a verb said why with cli_error and returned 64), print it
+ * with the last message.  Returns rc. */
+int cli_usage_finish(const char *verb, int rc);
 /* Refuse options outside `allowed` (a mask of OPT_*); returns 0 or 64. */
 int cli_allow_only(const char *verb, const struct cli_opts *o, unsigned allowed);
 
