@@ -84,6 +84,13 @@ static char *target_name(const struct verb_ctx *c)
 	return both;
 }
 
+/* Whether stdout will not show a failure's check line in full: the error
+ * then also goes to stderr, else it would be said twice on one screen. */
+static bool says_elsewhere(const struct render_opts *o)
+{
+	return o->format != CI_FORMAT_TEXT || o->quiet || o->output;
+}
+
 /* Step 3 and 4 for one probe target: the names first (nothing runs with a
  * bad one), then the probe, the verb's checks, or the one failure path. */
 static int run_probe(struct verb_ctx *c, struct ci_report *r)
@@ -108,9 +115,15 @@ static int run_probe(struct verb_ctx *c, struct ci_report *r)
 	} else {
 		report_init(r, v->name, out.target ? out.target : "local host");
 		if (out.err != PROBE_OK) {
-			/* One line for people, and a check for JSON readers. */
-			cli_error("%s: %s", v->name, msg);
-			report_check(r, v->probe_check, CI_SKIPPED, r->target, "%s", msg);
+			/* Said once: the check carries it, and stderr too when
+			 * the check will not be read there (another format, -q,
+			 * --output). */
+			if (says_elsewhere(&c->render))
+				cli_error("%s: %s", v->name, msg);
+			struct ci_check *k =
+				report_check(r, v->probe_check, CI_SKIPPED, r->target, "%s", msg);
+			if (probe_error_fix(out.err))
+				check_set_fix(k, "%s", probe_error_fix(out.err));
 		} else {
 			v->judge(c, r, &out.t);
 		}
@@ -135,7 +148,7 @@ static int run_fleet(struct verb_ctx *c, struct ci_report *r)
 	struct fleet_result res;
 	memset(&res, 0, sizeof(res));
 	int rc = fleet_run(&c->fleet, c->verb->fleet, r, &res);
-	if (res.error)
+	if (res.error && says_elsewhere(&c->render))
 		cli_error("%s: %s", c->verb->name, res.error);
 	fleet_result_release(&res);
 	return rc == CI_EXIT_USAGE ? rc : VERB_RENDER;

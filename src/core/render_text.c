@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/sanitize.h"
+#include "core/strbuf.h"
 #include "core/xalloc.h"
 #include "core/render.h"
 
@@ -217,21 +218,178 @@ static int rep_rank(const struct ci_check *c)
 	}
 }
 
-/* The check that stands for id in the fix-first list: the one that put
- * the id there. */
-static const struct ci_check *worst_check(const struct ci_report *r, const char *id)
+/*
+ * One fix-first entry: every check with its id that put it on the list,
+ * grouped by cause (the fix it asks for, else what it found), each cause
+ * with the places it applies to (the pods of a fleet run, the deployments
+ * of a recipe tree, else the subjects).  "env.fabric: 18 deployments" is
+ * the size of the job; one pod timed out and another refused by RBAC are
+ * two jobs, both listed.
+ */
+struct ff_cause {
+	const struct ci_check *c; /* the first check of this cause */
+	const char **places;      /* distinct, in the order seen */
+	size_t n_places, cap_places;
+	size_t pos;
+};
+
+struct ff_entry {
+	struct ff_cause *causes;
+	size_t n_causes, cap_causes;
+	const char **places; /* distinct over every cause */
+	size_t n_places, cap_places;
+	bool in_children; /* the places are child reports (pods), not subjects */
+};
+
+static bool ff_counts(const struct ci_check *c, bool unknown)
 {
-	const struct ci_check *best = NULL;
-	for (size_t i = 0; i < r->n_checks; i++)
-		if (!strcmp(r->checks[i].id, id) &&
-		    (!best || rep_rank(&r->checks[i]) < rep_rank(best)))
-			best = &r->checks[i];
-	for (size_t i = 0; i < r->n_children; i++) {
-		const struct ci_check *c = worst_check(&r->children[i], id);
-		if (c && (!best || rep_rank(c) < rep_rank(best)))
-			best = c;
+	int rk = rep_rank(c);
+	return rk == 0 || rk == 2 || (rk == 1 && unknown);
+}
+
+static const char *ff_key(const struct ci_check *c)
+{
+	return c->fix ? c->fix : c->detail ? c->detail : "";
+}
+
+static void ff_place(const char ***v, size_t *n, size_t *cap, const char *p)
+{
+	for (size_t i = 0; i < *n; i++)
+		if (!strcmp((*v)[i], p))
+			return;
+	*XPUSH(*v, *n, *cap) = p;
+}
+
+/* A child's place is its pod (the end of "pod NS/NAME"), else its target. */
+static const char *child_place(const struct ci_report *c)
+{
+	const char *t = c->target ? c->target : "";
+	const char *sl = strrchr(t, '/');
+	return !strncmp(t, "pod ", 4) && sl ? sl + 1 : t;
+}
+
+static void ff_collect(const struct ci_report *r, const char *id, bool unknown, const char *place,
+		       struct ff_entry *e)
+{
+	for (size_t i = 0; i < r->n_checks; i++) {
+		const struct ci_check *c = &r->checks[i];
+		if (strcmp(c->id, id) || !ff_counts(c, unknown))
+			continue;
+		const char *p = place ? place : c->subject && *c->subject ? c->subject : "";
+		struct ff_cause *k = NULL;
+		for (size_t j = 0; j < e->n_causes && !k; j++)
+			if (!strcmp(ff_key(e->causes[j].c), ff_key(c)))
+				k = &e->causes[j];
+		if (!k) {
+			k = XPUSH(e->causes, e->n_causes, e->cap_causes);
+			memset(k, 0, sizeof(*k));
+			k->c = c;
+			k->pos = e->n_causes;
+		}
+		if (*p) {
+			ff_place(&k->places, &k->n_places, &k->cap_places, p);
+			ff_place(&e->places, &e->n_places, &e->cap_places, p);
+		}
+		if (place)
+			e->in_children = true;
 	}
-	return best;
+	for (size_t i = 0; i < r->n_children; i++)
+		ff_collect(&r->children[i], id, unknown, child_place(&r->children[i]), e);
+}
+
+/* The worst cause first, then the one that applies to most places. */
+static int cmp_cause(const void *a, const void *b)
+{
+	const struct ff_cause *x = a, *y = b;
+	int d = rep_rank(x->c) - rep_rank(y->c);
+	if (d)
+		return d;
+	if (x->n_places != y->n_places)
+		return x->n_places < y->n_places ? 1 : -1;
+	return (x->pos > y->pos) - (x->pos < y->pos);
+}
+
+static void ff_release(struct ff_entry *e)
+{
+	for (size_t i = 0; i < e->n_causes; i++)
+		free(e->causes[i].places);
+	free(e->causes);
+	free(e->places);
+}
+
+/* One place: its name; up to three: "2 pods: a and b" (without a noun,
+ * the subjects: "a; b"); more: "18 deployments" (the table above the list
+ * names them). */
+static char *places_text(const char *const *v, size_t n, const char *noun)
+{
+	if (n == 1)
+		return xstrdup(v[0]);
+	struct strbuf b;
+	strbuf_init(&b);
+	if (noun)
+		strbuf_addf(&b, "%zu %ss", n, noun);
+	else if (n > 3)
+		strbuf_addf(&b, "%zu subjects", n);
+	for (size_t i = 0; n <= 3 && i < n; i++)
+		strbuf_addf(&b, "%s%s",
+			    !i     ? (noun ? ": " : "")
+			    : noun ? (i + 1 == n ? " and " : ", ")
+				   : "; ",
+			    v[i]);
+	return strbuf_detach(&b);
+}
+
+#define FF_MAX_CAUSES 4
+
+static void print_fix_entry(FILE *out, const struct ci_report *r, const struct ci_verdict *v,
+			    size_t i)
+{
+	const char *id = v->fix_first[i];
+	struct ff_entry e = {0};
+	ff_collect(r, id, v->kind == CI_UNKNOWN, NULL, &e);
+	/* A pod per child report; env's subjects are its deployments. */
+	const char *noun = e.in_children ? "pod" : !strncmp(id, "env.", 4) ? "deployment" : NULL;
+	char *line;
+	if (!e.n_causes) {
+		line = xasprintf("%zu. %s", i + 1, id);
+	} else if (e.n_causes == 1) {
+		const struct ci_check *c = e.causes[0].c;
+		const char *what = c->fix ? c->fix : c->detail;
+		if (e.n_places) {
+			char *pl = places_text(e.places, e.n_places, noun);
+			line = xasprintf("%zu. %s (%s): %s", i + 1, id, pl, what);
+			free(pl);
+		} else {
+			line = xasprintf("%zu. %s: %s", i + 1, id, what);
+		}
+	} else {
+		line = e.n_places > 1 && noun
+			       ? xasprintf("%zu. %s (%zu %ss, %zu causes):", i + 1, id, e.n_places,
+					   noun, e.n_causes)
+			       : xasprintf("%zu. %s (%zu causes):", i + 1, id, e.n_causes);
+	}
+	fputs("  ", out);
+	render_text_wrap(out, line, 2, 5);
+	free(line);
+	if (e.n_causes > 1) {
+		qsort(e.causes, e.n_causes, sizeof(*e.causes), cmp_cause);
+		for (size_t k = 0; k < e.n_causes && k < FF_MAX_CAUSES; k++) {
+			const struct ff_cause *fc = &e.causes[k];
+			const char *what = fc->c->fix ? fc->c->fix : fc->c->detail;
+			char *pl =
+				fc->n_places ? places_text(fc->places, fc->n_places, noun) : NULL;
+			char *cl = pl ? xasprintf("- %s: %s", pl, what) : xasprintf("- %s", what);
+			fputs("     ", out);
+			render_text_wrap(out, cl, 5, 7);
+			free(cl);
+			free(pl);
+		}
+		if (e.n_causes > FF_MAX_CAUSES)
+			fprintf(out,
+				"     - and %zu more causes (--format json lists every check)\n",
+				e.n_causes - FF_MAX_CAUSES);
+	}
+	ff_release(&e);
 }
 
 static void print_verdict(FILE *out, const struct ci_report *r, const struct ci_verdict *v,
@@ -251,21 +409,8 @@ static void print_verdict(FILE *out, const struct ci_report *r, const struct ci_
 	if (!v->n_fix_first)
 		return;
 	fputs("fix first:\n", out);
-	for (size_t i = 0; i < v->n_fix_first; i++) {
-		const struct ci_check *c = worst_check(r, v->fix_first[i]);
-		char *line;
-		if (c && c->subject && *c->subject)
-			line = xasprintf("%zu. %s (%s): %s", i + 1, v->fix_first[i], c->subject,
-					 c->fix ? c->fix : c->detail);
-		else if (c)
-			line = xasprintf("%zu. %s: %s", i + 1, v->fix_first[i],
-					 c->fix ? c->fix : c->detail);
-		else
-			line = xasprintf("%zu. %s", i + 1, v->fix_first[i]);
-		fputs("  ", out);
-		render_text_wrap(out, line, 2, 5);
-		free(line);
-	}
+	for (size_t i = 0; i < v->n_fix_first; i++)
+		print_fix_entry(out, r, v, i);
 }
 
 void render_text(FILE *out, const struct ci_report *r, const struct ci_verdict *v,

@@ -122,7 +122,14 @@ static void judge_pod(const struct pod_ctx *x, struct ci_report *child, struct f
 			!x->job->started || out->err == PROBE_TIMEOUT
 				? timeout_line(x->ft, target, x->job)
 				: xstrdup(out->message ? out->message : probe_error_name(out->err));
-		report_check(child, probe_ck, CI_SKIPPED, NULL, "%s", msg);
+		struct ci_check *k = report_check(child, probe_ck, CI_SKIPPED, NULL, "%s", msg);
+		/* The fleet's own deadline cut it: a different fix from a pod
+		 * that did not answer within --timeout. */
+		if (!x->job->started || (out->err == PROBE_TIMEOUT && x->job->deadline_bound))
+			check_set_fix(k, "raise --deadline (or --jobs), or look at the pods that "
+					 "answer slowly (kubectl describe pod), and run again");
+		else if (probe_error_fix(out->err))
+			check_set_fix(k, "%s", probe_error_fix(out->err));
 		fp->unreachable = msg;
 		fp->timed_out = !x->job->started || out->err == PROBE_TIMEOUT;
 		free(target);

@@ -241,6 +241,14 @@ static char *quote_line(const char *l)
 {
 	while (!strncmp(l, "error: ", 7) || !strncmp(l, "Error: ", 7))
 		l += 7;
+	/* "Error from server (Forbidden): ": the tool's words already say it. */
+	if (!strncmp(l, "Error from server", 17)) {
+		const char *c = strstr(l, "): ");
+		if (c && c - l < 48)
+			l = c + 3;
+		else if (!strncmp(l, "Error from server: ", 19))
+			l += 19;
+	}
 	size_t n = strlen(l);
 	if (n > MAX_LINE)
 		return xasprintf("%.*s ... %s", MAX_LINE / 3, l, l + n - (MAX_LINE - MAX_LINE / 3));
@@ -258,8 +266,10 @@ static char *with_line(const char *summary, const char *line)
 {
 	if (!line)
 		return xstrdup(summary);
+	/* In the tool's words, kubectl's reason quoted after them: one line
+	 * that says what failed and what the cluster answered. */
 	char *q = quote_line(line);
-	char *m = xasprintf("%s: %s", summary, q);
+	char *m = xasprintf("%s; kubectl said '%s'", summary, q);
 	free(q);
 	return m;
 }

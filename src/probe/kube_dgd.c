@@ -91,16 +91,19 @@ enum probe_error kube_get_dgd(const struct probe_target *t, const char *name, do
 		char *m = NULL;
 		e = kube_classify(&k, res.status, res.spawn_errno, res.exit_code, res.term_signal,
 				  res.err, res.err_len, &m);
+		/* Worded for exec by kube_classify: say what this call was,
+		 * keeping what kubectl said ("; kubectl said '...'"). */
+		const char *said = m ? strstr(m, "; kubectl said ") : NULL;
 		if (e == PROBE_FORBIDDEN) {
+			char *n = xasprintf("RBAC forbids reading DynamoGraphDeployments in "
+					    "namespace %s (needs 'get' on " KUBE_DGD_RESOURCE ")%s",
+					    namespace_, said ? said : "");
 			free(m);
-			m = xasprintf("RBAC forbids reading DynamoGraphDeployments in namespace %s "
-				      "(needs 'get' on " KUBE_DGD_RESOURCE ")",
-				      namespace_);
+			m = n;
 		} else if (e != PROBE_KUBECTL_MISSING && e != PROBE_UNAUTHORIZED) {
-			const char *colon = m ? strstr(m, ": ") : NULL;
 			char *n = xasprintf("kubectl get " KUBE_DGD_RESOURCE
 					    " %s -n %s failed (exit %d)%s",
-					    name, namespace_, res.exit_code, colon ? colon : "");
+					    name, namespace_, res.exit_code, said ? said : "");
 			free(m);
 			m = n;
 			e = PROBE_EXEC_FAILED;

@@ -86,19 +86,19 @@ enum probe_error kube_get_pods(const struct probe_target *o, const char *namespa
 		char *m = NULL;
 		e = kube_classify(&k, res.status, res.spawn_errno, res.exit_code, res.term_signal,
 				  res.err, res.err_len, &m);
+		/* kube_classify words it for exec; this call only lists.  What
+		 * kubectl said ("; kubectl said '...'") is kept either way. */
+		const char *said = m ? strstr(m, "; kubectl said ") : NULL;
 		if (e == PROBE_FORBIDDEN) {
-			/* kube_classify words it for exec; this call only lists. */
+			char *n = xasprintf(
+				"RBAC forbids listing pods in namespace %s (needs 'list' on pods)%s",
+				namespace_, said ? said : "");
 			free(m);
-			m = xasprintf(
-				"RBAC forbids listing pods in namespace %s (needs 'list' on pods)",
-				namespace_);
+			m = n;
 		} else if (m && (!strncmp(m, "kubectl exec", 12) || e == PROBE_POD_NOT_FOUND ||
 				 e == PROBE_CONTAINER_NOT_FOUND || e == PROBE_NO_SHELL)) {
-			/* Worded for exec; say what this call was, with kubectl's
-			 * own first line. */
-			const char *colon = strstr(m, ": ");
 			char *n = xasprintf("kubectl get pods -n %s failed (exit %d)%s", namespace_,
-					    res.exit_code, colon ? colon : "");
+					    res.exit_code, said ? said : "");
 			free(m);
 			m = n;
 			e = PROBE_EXEC_FAILED;

@@ -99,5 +99,8 @@ bool kube_name_valid(const char *name);
  * PROBE_BAD_TARGET (the command line was wrong; nothing ran); 0 for OK. */
 int probe_error_exit(enum probe_error e);
 const char *probe_error_name(enum probe_error e);
+/* What to do about e, the same words for every pod (so that a fleet's
+ * fix-first list groups the pods by cause); NULL when nothing applies. */
+const char *probe_error_fix(enum probe_error e);
 
 #endif

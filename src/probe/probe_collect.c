@@ -43,6 +43,33 @@ const char *probe_error_name(enum probe_error e)
 	return "unknown";
 }
 
+const char *probe_error_fix(enum probe_error e)
+{
+	switch (e) {
+	case PROBE_KUBECTL_MISSING: return "install kubectl or pass --kubectl PATH";
+	case PROBE_UNAUTHORIZED:
+		return "log in again (refresh the kubeconfig's credentials) or pass --context / "
+		       "--kubeconfig, until kubectl get pods -n NS works";
+	case PROBE_FORBIDDEN:
+		return "grant 'get' on pods and 'create' on pods/exec in the namespace (check "
+		       "with kubectl auth can-i create pods/exec -n NS)";
+	case PROBE_POD_NOT_FOUND:
+		return "check the pod's name and namespace (kubectl get pods -n NS)";
+	case PROBE_CONTAINER_NOT_FOUND:
+		return "name a running container of the pod with --container (kubectl get pod "
+		       "POD -n NS -o jsonpath='{.spec.containers[*].name}')";
+	case PROBE_NO_SHELL: return "pick a container that has a POSIX shell with --container";
+	case PROBE_TIMEOUT:
+		return "look at the pod (kubectl describe pod), or raise --timeout, and run again";
+	case PROBE_EXEC_FAILED:
+		return "look at the pod (kubectl describe pod) and at kubectl's own error (kubectl "
+		       "exec into the pod by hand), then run again";
+	case PROBE_BAD_TRANSCRIPT:
+		return "check the path: --replay reads a transcript saved with --save-probe";
+	default: return NULL;
+	}
+}
+
 int probe_error_exit(enum probe_error e)
 {
 	if (e == PROBE_OK)
@@ -217,13 +244,17 @@ static char *cut_message(const char *what, const struct run_result *res)
 		return xasprintf("the probe output of %s passed the %u MiB cap and was cut", what,
 				 RUN_STDOUT_CAP >> 20);
 	char *l = first_line(res->err, res->err_len);
+	/* What the other side said, quoted after the tool's words. */
+	char *said = !l                          ? xstrdup("")
+		     : !strncmp(what, "pod ", 4) ? xasprintf("; kubectl said '%s'", l)
+						 : xasprintf("; its stderr said '%s'", l);
 	char *m;
 	if (res->status == RUN_SIGNALED)
-		m = xasprintf("the probe of %s was cut (killed by signal %d)%s%s", what,
-			      res->term_signal, l ? ": " : "", l ? l : "");
+		m = xasprintf("the probe of %s was cut (killed by signal %d)%s", what,
+			      res->term_signal, said);
 	else
-		m = xasprintf("the probe of %s was cut (exit %d)%s%s", what, res->exit_code,
-			      l ? ": " : "", l ? l : "");
+		m = xasprintf("the probe of %s was cut (exit %d)%s", what, res->exit_code, said);
+	free(said);
 	free(l);
 	return m;
 }

@@ -228,7 +228,8 @@ static void test_children(void **state)
 	assert_non_null(
 		strstr(s, "\n  Transport settings seen:\n    UCX_TLS=rc (decode-0, pod env)\n"));
 	assert_non_null(strstr(s, "1 ok, 0 warn, 1 fail, 0 skipped\n"));
-	assert_non_null(strstr(s, "  1. node.rdma.ports (mlx5_0): port 1 down\n"));
+	/* in a fleet run, the place a fix applies to is the child (the pod) */
+	assert_non_null(strstr(s, "  1. node.rdma.ports (pod/decode-0): port 1 down\n"));
 	free(s);
 	report_release(&r);
 }
@@ -253,6 +254,47 @@ static void test_fix_first_quotes_the_ranked_check(void **state)
 	report_release(&r);
 }
 
+/* The fix-first list says how many places a fix applies to, and keeps
+ * distinct causes of one id apart (issue 13): 3 deployments share one
+ * fix; two pods fail their probe for two reasons, both listed. */
+static void test_fix_first_counts_places_and_causes(void **state)
+{
+	(void)state;
+	struct ci_report r;
+	report_init(&r, "env", "recipes");
+	const char *deps[] = {"dep-a", "dep-b", "dep-c", "dep-d"};
+	for (size_t i = 0; i < 4; i++) {
+		struct ci_check *c = report_add(&r, "env.fabric", CI_WARN, true, CI_LAYER_FABRIC,
+						deps[i], "no RDMA device requested");
+		check_set_fix(c, "request the NIC");
+	}
+	char *s = render_to_string(&r, R_TEXT, false, false, false);
+	assert_non_null(strstr(s, "  1. env.fabric (4 deployments): request the NIC\n"));
+	free(s);
+	report_release(&r);
+
+	struct ci_report f, a, b;
+	report_init(&f, "node", "deployment d");
+	report_init(&a, "node", "pod ns/w-0");
+	report_init(&b, "node", "pod ns/w-1");
+	struct ci_check *c = report_add(&a, "node.probe", CI_SKIPPED, true, CI_LAYER_FABRIC, NULL,
+					"w-0 did not answer");
+	check_set_fix(c, "raise --timeout");
+	c = report_add(&b, "node.probe", CI_SKIPPED, true, CI_LAYER_FABRIC, NULL,
+		       "RBAC forbids exec into w-1");
+	check_set_fix(c, "grant create on pods/exec");
+	report_adopt_child(&f, &a);
+	report_adopt_child(&f, &b);
+	s = render_to_string(&f, R_TEXT, false, false, false);
+	const char *ff = strstr(s, "fix first:");
+	assert_non_null(ff);
+	assert_non_null(strstr(ff, "  1. node.probe (2 pods, 2 causes):\n"
+				   "     - w-0: raise --timeout\n"
+				   "     - w-1: grant create on pods/exec\n"));
+	free(s);
+	report_release(&f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -265,6 +307,7 @@ int main(void)
 		cmocka_unit_test(test_ready_and_empty),
 		cmocka_unit_test(test_children),
 		cmocka_unit_test(test_fix_first_quotes_the_ranked_check),
+		cmocka_unit_test(test_fix_first_counts_places_and_causes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -145,11 +145,15 @@ HOME=$root/tests/fixtures/kube/home FAKE_KUBECTL_PODS_DIR=$clusters/healthy "$bi
 "$bin" node --deployment 'Bad_Name' -n ns >/dev/null 2>&1; [ $? -eq 64 ] || fail "invalid --deployment accepted"
 "$bin" all -n ns --deployment x >/dev/null 2>&1; [ $? -eq 64 ] || fail "all without a recipe accepted"
 
-# 6. The listing itself forbidden: one line, exit 3.
+# 6. The listing itself forbidden: said once, exit 3: in the report's
+# check (text), and also one line on stderr when stdout is JSON.
 FAKE_KUBECTL_GET_MODE=forbidden FAKE_KUBECTL_PODS_DIR=$clusters/healthy "$bin" node --kubectl "$kubectl" -n dynamo --deployment llm-disagg >"$tmp/out" 2>"$tmp/err"
 rc=$?
 [ "$rc" -eq 3 ] || fail "get pods forbidden: exit $rc (want 3)"
-grep -q "RBAC forbids listing pods" "$tmp/err" || fail "get pods forbidden: no line on stderr"
+[ "$(tr -s ' \n' '  ' <"$tmp/out" | grep -o "RBAC forbids listing pods" | wc -l)" -eq 1 ] || fail "get pods forbidden: not said once in the report"
+[ ! -s "$tmp/err" ] || fail "get pods forbidden: said twice (stderr too): $(cat "$tmp/err")"
+FAKE_KUBECTL_GET_MODE=forbidden FAKE_KUBECTL_PODS_DIR=$clusters/healthy "$bin" node --json --kubectl "$kubectl" -n dynamo --deployment llm-disagg >"$tmp/out" 2>"$tmp/err"
+grep -q "RBAC forbids listing pods" "$tmp/err" || fail "get pods forbidden --json: no line on stderr"
 
 if [ "$failures" -ne 0 ]; then
 	echo "$failures failure(s)"

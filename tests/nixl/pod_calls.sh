@@ -47,13 +47,17 @@ unset FAKE_KUBECTL_GET_MODE
 printf '%s\n' "$out" | tr -s ' \n' '  ' | grep -q "skipped nixl.peer peer: the peer could not be looked up: RBAC forbids listing pods in namespace dynamo" ||
 	fail "forbidden get not reported: $out"
 
-# 4. exec fails: nixl.probe, exit 3, one line on stderr; still at most 2 calls
+# 4. exec fails: nixl.probe, exit 3, said once (the check in text; also
+# one stderr line when stdout is JSON); still at most 2 calls
 export FAKE_KUBECTL_LOG=$tmp/log4 FAKE_KUBECTL_MODE=forbidden
 out=$("$bin" nixl -n dynamo --pod "$pod" --kubectl tests/fakes/kubectl 2>"$tmp/err4")
 rc=$?
+FAKE_KUBECTL_LOG=$tmp/log4j "$bin" nixl --json -n dynamo --pod "$pod" --kubectl tests/fakes/kubectl >/dev/null 2>"$tmp/err4j"
 unset FAKE_KUBECTL_MODE
 [ "$rc" = 3 ] || fail "exec forbidden: exit $rc, expected 3"
-[ "$(wc -l <"$tmp/err4")" = 1 ] || fail "exec forbidden: expected one stderr line: $(cat "$tmp/err4")"
+[ ! -s "$tmp/err4" ] || fail "exec forbidden: said on stderr as well as in the check: $(cat "$tmp/err4")"
+[ "$(printf '%s\n' "$out" | tr -s ' \n' '  ' | grep -o "RBAC forbids exec" | wc -l)" = 1 ] || fail "exec forbidden: the reason is not said exactly once on stdout"
+[ "$(wc -l <"$tmp/err4j")" = 1 ] || fail "exec forbidden --json: expected one stderr line: $(cat "$tmp/err4j")"
 printf '%s\n' "$out" | grep -q "skipped nixl.probe" || fail "no nixl.probe check"
 [ "$(wc -l <"$tmp/log4")" -le 2 ] || fail "exec forbidden: more than 2 calls"
 echo "ok: 1 exec + 1 get; 1 exec with --peer; errors reported"

@@ -321,7 +321,7 @@ static void test_classify_fixtures(void **state)
 		const char *msg_part;
 	} cases[] = {
 		{"kubectl__notfound_pods_not_found.txt", PROBE_POD_NOT_FOUND, 2,
-		 "pod dynamo/w-0 not found: "},
+		 "pod dynamo/w-0 not found; kubectl said "},
 		{"kubectl__unauthorized_must_be_logged_in.txt", PROBE_UNAUTHORIZED, 2,
 		 "not logged in"},
 		{"kubectl__no_context_localhost_refused_crafted.txt", PROBE_UNAUTHORIZED, 1,
@@ -409,7 +409,7 @@ static void test_classify_messages(void **state)
 			 PROBE_EXEC_FAILED);
 	assert_string_equal(
 		m,
-		"kubectl cannot reach the cluster: Unable to connect to the server: dial tcp 10.0.0.1:6443: i/o timeout");
+		"kubectl cannot reach the cluster; kubectl said 'Unable to connect to the server: dial tcp 10.0.0.1:6443: i/o timeout'");
 	free(m);
 
 	/* warnings are skipped; ANSI and CR do not reach the message */
@@ -420,7 +420,7 @@ static void test_classify_messages(void **state)
 			 PROBE_EXEC_FAILED);
 	assert_string_equal(
 		m,
-		"kubectl exec into pod ns/p failed (exit 1) without a probe transcript:  [31mstrange failure [0m");
+		"kubectl exec into pod ns/p failed (exit 1) without a probe transcript; kubectl said ' [31mstrange failure [0m'");
 	free(m);
 
 	assert_int_equal(kube_classify(&k, RUN_EXITED, 0, 0, 0, "", 0, &m), PROBE_EXEC_FAILED);
@@ -437,7 +437,7 @@ static void test_classify_messages(void **state)
 			 PROBE_CONTAINER_NOT_FOUND);
 	assert_string_equal(
 		m,
-		"container not found or not running in pod ns/p: container gpu is not valid for pod p");
+		"container not found or not running in pod ns/p; kubectl said 'container gpu is not valid for pod p'");
 	free(m);
 
 	static const char done[] =
@@ -452,16 +452,16 @@ static void test_classify_messages(void **state)
 			 PROBE_FORBIDDEN);
 	assert_string_equal(
 		m,
-		"RBAC forbids exec into pod ns/p (needs 'get' on pods and 'create' on pods/exec): "
-		"Error from server (Forbidden): pods \"p\" is forbidden: User \"u\" cannot create "
-		"resource \"pods/exec\" in API group \"\" in the namespace \"ns\"");
+		"RBAC forbids exec into pod ns/p (needs 'get' on pods and 'create' on pods/exec); "
+		"kubectl said 'pods \"p\" is forbidden: User \"u\" cannot create "
+		"resource \"pods/exec\" in API group \"\" in the namespace \"ns\"'");
 	free(m);
 
 	static const char nf[] = "Error from server (NotFound): pods \"p\" not found\n";
 	assert_int_equal(kube_classify(&k, RUN_EXITED, 0, 1, 0, nf, sizeof(nf) - 1, &m),
 			 PROBE_POD_NOT_FOUND);
 	assert_string_equal(
-		m, "pod ns/p not found: Error from server (NotFound): pods \"p\" not found");
+		m, "pod ns/p not found; kubectl said 'pods \"p\" not found'");
 	free(m);
 
 	static const char ctx[] = "error: context \"prod\" does not exist\n";
@@ -469,7 +469,7 @@ static void test_classify_messages(void **state)
 			 PROBE_UNAUTHORIZED);
 	assert_string_equal(
 		m,
-		"kubectl is not logged in or has no usable context/kubeconfig: context \"prod\" does not exist");
+		"kubectl is not logged in or has no usable context/kubeconfig; kubectl said 'context \"prod\" does not exist'");
 	free(m);
 
 	/* a very long line is cut, still one line */
