@@ -379,8 +379,10 @@ static void test_get_pods_fake(void **state)
 	assert_int_equal(
 		kube_get_pods(&o, "dynamo", KUBE_LABEL_DGD, run_now() + 20, &l, &msg, &calls),
 		PROBE_FORBIDDEN);
-	assert_string_equal(msg,
-			    "RBAC forbids listing pods in namespace dynamo (needs 'list' on pods)");
+	assert_string_equal(msg, "RBAC forbids listing pods in namespace dynamo (needs 'list' on "
+				 "pods); kubectl said 'pods is forbidden: User "
+				 "\"system:serviceaccount:dynamo:default\" cannot list resource "
+				 "\"pods\" in API group \"\" in the namespace \"dynamo\"'");
 	assert_int_equal(calls, 2);
 	free(msg);
 	kube_pod_list_release(&l);
