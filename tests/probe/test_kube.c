@@ -460,8 +460,7 @@ static void test_classify_messages(void **state)
 	static const char nf[] = "Error from server (NotFound): pods \"p\" not found\n";
 	assert_int_equal(kube_classify(&k, RUN_EXITED, 0, 1, 0, nf, sizeof(nf) - 1, &m),
 			 PROBE_POD_NOT_FOUND);
-	assert_string_equal(
-		m, "pod ns/p not found; kubectl said 'pods \"p\" not found'");
+	assert_string_equal(m, "pod ns/p not found; kubectl said 'pods \"p\" not found'");
 	free(m);
 
 	static const char ctx[] = "error: context \"prod\" does not exist\n";
