@@ -413,6 +413,139 @@ static void print_verdict(FILE *out, const struct ci_report *r, const struct ci_
 		print_fix_entry(out, r, v, i);
 }
 
+/* A finding worth reading at scale: what the verdict counts. */
+static bool not_ok(const struct ci_check *c)
+{
+	return c->status == CI_FAIL || c->status == CI_WARN ||
+	       (c->status == CI_SKIPPED && c->critical);
+}
+
+/* Problems first: blocked, unknown, degraded, ready. */
+static int severity(enum ci_verdict_kind k)
+{
+	switch (k) {
+	case CI_BLOCKED: return 0;
+	case CI_UNKNOWN: return 1;
+	case CI_DEGRADED: return 2;
+	default: return 3;
+	}
+}
+
+/* One deployment of a recipe tree: its checks are those with its subject. */
+struct dep_row {
+	const char *name;
+	size_t first; /* where its checks start in the sorted index */
+	size_t n;
+	struct ci_verdict v;
+	struct ci_counts c;
+};
+
+static const struct ci_report *sort_report; /* for cmp_by_subject (qsort has no context) */
+
+static int cmp_by_subject(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+	int d = strcmp(sort_report->checks[x].subject, sort_report->checks[y].subject);
+	return d ? d : (x > y) - (x < y);
+}
+
+static int cmp_dep(const void *a, const void *b)
+{
+	const struct dep_row *x = a, *y = b;
+	int d = severity(x->v.kind) - severity(y->v.kind);
+	if (d)
+		return d;
+	/* then the order the tree was read in */
+	return (x->first > y->first) - (x->first < y->first);
+}
+
+/*
+ * env over a recipe tree: one row per deployment (the checks' subject) with
+ * its own verdict, counts and top finding, the worst first.  Returns false,
+ * printing nothing, when the report holds fewer than two deployments.  The
+ * checks are grouped by sorting their indices (n log n: a tree of thousands
+ * of recipes stays fast).
+ */
+static bool print_deployments(FILE *out, const struct ci_report *r, const struct style *s)
+{
+	size_t n = 0;
+	size_t *idx = xcalloc(r->n_checks ? r->n_checks : 1, sizeof(*idx));
+	for (size_t i = 0; i < r->n_checks; i++)
+		if (r->checks[i].subject && *r->checks[i].subject)
+			idx[n++] = i;
+	sort_report = r;
+	qsort(idx, n, sizeof(*idx), cmp_by_subject);
+	struct dep_row *rows = NULL;
+	size_t nrows = 0, cap = 0;
+	for (size_t i = 0; i < n; i++) {
+		const char *sub = r->checks[idx[i]].subject;
+		if (!nrows || strcmp(rows[nrows - 1].name, sub)) {
+			struct dep_row *d = XPUSH(rows, nrows, cap);
+			memset(d, 0, sizeof(*d));
+			d->name = sub;
+			d->first = i;
+		}
+		rows[nrows - 1].n++;
+	}
+	if (nrows < 2) {
+		free(rows);
+		free(idx);
+		return false;
+	}
+	size_t wt = 11;
+	for (size_t k = 0; k < nrows; k++) {
+		struct dep_row *d = &rows[k];
+		/* A view of the deployment's checks (copied by value, owned by r). */
+		struct ci_report one;
+		memset(&one, 0, sizeof(one));
+		one.command = r->command;
+		one.checks = xcalloc(d->n, sizeof(*one.checks));
+		for (size_t j = 0; j < d->n; j++)
+			one.checks[one.n_checks++] = r->checks[idx[d->first + j]];
+		verdict_compute(&one, &d->v);
+		d->c = report_counts(&one);
+		free(one.checks);
+		d->first = idx[d->first]; /* from here on: the position in the tree */
+		if (d->v.n_fix_first && strlen(d->v.fix_first[0]) > wt)
+			wt = strlen(d->v.fix_first[0]);
+	}
+	qsort(rows, nrows, sizeof(*rows), cmp_dep);
+	static const enum ci_verdict_kind order[] = {CI_BLOCKED, CI_UNKNOWN, CI_DEGRADED, CI_READY};
+	fprintf(out, "%zu deployments:", nrows);
+	const char *sep = " ";
+	for (size_t k = 0; k < 4; k++) {
+		size_t c = 0;
+		for (size_t i = 0; i < nrows; i++)
+			c += rows[i].v.kind == order[k];
+		if (c) {
+			fprintf(out, "%s%zu %s", sep, c, verdict_name(order[k]));
+			sep = ", ";
+		}
+	}
+	int tw = (int)(wt > MAX_ID_COL ? MAX_ID_COL : wt);
+	fprintf(out, "\nVERDICT     OK WARN FAIL SKIP  %-*s  DEPLOYMENT\n", tw, "TOP FINDING");
+	for (size_t k = 0; k < nrows; k++) {
+		const struct dep_row *d = &rows[k];
+		const char *vn = verdict_name(d->v.kind);
+		if (s->color)
+			fprintf(out, "%s%-8s\033[0m", verdict_color(d->v.kind), vn);
+		else
+			fprintf(out, "%-8s", vn);
+		fprintf(out, "  %4zu %4zu %4zu %4zu  %-*s  ", d->c.ok, d->c.warn, d->c.fail,
+			d->c.skipped, tw, d->v.n_fix_first ? d->v.fix_first[0] : "-");
+		/* Names from the files: last, so that a long one never shifts the
+		 * columns; wrapped at its spaces under its column (sanitised by
+		 * render_text_wrap). */
+		int col = 8 + 2 + 19 + 2 + tw + 2;
+		render_text_wrap(out, d->name, col, col);
+	}
+	for (size_t k = 0; k < nrows; k++)
+		verdict_release(&rows[k].v);
+	free(rows);
+	free(idx);
+	return true;
+}
+
 void render_text(FILE *out, const struct ci_report *r, const struct ci_verdict *v,
 		 const struct render_opts *o)
 {
@@ -422,7 +555,27 @@ void render_text(FILE *out, const struct ci_report *r, const struct ci_verdict *
 		fprintf(out, "check_interconnect %s: ", r->command);
 		sanitize_fputs(out, r->target);
 		fputs("\n\n", out);
-		print_checks(out, r, &s, o, 0);
+		/* A recipe tree: problems first (one row per deployment, then
+		 * only the checks that are not ok); -v shows everything. */
+		bool scale = !o->verbose && !r->n_children && !strcmp(r->command, "env") &&
+			     print_deployments(out, r, &s);
+		if (scale) {
+			size_t hidden = 0;
+			for (size_t i = 0; i < r->n_checks; i++)
+				hidden += !not_ok(&r->checks[i]);
+			char *head =
+				xasprintf("Checks that are not ok (-v shows every check, the %zu "
+					  "ok or not applicable too, and the settings seen):",
+					  hidden);
+			fputc('\n', out);
+			render_text_wrap(out, head, 0, 2);
+			free(head);
+			for (size_t i = 0; i < r->n_checks; i++)
+				if (not_ok(&r->checks[i]))
+					print_check(out, &r->checks[i], &s, o, 0);
+		} else {
+			print_checks(out, r, &s, o, 0);
+		}
 		for (size_t i = 0; i < r->n_children; i++) {
 			const struct ci_report *c = &r->children[i];
 			render_text_child_head(out, c);
@@ -431,7 +584,8 @@ void render_text(FILE *out, const struct ci_report *r, const struct ci_verdict *
 			print_facts(out, c, 2);
 		}
 		render_text_live(out, r, o, 0);
-		print_facts(out, r, 0);
+		if (!scale)
+			print_facts(out, r, 0);
 		print_steps(out, r);
 		struct ci_counts n = report_counts(r);
 		fprintf(out, "\n%zu ok, %zu warn, %zu fail, %zu skipped\n", n.ok, n.warn, n.fail,

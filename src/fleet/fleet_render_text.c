@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The fleet text layout.  A deployment of 32 pods printed pod after pod is
- * 600 lines nobody reads; instead: one matrix row per pod with the worst
- * status of each check group, then only the pods that need attention with
- * their non-ok checks, then the fleet checks and the one verdict.  JSON keeps
- * every pod's full report (the core renderer).
+ * 600 lines nobody reads; instead, problems first: one row per pod (its
+ * verdict, its counts, its top finding; the worst pods first), then only
+ * the pods that need attention with their non-ok checks, then the fleet
+ * checks that are not ok and the one verdict.  -v (or a run over one pod)
+ * shows every check.  JSON keeps every pod's full report (the core
+ * renderer).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -12,13 +14,13 @@
 #include "core/render.h"
 #include "core/report_live.h"
 #include "core/sanitize.h"
+#include "core/xalloc.h"
 #include "fleet/fleet.h"
 #include "parse/lines.h"
 
-#define NGROUPS 6
-static const char *const group_names[NGROUPS] = {"rdma",    "gpudirect", "nvlink",
-						 "memlock", "env",       "nixl/ucx"};
-
+/* The check groups the first fleet layout had a column each for; kept for
+ * the readers of fleet.h (the per-pod table now says verdict, counts and
+ * top finding instead). */
 const char *fleet_group_of(const char *id)
 {
 	if (str_starts(id, "node.rdma.") || str_starts(id, "node.roce.") || !strcmp(id, "node.efa"))
@@ -35,50 +37,6 @@ const char *fleet_group_of(const char *id)
 	if (str_starts(id, "nixl.") && strcmp(id, "nixl.probe"))
 		return "nixl/ucx";
 	return NULL;
-}
-
-static int group_index(const char *id)
-{
-	const char *g = fleet_group_of(id);
-	for (int i = 0; g && i < NGROUPS; i++)
-		if (!strcmp(g, group_names[i]))
-			return i;
-	return -1;
-}
-
-/* Badness for "the worst of a group": a non-critical skip (not applicable)
- * is below ok; a critical one (could not tell) is above a warning. */
-static int rank(const struct ci_check *c)
-{
-	switch (c->status) {
-	case CI_FAIL: return 4;
-	case CI_SKIPPED: return c->critical ? 3 : 0;
-	case CI_WARN: return 2;
-	default: return 1;
-	}
-}
-
-static const char *cell_word(int rk)
-{
-	switch (rk) {
-	case 4: return "FAIL";
-	case 3: return "unknown";
-	case 2: return "warn";
-	case 1: return "ok";
-	case 0: return "n/a";
-	default: return "-";
-	}
-}
-
-static const char *cell_color(int rk)
-{
-	switch (rk) {
-	case 4: return "\033[1;31m";
-	case 3: return "\033[36m";
-	case 2: return "\033[33m";
-	case 1: return "\033[32m";
-	default: return "";
-	}
 }
 
 static bool needs_attention(const struct ci_check *c)
@@ -165,98 +123,132 @@ static size_t shared_prefix(const struct ci_report *r)
 	return n;
 }
 
-static void print_matrix(FILE *out, const struct ci_report *r, const struct render_opts *o)
+/* One row of the table: a pod and its own verdict. */
+struct pod_row {
+	const struct ci_report *c;
+	struct ci_verdict v;
+	struct ci_counts n;
+	size_t pos;
+};
+
+/* Problems first: blocked, unknown, degraded, ready; the pods' order
+ * otherwise. */
+static int severity(enum ci_verdict_kind k)
 {
-	bool used[NGROUPS] = {false};
-	size_t wp = 3, wr = 4, wn = 4;
+	switch (k) {
+	case CI_BLOCKED: return 0;
+	case CI_UNKNOWN: return 1;
+	case CI_DEGRADED: return 2;
+	default: return 3;
+	}
+}
+
+static int cmp_row(const void *a, const void *b)
+{
+	const struct pod_row *x = a, *y = b;
+	int d = severity(x->v.kind) - severity(y->v.kind);
+	if (d)
+		return d;
+	return (x->pos > y->pos) - (x->pos < y->pos);
+}
+
+static const char *verdict_color(enum ci_verdict_kind k)
+{
+	switch (k) {
+	case CI_READY: return "\033[32m";
+	case CI_DEGRADED: return "\033[33m";
+	case CI_BLOCKED: return "\033[1;31m";
+	default: return "\033[36m";
+	}
+}
+
+/* "300 pods: 2 blocked, 41 degraded, 257 ready" */
+static void print_tally(FILE *out, const struct pod_row *rows, size_t n, const char *noun)
+{
+	static const enum ci_verdict_kind order[] = {CI_BLOCKED, CI_UNKNOWN, CI_DEGRADED, CI_READY};
+	fprintf(out, "%zu %s%s:", n, noun, n == 1 ? "" : "s");
+	const char *sep = " ";
+	for (size_t k = 0; k < 4; k++) {
+		size_t c = 0;
+		for (size_t i = 0; i < n; i++)
+			c += rows[i].v.kind == order[k];
+		if (c) {
+			fprintf(out, "%s%zu %s", sep, c, verdict_name(order[k]));
+			sep = ", ";
+		}
+	}
+	fputc('\n', out);
+}
+
+static void print_table(FILE *out, const struct ci_report *r, const struct pod_row *rows,
+			const struct render_opts *o)
+{
+	size_t wp = 3, wr = 4, wn = 4, wt = 11;
 	for (size_t i = 0; i < r->n_children; i++) {
-		const struct ci_report *c = &r->children[i];
+		const struct ci_report *c = rows[i].c;
 		char role[64], node[256];
 		split_label(c->child_label, role, sizeof(role), node, sizeof(node));
 		wp = strlen(pod_name(c)) > wp ? strlen(pod_name(c)) : wp;
 		wr = strlen(role) > wr ? strlen(role) : wr;
 		wn = strlen(node) > wn ? strlen(node) : wn;
-		for (size_t j = 0; j < c->n_checks; j++) {
-			int g = group_index(c->checks[j].id);
-			if (g >= 0)
-				used[g] = true;
-		}
+		if (rows[i].v.n_fix_first && strlen(rows[i].v.fix_first[0]) > wt)
+			wt = strlen(rows[i].v.fix_first[0]);
 	}
-	/* An 80-column terminal first: when the rows would be wider, the part
-	 * of the pod names they all share is said once above the matrix. */
+	/* The terminal's width first: when the rows would be wider, the part
+	 * of the pod names they all share is said once above the table. */
+	int cols = o->width >= 40 ? o->width : 80;
 	bool live = live_asked(r);
-	size_t cut = 0, width = wp + 2 + wr + 2 + wn + (live ? 2 + strlen("host-staging") : 0);
-	for (int g = 0; g < NGROUPS; g++)
-		if (used[g])
-			width += 2 + strlen(group_names[g]);
-	if (width > 80 && (cut = shared_prefix(r)) > 0) {
+	size_t cut = 0, width = wp + 2 + wr + 2 + wn + 2 + 8 + 2 + 19 + 2 + wt +
+				(live ? strlen("host-staging") + 2 : 0);
+	if (width > (size_t)cols && (cut = shared_prefix(r)) > 0) {
 		char *pre = sanitize_mem(pod_name(&r->children[0]), cut, 0);
 		fprintf(out, "(pod names are shown without their shared prefix '%s')\n", pre);
 		free(pre);
 		wp -= cut < wp ? cut : 0;
 	}
 	int cp = clampw(wp, 3, 40), cr = clampw(wr, 4, 12), cn = clampw(wn, 4, 32);
-	fprintf(out, "%-*s  %-*s  %-*s", cp, "POD", cr, "ROLE", cn, "NODE");
-	for (int g = 0; g < NGROUPS; g++)
-		if (used[g])
-			fprintf(out, "  %s", group_names[g]);
-	if (live)
-		fputs("  live", out);
-	fputc('\n', out);
+	fprintf(out, "%-*s  %-*s  %-*s  VERDICT     OK WARN FAIL SKIP  %sTOP FINDING\n", cp, "POD",
+		cr, "ROLE", cn, "NODE", live ? "LIVE          " : "");
 	for (size_t i = 0; i < r->n_children; i++) {
-		const struct ci_report *c = &r->children[i];
+		const struct pod_row *row = &rows[i];
+		const struct ci_report *c = row->c;
 		char role[64], node[256];
 		split_label(c->child_label, role, sizeof(role), node, sizeof(node));
 		/* Names from the cluster: sanitised before they are padded. */
 		char *sp = sanitize_str(pod_name(c) + cut), *sr = sanitize_str(role);
 		char *sn = sanitize_str(node);
-		fprintf(out, "%-*.*s  %-*.*s  %-*.*s", cp, cp, sp, cr, cr, sr, cn, cn, sn);
+		fprintf(out, "%-*.*s  %-*.*s  %-*.*s  ", cp, cp, sp, cr, cr, sr, cn, cn, sn);
 		free(sp);
 		free(sr);
 		free(sn);
+		const char *vn = verdict_name(row->v.kind);
+		if (o->color)
+			fprintf(out, "%s%-8s\033[0m", verdict_color(row->v.kind), vn);
+		else
+			fprintf(out, "%-8s", vn);
+		fprintf(out, "  %4zu %4zu %4zu %4zu  ", row->n.ok, row->n.warn, row->n.fail,
+			row->n.skipped);
 		const struct ci_check *pf = probe_failure(c);
-		if (pf) {
-			fputs("  not probed (details below)\n", out);
-			continue;
-		}
-		int worst[NGROUPS];
-		for (int g = 0; g < NGROUPS; g++)
-			worst[g] = -1;
-		for (size_t j = 0; j < c->n_checks; j++) {
-			int g = group_index(c->checks[j].id);
-			int rk = rank(&c->checks[j]);
-			if (g >= 0 && rk > worst[g])
-				worst[g] = rk;
-		}
-		int last = -1;
-		for (int g = 0; g < NGROUPS && !live; g++)
-			if (used[g])
-				last = g;
-		for (int g = 0; g < NGROUPS; g++) {
-			if (!used[g])
-				continue;
-			int w = g == last ? 0 : (int)strlen(group_names[g]);
-			const char *word = cell_word(worst[g]);
-			if (o->color && *cell_color(worst[g]))
-				fprintf(out, "  %s%-*s\033[0m", cell_color(worst[g]), w, word);
-			else
-				fprintf(out, "  %-*s", w, word);
-		}
+		/* what --observe/--logs found: the path KV took on this pod */
 		if (live)
-			fprintf(out, "  %s", live_cell(c));
-		/* No trailing blanks: goldens and terminals both prefer that. */
-		fputc('\n', out);
+			fprintf(out, "%-12s  ", pf ? "-" : live_cell(c));
+		if (row->v.n_fix_first)
+			fprintf(out, "%s%s\n", row->v.fix_first[0], pf ? " (not probed)" : "");
+		else
+			fputs("-\n", out);
 	}
 }
 
-static int id_col_of(const struct ci_report *r)
+/* The id column: as wide as the widest id that will be printed. */
+static int id_col_of(const struct ci_report *r, bool full)
 {
 	size_t w = 12;
 	for (size_t i = 0; i < r->n_checks; i++)
-		w = strlen(r->checks[i].id) > w ? strlen(r->checks[i].id) : w;
+		if (full || needs_attention(&r->checks[i]))
+			w = strlen(r->checks[i].id) > w ? strlen(r->checks[i].id) : w;
 	for (size_t i = 0; i < r->n_children; i++)
 		for (size_t j = 0; j < r->children[i].n_checks; j++)
-			if (needs_attention(&r->children[i].checks[j]))
+			if (full || needs_attention(&r->children[i].checks[j]))
 				w = strlen(r->children[i].checks[j].id) > w
 					    ? strlen(r->children[i].checks[j].id)
 					    : w;
@@ -270,36 +262,67 @@ void fleet_render_text(FILE *out, const struct ci_report *r, const struct ci_ver
 		render_text_verdict(out, r, v, o);
 		return;
 	}
-	int idc = id_col_of(r);
+	/* One pod (or -v): every check, as a single run shows them. */
+	bool full = o->verbose || r->n_children < 2;
+	int idc = id_col_of(r, full);
 	fprintf(out, "check_interconnect %s: ", r->command);
 	sanitize_fputs(out, r->target);
 	fputc('\n', out);
+
+	struct pod_row *rows = r->n_children ? xcalloc(r->n_children, sizeof(*rows)) : NULL;
+	for (size_t i = 0; i < r->n_children; i++) {
+		rows[i].c = &r->children[i];
+		rows[i].pos = i;
+		verdict_compute(rows[i].c, &rows[i].v);
+		rows[i].n = report_counts(rows[i].c);
+	}
+	if (r->n_children > 1)
+		qsort(rows, r->n_children, sizeof(*rows), cmp_row);
 	if (r->n_children) {
 		fputc('\n', out);
-		print_matrix(out, r, o);
+		print_tally(out, rows, r->n_children, "pod");
+		print_table(out, r, rows, o);
 	}
 
 	size_t shown = 0;
 	for (size_t i = 0; i < r->n_children; i++) {
-		const struct ci_report *c = &r->children[i];
-		bool any = false;
+		const struct ci_report *c = rows[i].c;
+		bool any = full && c->n_checks;
 		for (size_t j = 0; j < c->n_checks && !any; j++)
 			any = needs_attention(&c->checks[j]);
 		if (!any)
 			continue;
 		if (!shown++)
-			fputs("\nPods that need attention:\n", out);
+			fputs(full ? "\nEvery pod's checks:\n" : "\nPods that need attention:\n",
+			      out);
 		render_text_child_head(out, c);
 		for (size_t j = 0; j < c->n_checks; j++)
-			if (needs_attention(&c->checks[j]))
+			if (full || needs_attention(&c->checks[j]))
 				render_text_check(out, &c->checks[j], o, 2, idc);
 	}
+	for (size_t i = 0; i < r->n_children; i++)
+		verdict_release(&rows[i].v);
+	free(rows);
 
-	fputs(strcmp(r->command, "all") ? "\nFleet checks:\n"
-					: "\nRecipe, fleet and drift checks:\n",
-	      out);
+	size_t hidden = 0;
 	for (size_t i = 0; i < r->n_checks; i++)
-		render_text_check(out, &r->checks[i], o, 0, idc);
+		hidden += !full && !needs_attention(&r->checks[i]);
+	const char *what =
+		strcmp(r->command, "all") ? "Fleet checks" : "Recipe, fleet and drift checks";
+	char *head =
+		!hidden ? xasprintf("%s:", what)
+		: hidden < r->n_checks
+			? xasprintf("%s that are not ok (-v shows the %zu ok or not applicable "
+				    "too):",
+				    what, hidden)
+			: xasprintf("%s: all %zu ok or not applicable (-v shows them)", what,
+				    hidden);
+	fputc('\n', out);
+	render_text_wrap(out, head, 0, 2);
+	free(head);
+	for (size_t i = 0; i < r->n_checks; i++)
+		if (full || needs_attention(&r->checks[i]))
+			render_text_check(out, &r->checks[i], o, 0, idc);
 	render_text_steps(out, r);
 	struct ci_counts n = report_counts(r);
 	fprintf(out, "\n%zu ok, %zu warn, %zu fail, %zu skipped (%zu pod%s)\n", n.ok, n.warn,

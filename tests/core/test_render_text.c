@@ -18,7 +18,9 @@ static const char long_command[] =
 
 static void build(struct ci_report *r)
 {
-	report_init(r, "env", "examples/recipes/demo");
+	/* one target with several subjects: the flat list (a recipe tree, env
+	 * over several deployments, has its own layout: test_tree_*) */
+	report_init(r, "node", "examples/recipes/demo");
 	struct ci_check *c =
 		report_add(r, "env.ucx.tls", CI_FAIL, true, CI_LAYER_ENV, "decode",
 			   "UCX_TLS=tcp leaves only TCP: KV moves over the host network");
@@ -37,7 +39,7 @@ static void build(struct ci_report *r)
 
 /* Read with the eyes, then pasted: the whole layout in one string. */
 static const char expected_default[] =
-	"check_interconnect env: examples/recipes/demo\n"
+	"check_interconnect node: examples/recipes/demo\n"
 	"\n"
 	"  fail    env.ucx.tls      decode: UCX_TLS=tcp leaves only TCP: KV moves over\n"
 	"                           the host network\n"
@@ -145,7 +147,7 @@ static void test_quiet_only_verdict(void **state)
 	build(&r);
 	char *s = render_to_string(&r, R_TEXT, true, false, false);
 	assert_true(!strncmp(s, "verdict: blocked (not trusted, exit 2)\n", 39));
-	assert_null(strstr(s, "check_interconnect env:"));
+	assert_null(strstr(s, "check_interconnect node:"));
 	assert_null(strstr(s, "  ok "));
 	assert_null(strstr(s, "Transport settings"));
 	assert_null(strstr(s, "Next commands"));
@@ -295,6 +297,34 @@ static void test_fix_first_counts_places_and_causes(void **state)
 	report_release(&f);
 }
 
+/* A recipe tree (env over several deployments) opens with one row per
+ * deployment, the worst first, then only the checks that are not ok; -v
+ * shows every check; one deployment keeps the full list (issue 13). */
+static void test_tree_problems_first(void **state)
+{
+	(void)state;
+	struct ci_report r;
+	report_init(&r, "env", "recipes");
+	report_add(&r, "env.mode", CI_OK, true, CI_LAYER_ENV, "good-dep", "aggregated");
+	report_add(&r, "env.mode", CI_OK, true, CI_LAYER_ENV, "bad-dep", "disaggregated");
+	struct ci_check *c = report_add(&r, "env.ucx.tls", CI_FAIL, true, CI_LAYER_ENV, "bad-dep",
+					"UCX_TLS=tcp");
+	check_set_fix(c, "include rc");
+	char *s = render_to_string(&r, R_TEXT, false, false, false);
+	assert_non_null(strstr(s, "2 deployments: 1 blocked, 1 ready\n"
+				  "VERDICT     OK WARN FAIL SKIP  TOP FINDING  DEPLOYMENT\n"
+				  "blocked      1    0    1    0  env.ucx.tls  bad-dep\n"
+				  "ready        1    0    0    0  -            good-dep\n"));
+	assert_non_null(strstr(s, "  fail    env.ucx.tls  bad-dep: UCX_TLS=tcp\n"));
+	assert_null(strstr(s, "  ok      env.mode"));
+	free(s);
+	s = render_to_string(&r, R_TEXT, false, true, false);
+	assert_null(strstr(s, "deployments:"));
+	assert_non_null(strstr(s, "  ok      env.mode     good-dep: aggregated\n"));
+	free(s);
+	report_release(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -308,6 +338,7 @@ int main(void)
 		cmocka_unit_test(test_children),
 		cmocka_unit_test(test_fix_first_quotes_the_ranked_check),
 		cmocka_unit_test(test_fix_first_counts_places_and_causes),
+		cmocka_unit_test(test_tree_problems_first),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
