@@ -28,7 +28,7 @@ run() { # cluster, then args; sets rc, out, err, wall
 #    not-running pods get none), for node, nixl and all alike.
 for verb in node nixl; do
 	: >"$tmp/log"
-	run not_running "$verb" --deployment llm-disagg
+	run not_running "$verb" -v --deployment llm-disagg
 	gets=$(grep -c '\[get\] \[pods\]' "$tmp/log")
 	execs=$(grep -c '\[exec\]' "$tmp/log")
 	[ "$gets" -eq 1 ] || fail "$verb: $gets get pods calls (want 1)"
@@ -125,7 +125,7 @@ exit \$rc
 SH
 chmod +x "$tmp/kubectl"
 : >"$tmp/overlap"
-FAKE_KUBECTL_PODS_DIR=$big "$bin" node --kubectl "$tmp/kubectl" -n dynamo -l app=x --jobs 8 >"$tmp/out" 2>&1
+FAKE_KUBECTL_PODS_DIR=$big "$bin" node -v --kubectl "$tmp/kubectl" -n dynamo -l app=x --jobs 8 >"$tmp/out" 2>&1
 most=$(awk '$1 == "start" { n++; if (n > m) m = n } $1 == "end" { n-- } END { print m + 0 }' "$tmp/overlap")
 [ "$most" -ge 2 ] || fail "8 pods x 300 ms with --jobs 8: at most $most exec at a time (not parallel)"
 says '8 running worker pods' || fail "selector run: not 8 pods"
