@@ -464,6 +464,75 @@ static bool kv_common_backend(const struct env_worker *p, const struct env_worke
 	return false;
 }
 
+/* What comparing every prefill/decode pair found. */
+struct pair_tally {
+	struct acc a;
+	size_t compared, diffs;
+	bool unreadable;
+};
+
+/* One pair's KV backends: an unreadable one is env.backend's skipped, not
+ * a difference. */
+static void pair_backends(struct pair_tally *t, const struct env_class *c,
+			  const struct env_worker *p, const struct env_worker *d)
+{
+	char wp[48], wd[48];
+	env_kv_word(p, wp, sizeof(wp));
+	env_kv_word(d, wd, sizeof(wd));
+	bool readable = p->kv.path != KV_UNKNOWN && d->kv.path != KV_UNKNOWN;
+	t->unreadable |= !readable;
+	if (!readable || !strcmp(wp, wd))
+		return;
+	t->diffs++;
+	/* Two NIXL agents with no backend in common cannot transfer at all;
+	 * with one in common they differ in what else they may use. */
+	bool common = kv_common_backend(p, d);
+	acc_note(&t->a, common ? CI_WARN : CI_FAIL, c->label,
+		 "KV backend differs: %s on prefill %s vs %s on decode %s%s", wp, svc_name(p->svc),
+		 wd, svc_name(d->svc),
+		 common ? "" : ": no backend in common, so no KV can move between them");
+	if (!common)
+		acc_fix(&t->a, CI_FAIL,
+			"give prefill and decode the same KV backend "
+			"(the same connector and NIXL backends list)");
+	acc_ev(&t->a, p->kv.loc, "%s: %s", svc_name(p->svc), p->kv.how);
+	acc_ev(&t->a, d->kv.loc, "%s: %s", svc_name(d->svc), d->kv.how);
+}
+
+/* One pair's transport variables: every name set on either side, once. */
+static void pair_vars(struct pair_tally *t, const struct env_class *c, const struct env_worker *p,
+		      const struct env_worker *d)
+{
+	const char *seen[128];
+	size_t n_seen = 0;
+	const struct env_list *lists[2] = {&p->svc->env, &d->svc->env};
+	for (int side = 0; side < 2; side++)
+		for (size_t k = 0; k < lists[side]->n; k++) {
+			const char *name = lists[side]->v[k].name;
+			if (!name || !pair_family(name) || pair_ignored(name))
+				continue;
+			bool dup = false;
+			for (size_t s = 0; s < n_seen; s++)
+				if (!strcmp(seen[s], name))
+					dup = true;
+			if (dup)
+				continue;
+			if (n_seen < 128)
+				seen[n_seen++] = name;
+			t->compared++;
+			const struct env_var *vp = service_env_get(p->svc, name);
+			const struct env_var *vd = service_env_get(d->svc, name);
+			if (!strcmp(shown(vp), shown(vd)))
+				continue;
+			t->diffs++;
+			acc_note(&t->a, CI_WARN, c->label,
+				 "%s differs: %s on prefill %s vs %s on decode %s", name, shown(vp),
+				 svc_name(p->svc), shown(vd), svc_name(d->svc));
+			ev_var(&t->a, vp);
+			ev_var(&t->a, vd);
+		}
+}
+
 static void check_pair(struct ci_report *r, const struct env_class *c)
 {
 	const struct env_worker *pre[16], *dec[16];
@@ -479,93 +548,34 @@ static void check_pair(struct ci_report *r, const struct env_class *c)
 	}
 	if (!np || !nd)
 		return;
-	struct acc a = {0};
-	size_t compared = 0, diffs = 0;
-	bool unreadable = false;
-	const char *seen[128];
-	size_t n_seen = 0;
+	struct pair_tally t = {0};
 	for (size_t pi = 0; pi < np; pi++)
 		for (size_t di = 0; di < nd; di++) {
-			const struct env_worker *p = pre[pi], *d = dec[di];
-			char wp[48], wd[48];
-			env_kv_word(p, wp, sizeof(wp));
-			env_kv_word(d, wd, sizeof(wd));
-			/* an unreadable backend is env.backend's skipped, not a
-			 * difference */
-			bool readable = p->kv.path != KV_UNKNOWN && d->kv.path != KV_UNKNOWN;
-			unreadable |= !readable;
-			if (readable && strcmp(wp, wd)) {
-				diffs++;
-				/* Two NIXL agents with no backend in common cannot
-				 * transfer at all; with one in common they differ in
-				 * what else they may use. */
-				bool common = kv_common_backend(p, d);
-				acc_note(
-					&a, common ? CI_WARN : CI_FAIL, c->label,
-					"KV backend differs: %s on prefill %s vs %s on decode %s%s",
-					wp, svc_name(p->svc), wd, svc_name(d->svc),
-					common ? ""
-					       : ": no backend in common, so no KV can move between "
-						 "them");
-				if (!common)
-					acc_fix(&a, CI_FAIL,
-						"give prefill and decode the same KV backend "
-						"(the same connector and NIXL backends list)");
-				acc_ev(&a, p->kv.loc, "%s: %s", svc_name(p->svc), p->kv.how);
-				acc_ev(&a, d->kv.loc, "%s: %s", svc_name(d->svc), d->kv.how);
-			}
-			/* every transport name set on either side */
-			const struct env_list *lists[2] = {&p->svc->env, &d->svc->env};
-			for (int side = 0; side < 2; side++)
-				for (size_t k = 0; k < lists[side]->n; k++) {
-					const char *name = lists[side]->v[k].name;
-					if (!name || !pair_family(name) || pair_ignored(name))
-						continue;
-					bool dup = false;
-					for (size_t s = 0; s < n_seen; s++)
-						if (!strcmp(seen[s], name))
-							dup = true;
-					if (dup)
-						continue;
-					if (n_seen < 128)
-						seen[n_seen++] = name;
-					compared++;
-					const struct env_var *vp = service_env_get(p->svc, name);
-					const struct env_var *vd = service_env_get(d->svc, name);
-					if (!strcmp(shown(vp), shown(vd)))
-						continue;
-					diffs++;
-					acc_note(&a, CI_WARN, c->label,
-						 "%s differs: %s on prefill %s vs %s on "
-						 "decode %s",
-						 name, shown(vp), svc_name(p->svc), shown(vd),
-						 svc_name(d->svc));
-					ev_var(&a, vp);
-					ev_var(&a, vd);
-				}
-			n_seen = 0; /* per pair */
+			pair_backends(&t, c, pre[pi], dec[di]);
+			pair_vars(&t, c, pre[pi], dec[di]);
 		}
+	struct acc *a = &t.a;
 	static const char unread[] = "the KV backend cannot be read on one side (see env.backend)";
-	if (!diffs && compared)
-		acc_note(&a, CI_OK, c->label, "%s on %zu UCX/NIXL/libfabric variable%s",
-			 unreadable ? "the KV backend cannot be read on one side (see "
-				      "env.backend); prefill and decode agree"
-				    : "prefill and decode agree on the KV backend and",
-			 compared, compared == 1 ? "" : "s");
-	else if (!diffs)
-		acc_note(&a, CI_OK, c->label, "%s",
-			 unreadable ? unread
-				    : "prefill and decode agree on the KV backend and set no "
-				      "UCX/NIXL/libfabric variable");
-	acc_fix(&a, CI_WARN,
+	if (!t.diffs && t.compared)
+		acc_note(a, CI_OK, c->label, "%s on %zu UCX/NIXL/libfabric variable%s",
+			 t.unreadable ? "the KV backend cannot be read on one side (see "
+					"env.backend); prefill and decode agree"
+				      : "prefill and decode agree on the KV backend and",
+			 t.compared, t.compared == 1 ? "" : "s");
+	else if (!t.diffs)
+		acc_note(a, CI_OK, c->label, "%s",
+			 t.unreadable ? unread
+				      : "prefill and decode agree on the KV backend and set no "
+					"UCX/NIXL/libfabric variable");
+	acc_fix(a, CI_WARN,
 		"set the same UCX/NIXL values and backend on prefill and decode "
 		"(both ends of a NIXL transfer must pick the same transports)");
 	/* the subject already names the deployment: drop the "label: " prefix */
-	for (size_t i = 0; i < a.n; i++) {
-		free(a.it[i].svc);
-		a.it[i].svc = xstrdup("prefill/decode");
+	for (size_t i = 0; i < a->n; i++) {
+		free(a->it[i].svc);
+		a->it[i].svc = xstrdup("prefill/decode");
 	}
-	acc_emit(&a, r, ENV_CHECK(PAIR_AGREE), c->label);
+	acc_emit(a, r, ENV_CHECK(PAIR_AGREE), c->label);
 }
 
 /* ---- env.vars: fabric-critical variables missing ---- */
