@@ -623,6 +623,97 @@ size_t env_unset_critical(const struct env_class *c, const struct env_worker *w,
 	return unset;
 }
 
+/* A worker that sets none of its fabric's critical variables: the
+ * original skill's documented symptom ("env reports every critical variable
+ * missing"), with `node` as the next step. */
+static void vars_none_set(struct acc *a, const struct env_class *c, const struct env_worker *w,
+			  const char *fab, const char *const *unset, size_t nu)
+{
+	struct strbuf names = STRBUF_INIT;
+	for (size_t k = 0; k < nu && k < 5; k++)
+		strbuf_joinstr(&names, ", ", unset[k]);
+	acc_note(a, CI_WARN, svc_name(w->svc),
+		 "sets none of the critical transport variables on %s (%s): the "
+		 "transport is left to the image; they may be baked into it or "
+		 "injected by the operator, and `check_interconnect node` (or `all`) "
+		 "reads the pod's real values%s",
+		 fab, names.buf,
+		 (c->fabric & FAB_MNNVL) && w->uses_ucx
+			 ? " (GB200 images that bake UCX_TLS=^cuda_ipc fail with "
+			   "\"failed to select lane\", ai-dynamo/nixl#1110)"
+			 : "");
+	acc_fix(a, CI_WARN,
+		"read the pods' real values with `check_interconnect all RECIPE "
+		"--deployment NAME -n NS` (or set %s in the recipe)",
+		names.buf);
+	strbuf_release(&names);
+}
+
+/* A worker that sets some: name the missing ones, and on IB/RoCE the
+ * transports and devices left for UCX to pick. */
+static void vars_some_set(struct acc *a, const struct env_class *c, const struct env_worker *w,
+			  unsigned eff, const char *fab, size_t *applicable)
+{
+	struct strbuf missing = STRBUF_INIT, present = STRBUF_INIT;
+	for (size_t k = 0; k < varcat_len; k++) {
+		const struct var_info *v = &varcat[k];
+		if (!(v->critical_on & eff) || own_check(v->name))
+			continue;
+		bool relevant = (v->family == VF_UCX && w->uses_ucx) ||
+				(v->family == VF_LIBFABRIC && w->uses_libfabric) ||
+				(v->family == VF_NCCL && w->svc->node_count > 1);
+		if (!relevant)
+			continue;
+		(*applicable)++;
+		const struct env_var *e = service_env_get(w->svc, v->name);
+		strbuf_joinstr(e ? &present : &missing, ", ", v->name);
+		if (e)
+			ev_var(a, e);
+	}
+	/* On IB/RoCE a recipe that pins neither transports nor devices
+	 * is portable, not wrong: UCX picks rc/cuda and the HCAs itself.
+	 * Say so, and leave the effective values to the node check. */
+	struct strbuf unpinned = STRBUF_INIT;
+	if (w->uses_ucx && !(c->fabric & FAB_MNNVL) && (c->fabric & (FAB_IB | FAB_ROCE))) {
+		static const char *const pins[] = {"UCX_TLS", "UCX_NET_DEVICES"};
+		(*applicable)++;
+		for (size_t k = 0; k < 2; k++) {
+			const struct env_var *e = service_env_get(w->svc, pins[k]);
+			if (!e) {
+				strbuf_joinstr(&unpinned, ", ", pins[k]);
+			} else {
+				strbuf_joinstr(&present, ", ", pins[k]);
+				ev_var(a, e);
+			}
+		}
+	}
+	if (missing.len) {
+		bool mn_tls = (eff & FAB_MNNVL) && strstr(missing.buf, "UCX_TLS");
+		acc_note(
+			a, CI_WARN, svc_name(w->svc),
+			"%s not set in the recipe (%s); the image may set %s%s; "
+			"`check_interconnect node` reads the pod's real environment",
+			missing.buf, fab, strchr(missing.buf, ',') ? "them" : "it",
+			mn_tls ? " (GB200 images that bake UCX_TLS=^cuda_ipc fail with \"failed to "
+				 "select lane\", ai-dynamo/nixl#1110)"
+			       : "");
+		acc_fix(a, CI_WARN,
+			"set %s in the workers' env for %s, or confirm the image's "
+			"values with `check_interconnect node`",
+			missing.buf, fab);
+	} else if (present.len || unpinned.len) {
+		acc_note(a, CI_OK, svc_name(w->svc), "%s%s%s%s%s", present.len ? "set: " : "",
+			 present.buf, present.len && unpinned.len ? "; " : "",
+			 unpinned.len ? "not pinned, UCX picks them itself (the node check "
+					"reads the effective values): "
+				      : "",
+			 unpinned.buf);
+	}
+	strbuf_release(&missing);
+	strbuf_release(&present);
+	strbuf_release(&unpinned);
+}
+
 static void check_vars(struct ci_report *r, const struct env_class *c)
 {
 	unsigned eff = effective_fabric(c);
@@ -641,89 +732,11 @@ static void check_vars(struct ci_report *r, const struct env_class *c)
 		bool none_set;
 		size_t nu = env_unset_critical(c, w, unset, 5, &none_set);
 		if (none_set) {
-			/* The original skill's documented symptom: "env reports every
-			 * critical variable missing", with `node` as the next step. */
-			struct strbuf names = STRBUF_INIT;
-			for (size_t k = 0; k < nu && k < 5; k++)
-				strbuf_joinstr(&names, ", ", unset[k]);
 			applicable++;
-			acc_note(
-				&a, CI_WARN, svc_name(w->svc),
-				"sets none of the critical transport variables on %s (%s): the "
-				"transport is left to the image; they may be baked into it or "
-				"injected by the operator, and `check_interconnect node` (or `all`) "
-				"reads the pod's real values%s",
-				fab, names.buf,
-				(c->fabric & FAB_MNNVL) && w->uses_ucx
-					? " (GB200 images that bake UCX_TLS=^cuda_ipc fail with "
-					  "\"failed to select lane\", ai-dynamo/nixl#1110)"
-					: "");
-			acc_fix(&a, CI_WARN,
-				"read the pods' real values with `check_interconnect all RECIPE "
-				"--deployment NAME -n NS` (or set %s in the recipe)",
-				names.buf);
-			strbuf_release(&names);
-			continue;
+			vars_none_set(&a, c, w, fab, unset, nu);
+		} else {
+			vars_some_set(&a, c, w, eff, fab, &applicable);
 		}
-		struct strbuf missing = STRBUF_INIT, present = STRBUF_INIT;
-		for (size_t k = 0; k < varcat_len; k++) {
-			const struct var_info *v = &varcat[k];
-			if (!(v->critical_on & eff) || own_check(v->name))
-				continue;
-			bool relevant = (v->family == VF_UCX && w->uses_ucx) ||
-					(v->family == VF_LIBFABRIC && w->uses_libfabric) ||
-					(v->family == VF_NCCL && w->svc->node_count > 1);
-			if (!relevant)
-				continue;
-			applicable++;
-			const struct env_var *e = service_env_get(w->svc, v->name);
-			strbuf_joinstr(e ? &present : &missing, ", ", v->name);
-			if (e)
-				ev_var(&a, e);
-		}
-		/* On IB/RoCE a recipe that pins neither transports nor devices
-		 * is portable, not wrong: UCX picks rc/cuda and the HCAs itself.
-		 * Say so, and leave the effective values to the node check. */
-		struct strbuf unpinned = STRBUF_INIT;
-		if (w->uses_ucx && !(c->fabric & FAB_MNNVL) && (c->fabric & (FAB_IB | FAB_ROCE))) {
-			static const char *const pins[] = {"UCX_TLS", "UCX_NET_DEVICES"};
-			applicable++;
-			for (size_t k = 0; k < 2; k++) {
-				const struct env_var *e = service_env_get(w->svc, pins[k]);
-				if (!e) {
-					strbuf_joinstr(&unpinned, ", ", pins[k]);
-				} else {
-					strbuf_joinstr(&present, ", ", pins[k]);
-					ev_var(&a, e);
-				}
-			}
-		}
-		if (missing.len) {
-			bool mn_tls = (eff & FAB_MNNVL) && strstr(missing.buf, "UCX_TLS");
-			acc_note(
-				&a, CI_WARN, svc_name(w->svc),
-				"%s not set in the recipe (%s); the image may set %s%s; "
-				"`check_interconnect node` reads the pod's real environment",
-				missing.buf, fab, strchr(missing.buf, ',') ? "them" : "it",
-				mn_tls ? " (GB200 images that bake UCX_TLS=^cuda_ipc fail with \"failed to "
-					 "select lane\", ai-dynamo/nixl#1110)"
-				       : "");
-			acc_fix(&a, CI_WARN,
-				"set %s in the workers' env for %s, or confirm the image's "
-				"values with `check_interconnect node`",
-				missing.buf, fab);
-		} else if (present.len || unpinned.len) {
-			acc_note(&a, CI_OK, svc_name(w->svc), "%s%s%s%s%s",
-				 present.len ? "set: " : "", present.buf,
-				 present.len && unpinned.len ? "; " : "",
-				 unpinned.len ? "not pinned, UCX picks them itself (the node check "
-						"reads the effective values): "
-					      : "",
-				 unpinned.buf);
-		}
-		strbuf_release(&missing);
-		strbuf_release(&present);
-		strbuf_release(&unpinned);
 	}
 	if (!applicable) {
 		report_na(r, ENV_CHECK(VARS), c->label,
