@@ -330,6 +330,56 @@ static void check_fabric(struct ci_report *r, const struct env_class *c)
 
 /* ---- env.backend ---- */
 
+/* A NIXL worker (UCX or LIBFABRIC): what its engine flags and fabric say
+ * about the backend it picked. */
+static void backend_nixl(struct acc *a, const struct env_class *c, const struct env_worker *w,
+			 const char *sn, const char *word)
+{
+	if (w->kv.refuses) {
+		acc_note(a, w->kv.refuses == 2 ? CI_FAIL : CI_WARN, sn,
+			 "vLLM prefill worker without --kv-transfer-config%s: Dynamo "
+			 "1.0 and later refuse to start it (ValueError \"When using "
+			 "--disaggregation-mode prefill, you must explicitly provide "
+			 "--kv-transfer-config\"); %s",
+			 w->kv.refuses == 2 ? " does not start" : "", w->kv.refuse_why);
+		acc_fix(a, w->kv.refuses == 2 ? CI_FAIL : CI_WARN,
+			"give the prefill worker --kv-transfer-config "
+			"'{\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_both\"}'");
+	} else if (w->kv.host_buffer) {
+		acc_note(a, CI_WARN, sn,
+			 "%s with kv_buffer_device \"cpu\" (%s): correct, but vLLM's "
+			 "NixlConnector then stages every KV transfer through host "
+			 "memory (use_host_buffer): no GPUDirect RDMA",
+			 word, w->kv.how);
+		acc_fix(a, CI_WARN,
+			"use \"kv_buffer_device\":\"cuda\" (the default) unless the "
+			"device memory cannot be registered with the NIC");
+	} else if (w->uses_ucx && (c->fabric & FAB_EFA)) {
+		acc_note(a, CI_WARN, sn,
+			 "%s on EFA (%s): UCX gives no GPUDirect RDMA on EFA "
+			 "with kernel >= 6.8; NIXL's LIBFABRIC backend is the EFA path",
+			 word, w->kv.how);
+		acc_fix(a, CI_WARN,
+			"select NIXL's LIBFABRIC backend: vLLM "
+			"kv_connector_extra_config {\"backends\":[\"LIBFABRIC\"]}, SGLang "
+			"SGLANG_DISAGGREGATION_NIXL_BACKEND=LIBFABRIC, TRT-LLM "
+			"TRTLLM_NIXL_KVCACHE_BACKEND=LIBFABRIC");
+	} else if (w->uses_libfabric && c->fabric && !(c->fabric & FAB_EFA)) {
+		char fab[64];
+		env_fabric_summary(c->fabric, fab, sizeof(fab));
+		acc_note(a, CI_WARN, sn,
+			 "%s on %s (%s): NIXL's libfabric backend is the EFA "
+			 "path; UCX is the tested backend on this fabric",
+			 word, fab, w->kv.how);
+		acc_fix(a, CI_WARN,
+			"use NIXL's UCX backend on %s (drop LIBFABRIC from the "
+			"backends)",
+			fab);
+	} else {
+		acc_note(a, CI_OK, sn, "%s (%s)", word, w->kv.how);
+	}
+}
+
 static void check_backend(struct ci_report *r, const struct env_class *c)
 {
 	struct acc a = {0};
@@ -359,54 +409,7 @@ static void check_backend(struct ci_report *r, const struct env_class *c)
 				 "%s (%s): not NIXL, so the UCX/libfabric rules do not apply", word,
 				 w->kv.how);
 			break;
-		default:
-			if (w->kv.refuses) {
-				acc_note(
-					&a, w->kv.refuses == 2 ? CI_FAIL : CI_WARN, sn,
-					"vLLM prefill worker without --kv-transfer-config%s: Dynamo "
-					"1.0 and later refuse to start it (ValueError \"When using "
-					"--disaggregation-mode prefill, you must explicitly provide "
-					"--kv-transfer-config\"); %s",
-					w->kv.refuses == 2 ? " does not start" : "",
-					w->kv.refuse_why);
-				acc_fix(&a, w->kv.refuses == 2 ? CI_FAIL : CI_WARN,
-					"give the prefill worker --kv-transfer-config "
-					"'{\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_both\"}'");
-			} else if (w->kv.host_buffer) {
-				acc_note(
-					&a, CI_WARN, sn,
-					"%s with kv_buffer_device \"cpu\" (%s): correct, but vLLM's "
-					"NixlConnector then stages every KV transfer through host "
-					"memory (use_host_buffer): no GPUDirect RDMA",
-					word, w->kv.how);
-				acc_fix(&a, CI_WARN,
-					"use \"kv_buffer_device\":\"cuda\" (the default) unless the "
-					"device memory cannot be registered with the NIC");
-			} else if (w->uses_ucx && (c->fabric & FAB_EFA)) {
-				acc_note(
-					&a, CI_WARN, sn,
-					"%s on EFA (%s): UCX gives no GPUDirect RDMA on EFA "
-					"with kernel >= 6.8; NIXL's LIBFABRIC backend is the EFA path",
-					word, w->kv.how);
-				acc_fix(&a, CI_WARN,
-					"select NIXL's LIBFABRIC backend: vLLM "
-					"kv_connector_extra_config {\"backends\":[\"LIBFABRIC\"]}, SGLang "
-					"SGLANG_DISAGGREGATION_NIXL_BACKEND=LIBFABRIC, TRT-LLM "
-					"TRTLLM_NIXL_KVCACHE_BACKEND=LIBFABRIC");
-			} else if (w->uses_libfabric && c->fabric && !(c->fabric & FAB_EFA)) {
-				char fab[64];
-				env_fabric_summary(c->fabric, fab, sizeof(fab));
-				acc_note(&a, CI_WARN, sn,
-					 "%s on %s (%s): NIXL's libfabric backend is the EFA "
-					 "path; UCX is the tested backend on this fabric",
-					 word, fab, w->kv.how);
-				acc_fix(&a, CI_WARN,
-					"use NIXL's UCX backend on %s (drop LIBFABRIC from the "
-					"backends)",
-					fab);
-			} else {
-				acc_note(&a, CI_OK, sn, "%s (%s)", word, w->kv.how);
-			}
+		default: backend_nixl(&a, c, w, sn, word);
 		}
 	}
 	/* A worker whose backend cannot be read makes the check skipped

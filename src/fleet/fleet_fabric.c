@@ -89,6 +89,59 @@ static void list_holders(struct strbuf *b, const struct fleet_pod *p, const stru
 		strbuf_addf(b, " and %zu more", more);
 }
 
+/* One address on two nodes: IPAM handed it out twice.  v: every pod's GIDs
+ * (k of them), sorted; the clashes are described into *clash. */
+static size_t gid_clashes(const struct fleet_pod *p, const struct gid_ref *v, size_t k,
+			  struct strbuf *clash)
+{
+	size_t nclash = 0;
+	for (size_t a = 0; a < k;) {
+		size_t b = a + 1;
+		while (b < k && !strcmp(v[a].gid, v[b].gid))
+			b++;
+		bool hit = false;
+		for (size_t x = a + 1; x < b && !hit; x++)
+			hit = other_node(&p[v[a].pod], &p[v[x].pod]);
+		if (hit) {
+			char ip[48];
+			gid_ipv4(v[a].gid, ip, sizeof(ip));
+			if (nclash++ < NAMES_MAX) {
+				strbuf_addf(clash, "%s%s on ", nclash > 1 ? "; " : "", ip);
+				list_holders(clash, p, v, a, b);
+			}
+		}
+		a = b;
+	}
+	if (nclash > NAMES_MAX)
+		strbuf_addf(clash, " and %zu more", nclash - NAMES_MAX);
+	return nclash;
+}
+
+/* A pinned index that holds the IPv4 GID on some nodes only: true when the
+ * pods' indexes differ; *pinned is the first pod's variable. */
+static bool gid_index_differs(const struct fleet_pod *p, size_t n, const char **pinned,
+			      struct strbuf *idx)
+{
+	char first[64] = "";
+	bool differ = false;
+	*pinned = NULL;
+	for (size_t i = 0; i < n; i++) {
+		if (!p[i].probed || !p[i].n_v4 || !p[i].gid_index_var)
+			continue;
+		char s[64];
+		v4_indexes(&p[i], s, sizeof(s));
+		if (!*pinned) {
+			*pinned = p[i].gid_index_var;
+			snprintf(first, sizeof(first), "%s", s);
+			strbuf_addf(idx, "index %s on %s", s, p[i].name);
+		} else if (strcmp(s, first)) {
+			differ = true;
+			strbuf_joinf_capped(idx, 400, ", ", "index %s on %s", s, p[i].name);
+		}
+	}
+	return differ;
+}
+
 void fleet_check_roce_gid(struct ci_report *r, const struct fleet_pod *p, size_t n)
 {
 	const struct check_desc *ck = FLEET_CHECK(ROCE_GID);
@@ -111,50 +164,11 @@ void fleet_check_roce_gid(struct ci_report *r, const struct fleet_pod *p, size_t
 		for (size_t j = 0; p[i].probed && j < p[i].n_v4; j++)
 			v[k++] = (struct gid_ref){p[i].v4[j].gid, i};
 	qsort(v, k, sizeof(*v), cmp_gid_ref);
-
-	/* one address on two nodes: IPAM handed it out twice */
-	struct strbuf clash = STRBUF_INIT;
-	size_t nclash = 0;
-	for (size_t a = 0; a < k;) {
-		size_t b = a + 1;
-		while (b < k && !strcmp(v[a].gid, v[b].gid))
-			b++;
-		bool hit = false;
-		for (size_t x = a + 1; x < b && !hit; x++)
-			hit = other_node(&p[v[a].pod], &p[v[x].pod]);
-		if (hit) {
-			char ip[48];
-			gid_ipv4(v[a].gid, ip, sizeof(ip));
-			if (nclash++ < NAMES_MAX) {
-				strbuf_addf(&clash, "%s%s on ", nclash > 1 ? "; " : "", ip);
-				list_holders(&clash, p, v, a, b);
-			}
-		}
-		a = b;
-	}
-	if (nclash > NAMES_MAX)
-		strbuf_addf(&clash, " and %zu more", nclash - NAMES_MAX);
+	struct strbuf clash = STRBUF_INIT, idx = STRBUF_INIT;
+	size_t nclash = gid_clashes(p, v, k, &clash);
 	free(v);
-
-	/* a pinned index that holds the IPv4 GID on some nodes only */
-	struct strbuf idx = STRBUF_INIT;
-	const char *pinned = NULL;
-	char first[64] = "";
-	bool differ = false;
-	for (size_t i = 0; i < n; i++) {
-		if (!p[i].probed || !p[i].n_v4 || !p[i].gid_index_var)
-			continue;
-		char s[64];
-		v4_indexes(&p[i], s, sizeof(s));
-		if (!pinned) {
-			pinned = p[i].gid_index_var;
-			snprintf(first, sizeof(first), "%s", s);
-			strbuf_addf(&idx, "index %s on %s", s, p[i].name);
-		} else if (strcmp(s, first)) {
-			differ = true;
-			strbuf_joinf_capped(&idx, 400, ", ", "index %s on %s", s, p[i].name);
-		}
-	}
+	const char *pinned;
+	bool differ = gid_index_differs(p, n, &pinned, &idx);
 
 	struct ci_check *c;
 	if (nclash) {
