@@ -420,17 +420,6 @@ static bool not_ok(const struct ci_check *c)
 	       (c->status == CI_SKIPPED && c->critical);
 }
 
-/* Problems first: blocked, unknown, degraded, ready. */
-static int severity(enum ci_verdict_kind k)
-{
-	switch (k) {
-	case CI_BLOCKED: return 0;
-	case CI_UNKNOWN: return 1;
-	case CI_DEGRADED: return 2;
-	default: return 3;
-	}
-}
-
 /* One deployment of a recipe tree: its checks are those with its subject. */
 struct dep_row {
 	const char *name;
@@ -452,7 +441,7 @@ static int cmp_by_subject(const void *a, const void *b)
 static int cmp_dep(const void *a, const void *b)
 {
 	const struct dep_row *x = a, *y = b;
-	int d = severity(x->v.kind) - severity(y->v.kind);
+	int d = verdict_severity(x->v.kind) - verdict_severity(y->v.kind);
 	if (d)
 		return d;
 	/* then the order the tree was read in */

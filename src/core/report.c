@@ -198,6 +198,16 @@ const char *status_name(enum ci_status st)
 	return (unsigned)st < 4 ? names[st] : "?";
 }
 
+int verdict_severity(enum ci_verdict_kind k)
+{
+	switch (k) {
+	case CI_BLOCKED: return 0;
+	case CI_UNKNOWN: return 1;
+	case CI_DEGRADED: return 2;
+	default: return 3;
+	}
+}
+
 const char *verdict_name(enum ci_verdict_kind k)
 {
 	static const char *const names[] = {"ready", "degraded", "blocked", "unknown"};

@@ -153,6 +153,9 @@ int verdict_exit_code(const struct ci_verdict *v);
 
 const char *status_name(enum ci_status st);
 const char *verdict_name(enum ci_verdict_kind k);
+/* Problems first: blocked 0, unknown 1, degraded 2, ready 3 (the order of
+ * the rows when a run covers many deployments or pods). */
+int verdict_severity(enum ci_verdict_kind k);
 const char *layer_name(enum ci_layer l);
 
 /* Process exit codes. */

@@ -131,22 +131,10 @@ struct pod_row {
 	size_t pos;
 };
 
-/* Problems first: blocked, unknown, degraded, ready; the pods' order
- * otherwise. */
-static int severity(enum ci_verdict_kind k)
-{
-	switch (k) {
-	case CI_BLOCKED: return 0;
-	case CI_UNKNOWN: return 1;
-	case CI_DEGRADED: return 2;
-	default: return 3;
-	}
-}
-
 static int cmp_row(const void *a, const void *b)
 {
 	const struct pod_row *x = a, *y = b;
-	int d = severity(x->v.kind) - severity(y->v.kind);
+	int d = verdict_severity(x->v.kind) - verdict_severity(y->v.kind);
 	if (d)
 		return d;
 	return (x->pos > y->pos) - (x->pos < y->pos);
