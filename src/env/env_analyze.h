@@ -47,10 +47,14 @@ struct worker_kv {
 	bool assumed;          /* decided from a default, not from the recipe */
 	char how[256];         /* one line: how it was decided */
 	struct src_loc loc;    /* where it was read (command, env var, ConfigMap) */
-	/* vLLM prefill without --kv-transfer-config: 2 when Dynamo >= 1.0
-	 * (by the image tag) refuses to start it, 1 when the tag does not
-	 * say the version, 0 otherwise; why: what was read. */
-	int refuses;
+	/* vLLM without --kv-transfer-config (env_classify.c,
+	 * vllm_no_connector); why: what was read. */
+	enum kv_refuse {
+		KV_REFUSE_NONE = 0,
+		KV_REFUSE_UNKNOWN,      /* prefill; the tag does not say the version */
+		KV_REFUSE_PREFILL,      /* prefill on Dynamo >= 1.0: does not start */
+		KV_NO_CONNECTOR_DECODE, /* decode on Dynamo >= 1.0: no connector */
+	} refuses;
 	char refuse_why[192];
 	/* vLLM kv_buffer_device "cpu": KV is staged through host memory */
 	bool host_buffer;

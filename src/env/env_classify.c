@@ -492,33 +492,44 @@ static bool json_find_nixl(json_t *j, char *backends, size_t len, int depth)
 }
 
 /*
- * From Dynamo 1.0 dynamo.vllm refuses to start a prefill worker that has no
- * --kv-transfer-config: its argument handling raises ValueError("--connector
- * is deprecated and the default is no longer nixl. When using
- * --disaggregation-mode prefill, you must explicitly provide
- * --kv-transfer-config ...") (ai-dynamo/dynamo
- * components/src/dynamo/vllm/args.py, update_dynamo_config_with_engine);
- * --is-prefill-worker is mapped to the same mode.  Judged only on what is
- * visible: the engine's command (the image's entrypoint is not read) and the
- * image tag of an ai-dynamo image (an older tag still defaulted to NIXL).
+ * From Dynamo 1.0 dynamo.vllm sets no KV connector of its own: its argument
+ * handling (ai-dynamo/dynamo components/src/dynamo/vllm/args.py,
+ * update_dynamo_config_with_engine) clears the old --connector list and
+ *   - refuses to start a prefill worker that has no --kv-transfer-config:
+ *     ValueError("--connector is deprecated and the default is no longer
+ *     nixl. When using --disaggregation-mode prefill, you must explicitly
+ *     provide --kv-transfer-config ..."); --is-prefill-worker is mapped to
+ *     the same mode;
+ *   - starts a decode worker without one, with no connector at all: nothing
+ *     there receives the prefill worker's KV through NIXL.  Dynamo's own
+ *     examples had that gap and were fixed by adding the flag to the decode
+ *     workers (ai-dynamo/dynamo#11467, #11468).
+ * Judged only on what is visible: the engine's command (the image's
+ * entrypoint is not read) and the image tag of an ai-dynamo image (an older
+ * tag still defaulted to NIXL).
  */
-static void vllm_prefill_refuses(const struct service *s, struct worker_kv *k)
+static void vllm_no_connector(const struct service *s, struct worker_kv *k)
 {
 	const char *cmd = svc_cmd(s);
 	char *mode = cmdline_flag_value(cmd, "--disaggregation-mode");
 	bool prefill = (mode && !strcasecmp(mode, "prefill")) || strstr(cmd, "--is-prefill-worker");
+	bool decode = mode && !strcasecmp(mode, "decode");
 	free(mode);
 	/* the engine config file may hold kv_transfer_config */
-	if (!prefill || !strstr(cmd, "dynamo.vllm") || strstr(cmd, "--engine-config-json"))
+	if ((!prefill && !decode) || !strstr(cmd, "dynamo.vllm") ||
+	    strstr(cmd, "--engine-config-json"))
 		return;
 	int ma, mi;
 	if (!dynamo_image_version(s->image, &ma, &mi)) {
-		k->refuses = 1;
+		/* a decode worker on an unknown version says nothing */
+		if (!prefill)
+			return;
+		k->refuses = KV_REFUSE_UNKNOWN;
 		snprintf(k->refuse_why, sizeof(k->refuse_why),
 			 "the image tag (%.100s) does not say the Dynamo version",
 			 s->image ? s->image : "no image");
 	} else if (ma >= 1) {
-		k->refuses = 2;
+		k->refuses = prefill ? KV_REFUSE_PREFILL : KV_NO_CONNECTOR_DECODE;
 		snprintf(
 			k->how, sizeof(k->how),
 			"no --kv-transfer-config: no connector (Dynamo %d.%d no longer defaults to "
@@ -545,7 +556,7 @@ static void kv_vllm(const struct manifest_set *ms, const struct service *s, stru
 	if (!raw) {
 		kv_set(k, KV_NIXL, "UCX", true, s->command_loc,
 		       "no --kv-transfer-config: assumed NixlConnector with NIXL's default UCX backend");
-		vllm_prefill_refuses(s, k);
+		vllm_no_connector(s, k);
 		return;
 	}
 	char *val = resolve_env_ref(ms, s, raw, &loc);

@@ -335,14 +335,28 @@ static void check_fabric(struct ci_report *r, const struct env_class *c)
 static void backend_nixl(struct acc *a, const struct env_class *c, const struct env_worker *w,
 			 const char *sn, const char *word)
 {
-	if (w->kv.refuses) {
-		acc_note(a, w->kv.refuses == 2 ? CI_FAIL : CI_WARN, sn,
+	if (w->kv.refuses == KV_NO_CONNECTOR_DECODE) {
+		/* warn, not fail: the worker starts and serves; what it does
+		 * with the prefill worker's KV without a connector is vLLM's
+		 * business, and none of it is NIXL */
+		acc_note(a, CI_WARN, sn,
+			 "vLLM decode worker without --kv-transfer-config on %s: Dynamo 1.0 "
+			 "and later set no KV connector (\"the default is no longer nixl\"), so "
+			 "this worker has no NixlConnector to receive the prefill worker's KV "
+			 "(Dynamo's own examples were fixed for this, ai-dynamo/dynamo#11467)",
+			 w->kv.refuse_why);
+		acc_fix(a, CI_WARN,
+			"give the decode worker the prefill worker's --kv-transfer-config, "
+			"e.g. '{\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_both\"}'");
+	} else if (w->kv.refuses) {
+		bool v1 = w->kv.refuses == KV_REFUSE_PREFILL;
+		acc_note(a, v1 ? CI_FAIL : CI_WARN, sn,
 			 "vLLM prefill worker without --kv-transfer-config%s: Dynamo "
 			 "1.0 and later refuse to start it (ValueError \"When using "
 			 "--disaggregation-mode prefill, you must explicitly provide "
 			 "--kv-transfer-config\"); %s",
-			 w->kv.refuses == 2 ? " does not start" : "", w->kv.refuse_why);
-		acc_fix(a, w->kv.refuses == 2 ? CI_FAIL : CI_WARN,
+			 v1 ? " does not start" : "", w->kv.refuse_why);
+		acc_fix(a, v1 ? CI_FAIL : CI_WARN,
 			"give the prefill worker --kv-transfer-config "
 			"'{\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_both\"}'");
 	} else if (w->kv.host_buffer) {
@@ -471,8 +485,13 @@ static bool kv_common_backend(const struct env_worker *p, const struct env_worke
 struct pair_tally {
 	struct acc a;
 	size_t compared, diffs;
-	bool unreadable;
+	bool unreadable, no_connector;
 };
+
+static bool no_connector(const struct env_worker *w)
+{
+	return w->kv.refuses == KV_REFUSE_PREFILL || w->kv.refuses == KV_NO_CONNECTOR_DECODE;
+}
 
 /* One pair's KV backends: an unreadable one is env.backend's skipped, not
  * a difference. */
@@ -483,8 +502,12 @@ static void pair_backends(struct pair_tally *t, const struct env_class *c,
 	env_kv_word(p, wp, sizeof(wp));
 	env_kv_word(d, wd, sizeof(wd));
 	bool readable = p->kv.path != KV_UNKNOWN && d->kv.path != KV_UNKNOWN;
-	t->unreadable |= !readable;
-	if (!readable || !strcmp(wp, wd))
+	/* a vLLM worker on Dynamo >= 1.0 without --kv-transfer-config has no
+	 * connector at all: env.backend says so; there is nothing to compare */
+	bool none = no_connector(p) || no_connector(d);
+	t->unreadable |= !readable && !none;
+	t->no_connector |= none;
+	if (!readable || none || !strcmp(wp, wd))
 		return;
 	t->diffs++;
 	/* Two NIXL agents with no backend in common cannot transfer at all;
@@ -558,18 +581,20 @@ static void check_pair(struct ci_report *r, const struct env_class *c)
 			pair_vars(&t, c, pre[pi], dec[di]);
 		}
 	struct acc *a = &t.a;
-	static const char unread[] = "the KV backend cannot be read on one side (see env.backend)";
+	const char *side = t.no_connector ? "one side has no KV connector (see env.backend)"
+			   : t.unreadable ? "the KV backend cannot be read on one side (see "
+					    "env.backend)"
+					  : NULL;
 	if (!t.diffs && t.compared)
-		acc_note(a, CI_OK, c->label, "%s on %zu UCX/NIXL/libfabric variable%s",
-			 t.unreadable ? "the KV backend cannot be read on one side (see "
-					"env.backend); prefill and decode agree"
-				      : "prefill and decode agree on the KV backend and",
-			 t.compared, t.compared == 1 ? "" : "s");
+		acc_note(a, CI_OK, c->label, "%s%s on %zu UCX/NIXL/libfabric variable%s",
+			 side ? side : "prefill and decode agree on the KV backend and",
+			 side ? "; prefill and decode agree" : "", t.compared,
+			 t.compared == 1 ? "" : "s");
 	else if (!t.diffs)
 		acc_note(a, CI_OK, c->label, "%s",
-			 t.unreadable ? unread
-				      : "prefill and decode agree on the KV backend and set no "
-					"UCX/NIXL/libfabric variable");
+			 side ? side
+			      : "prefill and decode agree on the KV backend and set no "
+				"UCX/NIXL/libfabric variable");
 	acc_fix(a, CI_WARN,
 		"set the same UCX/NIXL values and backend on prefill and decode "
 		"(both ends of a NIXL transfer must pick the same transports)");

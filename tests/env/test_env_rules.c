@@ -753,24 +753,40 @@ static void test_dgd_without_worker_is_unknown(void **state)
 	assert_int_equal(verdict(f), CI_UNKNOWN);
 }
 
-/* Dynamo >= 1.0 refuses a vLLM prefill worker without --kv-transfer-config. */
-static void test_vllm_prefill_without_kv_transfer_config(void **state)
+/* Dynamo >= 1.0 refuses a vLLM prefill worker without --kv-transfer-config,
+ * and starts a decode worker without one with no KV connector. */
+static void test_vllm_without_kv_transfer_config(void **state)
 {
 	struct fx *f = *state;
+	static const char kvtc[] =
+		" --kv-transfer-config '{\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_both\"}'";
+	static const char dec[] = "python3 -m dynamo.vllm --disaggregation-mode decode";
 	static const struct {
 		const char *image, *pcmd;
-		int want; /* ci_status of env.backend */
+		bool dflag; /* the decode worker has the flag */
+		int want;   /* ci_status of env.backend */
+		const char *says;
 	} cases[] = {
 		{"nvcr.io/nvidia/ai-dynamo/vllm-runtime:1.0.1",
-		 "python3 -m dynamo.vllm --disaggregation-mode prefill", CI_FAIL},
+		 "python3 -m dynamo.vllm --disaggregation-mode prefill", true, CI_FAIL,
+		 "prefill worker without --kv-transfer-config does not start"},
 		{"nvcr.io/nvidia/ai-dynamo/vllm-runtime:1.3.0",
-		 "python3 -m dynamo.vllm --is-prefill-worker", CI_FAIL},
+		 "python3 -m dynamo.vllm --is-prefill-worker", true, CI_FAIL,
+		 "prefill worker without --kv-transfer-config does not start"},
 		{"nvcr.io/nvidia/ai-dynamo/vllm-runtime:0.9.1",
-		 "python3 -m dynamo.vllm --disaggregation-mode prefill", CI_OK},
+		 "python3 -m dynamo.vllm --disaggregation-mode prefill", false, CI_OK, NULL},
 		{"registry.example.com/engine:prod",
-		 "python3 -m dynamo.vllm --disaggregation-mode=prefill", CI_WARN},
+		 "python3 -m dynamo.vllm --disaggregation-mode=prefill", false, CI_WARN,
+		 "prefill worker without --kv-transfer-config"},
 		/* the command is not visible: the image's entrypoint is not judged */
-		{"nvcr.io/nvidia/ai-dynamo/vllm-runtime:1.0.1", NULL, CI_OK},
+		{"nvcr.io/nvidia/ai-dynamo/vllm-runtime:1.0.1", NULL, true, CI_OK, NULL},
+		/* decode without the flag on >= 1.0: no connector (warn) */
+		{"nvcr.io/nvidia/ai-dynamo/vllm-runtime:1.2.0",
+		 "python3 -m dynamo.vllm --disaggregation-mode prefill", false, CI_WARN,
+		 "decode worker without --kv-transfer-config"},
+		/* ... on an unknown version: not judged */
+		{"registry.example.com/engine:prod",
+		 "python3 -m dynamo.vllm --disaggregation-mode prefill", false, CI_OK, NULL},
 	};
 	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
 		report_release(&f->r);
@@ -778,9 +794,18 @@ static void test_vllm_prefill_without_kv_transfer_config(void **state)
 		manifest_set_init(&f->ms);
 		report_init(&f->r, "env", "test");
 		struct deployment *dep = tu_dep(&f->ms, "v", "vllm");
-		struct service *p = tu_svc(dep, "P", ROLE_PREFILL, 1, 1, cases[k].pcmd);
-		struct service *d = tu_svc(dep, "D", ROLE_DECODE, 1, 1,
-					   "python3 -m dynamo.vllm --disaggregation-mode decode");
+		char pcmd[256], dcmd[256];
+		/* the prefill command of the decode cases has the flag */
+		bool pflag = cases[k].pcmd && !strstr(cases[k].pcmd, "--is-prefill-worker") &&
+			     (cases[k].says ? strstr(cases[k].says, "decode") != NULL
+					    : strstr(cases[k].image, ":1.2.0") ||
+						      strstr(cases[k].image, ":prod"));
+		snprintf(pcmd, sizeof(pcmd), "%s%s", cases[k].pcmd ? cases[k].pcmd : "",
+			 pflag ? kvtc : "");
+		snprintf(dcmd, sizeof(dcmd), "%s%s", dec, cases[k].dflag ? kvtc : "");
+		struct service *p =
+			tu_svc(dep, "P", ROLE_PREFILL, 1, 1, cases[k].pcmd ? pcmd : NULL);
+		struct service *d = tu_svc(dep, "D", ROLE_DECODE, 1, 1, dcmd);
 		free(p->image);
 		p->image = xstrdup(cases[k].image);
 		free(d->image);
@@ -788,8 +813,8 @@ static void test_vllm_prefill_without_kv_transfer_config(void **state)
 		run(f);
 		const struct ci_check *c = tu_get(&f->r, "env.backend");
 		assert_int_equal(c->status, cases[k].want);
-		if (cases[k].want != CI_OK)
-			assert_non_null(strstr(c->detail, "without --kv-transfer-config"));
+		if (cases[k].says)
+			assert_non_null(strstr(c->detail, cases[k].says));
 	}
 }
 
@@ -810,7 +835,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_kv_buffer_device_cpu_warns, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_dgd_without_worker_is_unknown, setup,
 						teardown),
-		cmocka_unit_test_setup_teardown(test_vllm_prefill_without_kv_transfer_config, setup,
+		cmocka_unit_test_setup_teardown(test_vllm_without_kv_transfer_config, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_mnnvl_excluding_cuda_ipc_fails, setup,
 						teardown),
