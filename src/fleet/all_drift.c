@@ -8,14 +8,20 @@
  *                     or has with another value: the review does not describe
  *                     what runs (warn);
  *   all.drift.image   one a pod has that the recipe does not set, i.e. baked
- *                     into the image or injected by the platform.  A warning
- *                     when it chooses the transport (UCX_TLS, UCX_NET_DEVICES,
- *                     backend selectors...): the recipe review could not see
+ *                     into the image or injected by the platform.  When it
+ *                     chooses the transport (UCX_TLS, UCX_NET_DEVICES,
+ *                     backend selectors...) the recipe review could not see
  *                     it, and this is how images break transports (an image
- *                     baking UCX_TLS=^cuda_ipc broke GB200, ai-dynamo/nixl#1110).
- *                     Otherwise ok with a note: images legitimately carry
- *                     defaults (NCCL_VERSION, NIXL_PLUGIN_DIR), and warning on
- *                     them would make every run `degraded`.
+ *                     baking UCX_TLS=^cuda_ipc broke GB200, ai-dynamo/nixl#1110),
+ *                     so its value is judged on each pod's own hardware by
+ *                     the value rules node applies (env_varrules.h): ok when
+ *                     right, a warn quoting the rule when not; the variables
+ *                     no rule reads follow image_notes[] and judge_by_table().
+ *                     Other variables are one ok note: images legitimately
+ *                     carry defaults (NCCL_VERSION, NIXL_PLUGIN_DIR), and
+ *                     warning on them would make every run `degraded`.
+ * The env.vars warning for variables left to the image is resolved by the
+ * same judgement (resolve_vars).
  * Pure: no I/O.
  */
 #include <stdio.h>
@@ -28,6 +34,7 @@
 #include "core/xalloc.h"
 #include "fleet/fleet.h"
 #include "env/env_analyze.h"
+#include "env/env_varrules.h"
 #include "fleet/fleet_desc.h"
 
 const struct deployment *all_pick_deployment(const struct manifest_set *ms, const char *dgd)
@@ -235,11 +242,328 @@ static void check_recipe_side(struct ci_report *r, const struct fleet_pod *p, si
 				       : "");
 }
 
+/* ---- judging an image's transport-choosing value ---- */
+
+/*
+ * The fabric the shared value rules see on pod p, from what its probe read:
+ * the link layers of its active RDMA ports, EFA, and an MNNVL ClusterUUID.
+ * hw (the mask is the hardware, so a missing NIC bit means no RDMA device)
+ * only when /sys/class/infiniband was read; a pod whose RDMA ports are all
+ * down still has a NIC (InfiniBand assumed): a TCP-only value would keep KV
+ * off it once the port is up, and node.rdma.ports reports the port.
+ */
+static struct varrule_ctx pod_ctx(const struct fleet_pod *p, const struct service *s)
+{
+	unsigned m = 0;
+	const char *ll = p->link_layer ? p->link_layer : "";
+	if (strstr(ll, "InfiniBand"))
+		m |= FAB_IB;
+	if (strstr(ll, "RoCE"))
+		m |= FAB_ROCE;
+	if (strstr(ll, "EFA") || p->efa)
+		m |= FAB_EFA;
+	if (p->rdma_known && p->n_ports > 0 && !(m & (FAB_IB | FAB_ROCE | FAB_EFA)))
+		m |= FAB_IB;
+	if (p->cluster_uuid)
+		m |= FAB_MNNVL;
+	return (struct varrule_ctx){
+		.fabric = m,
+		.hw = p->rdma_known,
+		.gpu = true,
+		.cross_pod = true,
+		.nodes = s && s->node_count > 1 ? s->node_count : 0,
+	};
+}
+
+/* What one pod's value of one variable is judged to be. */
+struct judged {
+	enum ci_status st; /* CI_OK or CI_WARN (a rule's fail is a warn here) */
+	bool by_rule;      /* a value rule of env_varrules.c read it */
+	char *msg;         /* the rule's finding, or the reason of the table */
+	char *fix;         /* NULL when ok */
+};
+
+static void judged_release(struct judged *j)
+{
+	free(j->msg);
+	free(j->fix);
+	memset(j, 0, sizeof(*j));
+}
+
+static int sev(enum ci_status st)
+{
+	return st == CI_FAIL ? 3 : st == CI_WARN ? 2 : st == CI_OK ? 1 : 0;
+}
+
+/* Every value rule over pod p's variables; the findings of those that read
+ * name, the worst first.  False when no rule read it. */
+static bool judge_by_rules(const struct fleet_pod *p, const struct service *s, const char *name,
+			   struct judged *j)
+{
+	struct var_view *vars = xcalloc(p->n_env ? p->n_env : 1, sizeof(*vars));
+	for (size_t i = 0; i < p->n_env; i++)
+		vars[i] = (struct var_view){
+			.name = p->env[i].name,
+			.value = p->env[i].value,
+			.shown = redact_value(p->env[i].name,
+					      p->env[i].value ? p->env[i].value : ""),
+		};
+	struct varrule_ctx x = pod_ctx(p, s);
+	enum ci_status worst = CI_SKIPPED;
+	struct strbuf msg = STRBUF_INIT;
+	char *fix = NULL;
+	for (int id = 0; id < VR_COUNT; id++) {
+		struct varrule_res res;
+		if (!varrule_eval((enum varrule_id)id, vars, p->n_env, &x, &res))
+			continue;
+		bool reads = false;
+		for (size_t k = 0; k < res.n_ev && !reads; k++)
+			reads = !strcmp(res.ev[k]->name, name);
+		for (size_t k = 0; reads && k < res.n_note; k++) {
+			const struct varrule_note *nt = &res.note[k];
+			if (sev(nt->st) > sev(worst)) {
+				worst = nt->st;
+				strbuf_reset(&msg);
+				free(fix);
+				fix = nt->fix ? xstrdup(nt->fix) : NULL;
+			} else if (nt->st != worst) {
+				continue;
+			}
+			strbuf_joinstr(&msg, "; ", nt->msg);
+		}
+		varrule_res_release(&res);
+	}
+	free(vars);
+	if (worst == CI_SKIPPED) {
+		strbuf_release(&msg);
+		free(fix);
+		return false;
+	}
+	j->st = worst == CI_OK ? CI_OK : CI_WARN;
+	j->by_rule = true;
+	j->msg = strbuf_detach(&msg);
+	j->fix = j->st == CI_OK ? NULL : fix;
+	if (j->st == CI_OK)
+		free(fix);
+	return true;
+}
+
+/*
+ * The transport-choosing variables no value rule reads, each decided on its
+ * own (docs/checks.md, all.drift.image, keeps the table).  why: a careful
+ * operator wants a warning only where an image's value can quietly take KV
+ * off its fast path and nothing else in the run judges it; a variable some
+ * other check of the same run judges (in each pod or across the fleet), or
+ * one that tunes rather than chooses, is a note.
+ */
+static const struct {
+	const char *name;
+	const char *why;
+} image_notes[] = {
+	/* NCCL: "NCCL_SOCKET_IFNAME: Specifies which IP interfaces to use for
+	 * communication" (NCCL's environment-variable docs): the bootstrap and
+	 * the socket transport; its IB/RoCE transport picks HCAs by
+	 * NCCL_IB_HCA, and NIXL does not read it at all. */
+	{"NCCL_SOCKET_IFNAME",
+	 "it picks the IP interface of NCCL's bootstrap and socket transport only, not the RDMA "
+	 "path of KV or of NCCL over InfiniBand/RoCE (node.env.nccl.socket_ifname checks the "
+	 "interface in each pod)"},
+	{"UCX_IB_GID_INDEX",
+	 "a RoCE GID index is a per-node fact: fleet.roce.gid compares the GID at that index "
+	 "across the nodes and node.env.gid_index judges it in each pod"},
+	{"NCCL_IB_HCA",
+	 "it filters NCCL's HCAs, and node.env.nccl.ib_hca checks in each pod that the devices "
+	 "it names exist and are active"},
+	{"UCX_MAX_RNDV_RAILS",
+	 "it sets how many rails one rendezvous transfer stripes over: bandwidth, not which "
+	 "transport"},
+	{"FI_EFA_FORK_SAFE",
+	 "it makes libfabric keep registered memory safe across fork(): not which path KV takes"},
+	{"FI_HMEM_CUDA_USE_DMABUF",
+	 "it chooses how libfabric registers CUDA memory (dma-buf or peermem); node.gpudirect "
+	 "and fleet.gpudirect.mode judge GPUDirect RDMA on each node"},
+	/* only =n on MNNVL is a finding, and env_varrules.c reads it then */
+	{"UCX_CUDA_IPC_ENABLE_MNNVL",
+	 "only `n` turns multi-node NVLink off, and only on MNNVL (UCX's default is `try`)"},
+};
+
+static bool off_value(const char *v)
+{
+	static const char *const no[] = {"n", "no", "off", "0", "false", NULL};
+	return v && str_in_ci(v, no);
+}
+
+/* The table and the few values judged here, for what no rule reads. */
+static void judge_by_table(const struct fleet_pod *p, const char *name, const char *val,
+			   struct judged *j)
+{
+	bool efa = strstr(p->link_layer ? p->link_layer : "", "EFA") || p->efa;
+	bool fabric_lib = p->backend && !strcasecmp(p->backend, "LIBFABRIC");
+	for (size_t i = 0; i < sizeof(image_notes) / sizeof(image_notes[0]); i++)
+		if (!strcmp(name, image_notes[i].name)) {
+			j->st = CI_OK;
+			j->msg = xstrdup(image_notes[i].why);
+			return;
+		}
+	if (!strcmp(name, "UCX_IB_GPU_DIRECT_RDMA")) {
+		/* UCX's GPU_DIRECT_RDMA is a ternary defaulting to try; `n`
+		 * is what nixl.ucx.gpudirect names as a cause of host staging */
+		if (off_value(val)) {
+			j->st = CI_WARN;
+			j->msg = xasprintf("UCX_IB_GPU_DIRECT_RDMA=%s turns GPUDirect RDMA off in "
+					   "UCX: GPU buffers are staged through host memory",
+					   val);
+			j->fix =
+				xstrdup("remove UCX_IB_GPU_DIRECT_RDMA from the image (UCX's "
+					"default `try` uses GPUDirect RDMA where the node has it)");
+		} else {
+			j->st = CI_OK;
+			j->msg = xasprintf("UCX_IB_GPU_DIRECT_RDMA=%s does not turn GPUDirect off",
+					   val);
+		}
+		return;
+	}
+	if (!strcmp(name, "FI_PROVIDER") || !strcmp(name, "FI_EFA_USE_DEVICE_RDMA")) {
+		bool good = !strcmp(name, "FI_PROVIDER") ? !strcasecmp(val, "efa")
+							 : env_truthy(val) && !off_value(val);
+		if (efa && good) {
+			j->st = CI_OK;
+			j->msg =
+				xasprintf("%s=%s is the value env.vars requires on EFA", name, val);
+		} else if (!efa && !fabric_lib) {
+			j->st = CI_OK;
+			j->msg = xasprintf("only libfabric reads it, and the pod's NIXL backend is "
+					   "%s (nixl.backend)",
+					   p->backend ? p->backend : "not LIBFABRIC");
+		} else {
+			j->st = CI_WARN;
+			j->msg = xasprintf("%s=%s on %s: no rule here judges that value", name, val,
+					   efa ? "EFA" : "the LIBFABRIC backend");
+			j->fix = xasprintf("set %s explicitly in the recipe (on EFA: %s), so that "
+					   "the review and the pods agree",
+					   name,
+					   !strcmp(name, "FI_PROVIDER")
+						   ? "FI_PROVIDER=efa"
+						   : "FI_EFA_USE_DEVICE_RDMA=1");
+		}
+		return;
+	}
+	/* NCCL_NET_GDR_LEVEL, FI_HMEM, the backend selectors: a value can move
+	 * KV or NCCL off GPUDirect or onto another backend, and no rule here
+	 * reads it: the review must see it. */
+	j->st = CI_WARN;
+	j->msg = xstrdup("it chooses the transport, and no rule here judges its value");
+	j->fix = xasprintf("set %s explicitly in the recipe (the value you want), so that the "
+			   "review and the pods agree",
+			   name);
+}
+
+/* Pod p's value of name, which its service s does not set, judged. */
+static void judge_value(const struct fleet_pod *p, const struct service *s, const char *name,
+			const char *val, struct judged *j)
+{
+	memset(j, 0, sizeof(*j));
+	if (!judge_by_rules(p, s, name, j))
+		judge_by_table(p, name, val, j);
+}
+
+/* One outcome and the pods that share it. */
+struct verdict_group {
+	const char *value;
+	struct judged j;
+	struct strbuf pods;
+};
+
+static void image_one(struct ci_report *r, const char *name, const struct fleet_pod *p, size_t n,
+		      const struct service **svc_of)
+{
+	struct verdict_group *g = NULL;
+	size_t ng = 0, cap = 0;
+	enum ci_status st = CI_OK;
+	bool by_rule = false;
+	for (size_t j = 0; j < n; j++) {
+		const char *v = svc_of[j] ? fleet_pod_env(&p[j], name) : NULL;
+		if (!v || service_env_get(svc_of[j], name))
+			continue;
+		struct judged jd;
+		judge_value(&p[j], svc_of[j], name, v, &jd);
+		const char *shown = redact_value(name, v);
+		size_t k = 0;
+		while (k < ng && !(g[k].j.st == jd.st && !strcmp(g[k].value, shown) &&
+				   !strcmp(g[k].j.msg, jd.msg)))
+			k++;
+		if (k == ng) {
+			struct verdict_group *e = XPUSH(g, ng, cap);
+			e->value = shown;
+			e->j = jd;
+			strbuf_init(&e->pods);
+		} else {
+			judged_release(&jd);
+		}
+		strbuf_joinstr(&g[k].pods, ", ", p[j].name);
+		if (sev(g[k].j.st) > sev(st))
+			st = g[k].j.st;
+		by_rule |= g[k].j.by_rule;
+	}
+	if (!ng) {
+		free(g);
+		return;
+	}
+	struct strbuf d = STRBUF_INIT;
+	const char *fix = NULL;
+	bool rule_says = false; /* a value rule made the worst finding */
+	for (size_t k = 0; k < ng; k++) {
+		if (g[k].j.st != st)
+			continue;
+		if (!fix)
+			fix = g[k].j.fix;
+		rule_says |= g[k].j.by_rule;
+		if (g[k].j.by_rule)
+			strbuf_joinf(&d, "; ", "%s (pods %s)", g[k].j.msg, g[k].pods.buf);
+		else
+			strbuf_joinf(&d, "; ", "%s=%s (pods %s): %s", name, g[k].value,
+				     g[k].pods.buf, g[k].j.msg);
+	}
+	if (st == CI_OK && by_rule) {
+		report_check(r, FLEET_CHECK(DRIFT_IMAGE), CI_OK, name,
+			     "%s is not set by the recipe but baked into the image (or injected by "
+			     "the platform); judged right on the pods' hardware by the same rule "
+			     "node applies: %s",
+			     name, d.buf);
+	} else if (st == CI_OK) {
+		report_check(r, FLEET_CHECK(DRIFT_IMAGE), CI_OK, name,
+			     "not set by the recipe but baked into the image (or injected by the "
+			     "platform), noted, not a warning: %s",
+			     d.buf);
+	} else {
+		struct ci_check *c = report_check(
+			r, FLEET_CHECK(DRIFT_IMAGE), CI_WARN, name,
+			"%s is not set by the recipe but baked into the image (or injected by the "
+			"platform), which the recipe review could not see%s: %s",
+			name,
+			rule_says
+				? ", and the rule node applies judges it wrong on the pods' hardware"
+				: "",
+			d.buf);
+		if (rule_says && fix)
+			check_set_fix(c, "override it in the recipe's env (or fix the image): %s",
+				      fix);
+		else if (fix)
+			check_set_fix(c, "%s", fix);
+	}
+	strbuf_release(&d);
+	for (size_t k = 0; k < ng; k++) {
+		judged_release(&g[k].j);
+		strbuf_release(&g[k].pods);
+	}
+	free(g);
+}
+
 static void check_image_side(struct ci_report *r, const struct fleet_pod *p, size_t n,
 			     const struct service **svc_of)
 {
 	struct strbuf note = STRBUF_INIT;
-	size_t warned = 0, noted = 0;
+	size_t judged = 0, noted = 0;
 	const char **seen = NULL;
 	size_t n_seen = 0, cap = 0;
 	for (size_t i = 0; i < n; i++) {
@@ -255,34 +579,20 @@ static void check_image_side(struct ci_report *r, const struct fleet_pod *p, siz
 			if (dup)
 				continue;
 			*XPUSH(seen, n_seen, cap) = name;
+			if (chooses_transport(name)) {
+				judged++;
+				image_one(r, name, p, n, svc_of);
+				continue;
+			}
 			/* Every pod that has it without its service setting it. */
 			struct strbuf pods = STRBUF_INIT;
-			size_t k = 0;
-			for (size_t j = i; j < n; j++) {
+			for (size_t j = i; j < n; j++)
 				if (svc_of[j] && fleet_pod_env(&p[j], name) &&
-				    !service_env_get(svc_of[j], name)) {
-					k++;
+				    !service_env_get(svc_of[j], name))
 					strbuf_joinstr(&pods, ", ", p[j].name);
-				}
-			}
-			const char *val = p[i].env[e].value;
-			if (chooses_transport(name)) {
-				warned++;
-				struct ci_check *c = report_check(
-					r, FLEET_CHECK(DRIFT_IMAGE), CI_WARN, name,
-					"%s=%s is set in pod%s %s but not by the recipe: baked into the "
-					"image or injected by the platform, and it chooses the transport, "
-					"which the recipe review could not see",
-					name, val, k == 1 ? "" : "s", pods.buf);
-				check_set_fix(
-					c,
-					"set %s explicitly in the recipe (the value you want), "
-					"so that the review and the pods agree",
-					name);
-			} else {
-				noted++;
-				strbuf_joinf(&note, ", ", "%s=%s (%s)", name, val, pods.buf);
-			}
+			noted++;
+			strbuf_joinf(&note, ", ", "%s=%s (%s)", name,
+				     redact_value(name, p[i].env[e].value), pods.buf);
 			strbuf_release(&pods);
 		}
 	}
@@ -292,7 +602,7 @@ static void check_image_side(struct ci_report *r, const struct fleet_pod *p, siz
 			"set in the pods but not by the recipe (image or platform defaults that "
 			"do not choose the transport): %s",
 			note.buf);
-	else if (!warned)
+	else if (!judged)
 		report_check(r, FLEET_CHECK(DRIFT_IMAGE), CI_OK, "image",
 			     "every transport variable in the pods is set by the recipe");
 	strbuf_release(&note);
@@ -347,9 +657,20 @@ static void resolve_vars(struct ci_report *r, const struct manifest_set *ms,
 			pods++;
 			for (size_t k = 0; k < nu; k++) {
 				const char *v = fleet_pod_env(&p[i], names[k]);
+				struct judged jd = {0};
 				if (v)
+					judge_value(&p[i], s, names[k], v, &jd);
+				if (v && jd.st != CI_OK)
+					/* present, but wrong on the pod's hardware:
+					 * not a resolution */
+					strbuf_joinf_capped(
+						&bad, 600, "; ",
+						"pod %s has %s=%s, which all.drift.image "
+						"judges wrong on its hardware",
+						p[i].name, names[k], redact_value(names[k], v));
+				else if (v)
 					strbuf_joinf_capped(&ok, 600, ", ", "%s=%s in %s", names[k],
-							    v, p[i].name);
+							    redact_value(names[k], v), p[i].name);
 				else if (default_is_fine(&c, &p[i], names[k]))
 					strbuf_joinf_capped(
 						&ok, 600, ", ",
@@ -359,6 +680,7 @@ static void resolve_vars(struct ci_report *r, const struct manifest_set *ms,
 				else
 					strbuf_joinf_capped(&bad, 600, "; ", "pod %s lacks %s",
 							    p[i].name, names[k]);
+				judged_release(&jd);
 			}
 		}
 		if (!pods)
@@ -369,11 +691,21 @@ static void resolve_vars(struct ci_report *r, const struct manifest_set *ms,
 		ck->status = CI_OK;
 		free(ck->detail);
 		ck->detail = xasprintf("resolved by the pods: %s (left to the image by the recipe; "
-				       "all.drift.image says which of them choose the transport)",
+				       "all.drift.image judges the values the image sets)",
 				       ok.buf);
 		free(ck->fix);
 		ck->fix = NULL;
 	} else if (bad.len) {
+		/* why: the env-side fix ("run all") is what this run is; say
+		 * what the pods showed instead. */
+		char *was = ck->detail;
+		ck->detail = xasprintf("%s; the pods do not resolve it: %s", was, bad.buf);
+		free(was);
+		free(ck->fix);
+		ck->fix =
+			xstrdup("set the variables in the recipe: the pods lack them, or the "
+				"image's values are wrong on their hardware (all.drift.image says "
+				"which)");
 		check_add_evidence(ck, "all: %s", bad.buf);
 	}
 	strbuf_release(&ok);

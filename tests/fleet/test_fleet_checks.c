@@ -515,8 +515,8 @@ static void test_drift(void **state)
 	p[1].env[1].value = strdup("ib");
 	free(p[1].env[0].name);
 	p[1].env[0].name = strdup("UCX_TLS_X");
-	fleet_pod_set_env(&p[0], "UCX_TLS_EXTRA", "x");          /* does not choose */
-	fleet_pod_set_env(&p[0], "UCX_NET_DEVICES", "mlx5_0:1"); /* chooses */
+	fleet_pod_set_env(&p[0], "UCX_TLS_EXTRA", "x");      /* does not choose */
+	fleet_pod_set_env(&p[0], "UCX_NET_DEVICES", "eth0"); /* chooses, and wrong */
 	report_init(&r, "all", "t");
 	all_check_drift(&r, &ms, d, p, 2);
 	size_t recipe = 0, image_warn = 0, image_ok = 0;
@@ -528,7 +528,8 @@ static void test_drift(void **state)
 		} else if (!strcmp(c->id, "all.drift.image")) {
 			if (c->status == CI_WARN) {
 				image_warn++;
-				has(c, "UCX_NET_DEVICES=mlx5_0:1 is set in pod pre-0");
+				has(c, "UCX_NET_DEVICES=eth0 names only network interfaces");
+				has(c, "(pods pre-0)");
 			} else {
 				image_ok++;
 				has(c, "UCX_TLS_EXTRA=x (pre-0)");
@@ -540,6 +541,93 @@ static void test_drift(void **state)
 	assert_int_equal(image_ok, 1);
 	report_release(&r);
 
+	fleet_pod_release(&p[0]);
+	fleet_pod_release(&p[1]);
+	manifest_set_release(&ms);
+	free(yaml);
+}
+
+/* all.drift.image judges an image's value by the rule node applies, on the
+ * pod's own hardware: right is ok, wrong keeps the warning with the rule's
+ * finding, and the variables no rule reads follow the table. */
+static const struct ci_check *image_check(const struct ci_report *r, const char *name)
+{
+	for (size_t i = 0; i < r->n_checks; i++)
+		if (!strcmp(r->checks[i].id, "all.drift.image") && r->checks[i].subject &&
+		    !strcmp(r->checks[i].subject, name))
+			return &r->checks[i];
+	fail_msg("no all.drift.image for %s", name);
+	return NULL;
+}
+
+static void test_drift_image_judged(void **state)
+{
+	(void)state;
+	size_t len;
+	char *yaml = tu_slurp("tests/fixtures/fleet/recipes/llm-disagg-image/deploy.yaml", &len);
+	struct manifest_set ms;
+	manifest_set_init(&ms);
+	manifest_parse_bytes(&ms, "deploy.yaml", yaml, len);
+	const struct deployment *d = all_pick_deployment(&ms, "llm-disagg");
+	assert_non_null(d);
+	struct fleet_pod p[2];
+	read_pod(&p[0], "tests/fixtures/fleet/transcripts/ib_ok.txt", true);
+	read_pod(&p[1], "tests/fixtures/fleet/transcripts/ib_image_tcp_b.txt", true);
+	free(p[0].component);
+	p[0].component = strdup("VllmPrefillWorker");
+	free(p[1].name);
+	p[1].name = strdup("y");
+	free(p[1].role);
+	p[1].role = strdup("decode");
+	fleet_pod_set_env(&p[0], "NCCL_NET_GDR_LEVEL", "LOC");
+	fleet_pod_set_env(&p[1], "UCX_IB_GPU_DIRECT_RDMA", "n");
+
+	struct ci_report r;
+	report_init(&r, "all", "t");
+	all_check_drift(&r, &ms, d, p, 2);
+	/* UCX_TLS: right on x, TCP-only on y's InfiniBand: the warning names y */
+	const struct ci_check *c = image_check(&r, "UCX_TLS");
+	assert_int_equal(c->status, CI_WARN);
+	has(c, "UCX_TLS=tcp,cuda_copy leaves no RDMA transport");
+	has(c, "(pods y)");
+	assert_null(strstr(c->detail, "(pods x)"));
+	assert_non_null(strstr(c->fix, "override it in the recipe"));
+	/* the same rule as node: well-formed on both */
+	c = image_check(&r, "UCX_NET_DEVICES");
+	assert_int_equal(c->status, CI_OK);
+	has(c, "judged right on the pods' hardware");
+	has(c, "(pods x, y)");
+	/* no rule: the table */
+	assert_int_equal(image_check(&r, "NCCL_SOCKET_IFNAME")->status, CI_OK);
+	has(image_check(&r, "NCCL_SOCKET_IFNAME"), "bootstrap");
+	assert_int_equal(image_check(&r, "NCCL_IB_HCA")->status, CI_OK);
+	assert_int_equal(image_check(&r, "NCCL_NET_GDR_LEVEL")->status, CI_WARN);
+	c = image_check(&r, "UCX_IB_GPU_DIRECT_RDMA");
+	assert_int_equal(c->status, CI_WARN);
+	has(c, "staged through host memory");
+	report_release(&r);
+
+	/* A pod without any RDMA device: a TCP-only value loses nothing there. */
+	struct fleet_pod q;
+	fleet_pod_init(&q, "z", "n", "decode", "VllmDecodeWorker");
+	q.probed = true;
+	q.rdma_known = true;
+	q.link_layer = strdup("none");
+	fleet_pod_set_env(&q, "UCX_TLS", "tcp,cuda_copy");
+	report_init(&r, "all", "t");
+	all_check_drift(&r, &ms, d, &q, 1);
+	c = image_check(&r, "UCX_TLS");
+	assert_int_equal(c->status, CI_OK);
+	has(c, "has no RDMA device");
+	report_release(&r);
+	/* ...but one whose ports are all down still has a NIC */
+	q.n_ports = 2;
+	report_init(&r, "all", "t");
+	all_check_drift(&r, &ms, d, &q, 1);
+	assert_int_equal(image_check(&r, "UCX_TLS")->status, CI_WARN);
+	report_release(&r);
+
+	fleet_pod_release(&q);
 	fleet_pod_release(&p[0]);
 	fleet_pod_release(&p[1]);
 	manifest_set_release(&ms);
@@ -720,6 +808,7 @@ int main(void)
 		cmocka_unit_test(test_plan),
 		cmocka_unit_test(test_pod_read),
 		cmocka_unit_test(test_drift),
+		cmocka_unit_test(test_drift_image_judged),
 		cmocka_unit_test(test_scale_linear),
 		cmocka_unit_test(test_vars_resolved_by_pods),
 	};
