@@ -289,7 +289,10 @@ static void check_mode(struct ci_report *r, const struct env_class *c)
 	check_add_evidence(ck, "fabric: %s", c->fabric_how);
 	for (size_t i = 0; i < c->n_w; i++) {
 		const struct service *s = c->w[i].svc;
-		if (s->node_count > 1)
+		if (s->node_count > 1 && s->nodes_how)
+			check_add_evidence(ck, "%s: %ld nodes (%s)", svc_name(s), s->node_count,
+					   s->nodes_how);
+		else if (s->node_count > 1)
 			check_add_evidence(ck, "%s: multinode.nodeCount %ld", svc_name(s),
 					   s->node_count);
 		if (is_kv_worker(&c->w[i]))
@@ -486,6 +489,7 @@ struct pair_tally {
 	struct acc a;
 	size_t compared, diffs;
 	bool unreadable, no_connector;
+	bool ignored; /* a side sets a variable that is not compared */
 };
 
 static bool no_connector(const struct env_worker *w)
@@ -535,8 +539,12 @@ static void pair_vars(struct pair_tally *t, const struct env_class *c, const str
 	for (int side = 0; side < 2; side++)
 		for (size_t k = 0; k < lists[side]->n; k++) {
 			const char *name = lists[side]->v[k].name;
-			if (!name || !pair_family(name) || pair_ignored(name))
+			if (!name || !pair_family(name))
 				continue;
+			if (pair_ignored(name)) {
+				t->ignored = true;
+				continue;
+			}
 			bool dup = false;
 			for (size_t s = 0; s < n_seen; s++)
 				if (!strcmp(seen[s], name))
@@ -590,6 +598,13 @@ static void check_pair(struct ci_report *r, const struct env_class *c)
 			 side ? side : "prefill and decode agree on the KV backend and",
 			 side ? "; prefill and decode agree" : "", t.compared,
 			 t.compared == 1 ? "" : "s");
+	else if (!t.diffs && !side && t.ignored)
+		/* why: "set no variable" next to the UCX_NET_DEVICES the same
+		 * run lists would contradict it */
+		acc_note(a, CI_OK, c->label,
+			 "prefill and decode agree on the KV backend; the UCX/NIXL/libfabric "
+			 "variables they set are per node or per pod (devices, logging, side "
+			 "channels) and not compared");
 	else if (!t.diffs)
 		acc_note(a, CI_OK, c->label, "%s",
 			 side ? side

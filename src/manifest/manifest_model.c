@@ -1230,9 +1230,15 @@ static void build_lws(struct pctx *pc, const struct ynode *root, int doc_index)
 			     ymap_get(spec, "replicas"), size, n);
 		free(n);
 	}
-	for (size_t i = before; i < d->n_svcs; i++)
+	for (size_t i = before; i < d->n_svcs; i++) {
+		struct service *s = &d->svcs[i];
 		if (YPATH(lwt, "size"))
-			d->svcs[i].node_count_loc = at(pc, YPATH(lwt, "size"));
+			s->node_count_loc = at(pc, YPATH(lwt, "size"));
+		/* one group of size pods is one engine: the Dynamo operator
+		 * renders a worker's multinode.nodeCount as its group size */
+		if (size > 1 && s->node_count == size && !s->nodes_how)
+			s->nodes_how = xasprintf("LeaderWorkerSet size %ld", size);
+	}
 }
 
 static void build_configmap(struct pctx *pc, const struct ynode *root)
