@@ -58,6 +58,9 @@ struct worker_kv {
 	char refuse_why[192];
 	/* vLLM kv_buffer_device "cpu": KV is staged through host memory */
 	bool host_buffer;
+	/* SGLang's NIXL connector with SGLANG_NIXL_HOST_STAGING_MB > 0: the same
+	 * through pinned host slots; "SGLANG_NIXL_HOST_STAGING_MB=512", else "" */
+	char host_staging[80];
 };
 
 /* One worker-like service of a deployment with what was decided about it. */

@@ -597,6 +597,27 @@ static void kv_vllm(const struct manifest_set *ms, const struct service *s, stru
 	free(raw);
 }
 
+/*
+ * SGLang's NIXL connector stages KV through pinned host memory when
+ * SGLANG_NIXL_HOST_STAGING_MB is non-zero: NixlKVManager reads it
+ * (`host_mb = envs.SGLANG_NIXL_HOST_STAGING_MB.get()`, `if host_mb:` ...
+ * HostStaging), and nixl/host_staging.py "NIXL WRITEs through pinned host
+ * memory": prefill packs rows into a pinned slot, decode scatters them from
+ * a pinned ring (sgl-project/sglang python/sglang/srt/disaggregation/nixl/).
+ * Only a literal number is read; a reference or `$VAR` is not judged.
+ */
+static void sglang_host_staging(const struct service *s, struct worker_kv *k)
+{
+	const struct env_var *v = service_env_get(s, "SGLANG_NIXL_HOST_STAGING_MB");
+	if (!v || !v->value || v->value_from || strchr(v->value, '$'))
+		return;
+	char *end = NULL;
+	long mb = strtol(v->value, &end, 10);
+	if (end == v->value || *end || mb <= 0)
+		return;
+	snprintf(k->host_staging, sizeof(k->host_staging), "SGLANG_NIXL_HOST_STAGING_MB=%ld", mb);
+}
+
 static void kv_sglang(const struct manifest_set *ms, const struct service *s, struct worker_kv *k)
 {
 	char *tb = cmdline_flag_value(svc_cmd(s), "--disaggregation-transfer-backend");
@@ -618,6 +639,7 @@ static void kv_sglang(const struct manifest_set *ms, const struct service *s, st
 	const char *src = from_cfg ? "disaggregation-transfer-backend (--config)"
 				   : "--disaggregation-transfer-backend";
 	if (val && !strcasecmp(val, "nixl")) {
+		sglang_host_staging(s, k);
 		const struct env_var *v = service_env_get(s, "SGLANG_DISAGGREGATION_NIXL_BACKEND");
 		if (v && v->value && *v->value)
 			kv_set(k, KV_NIXL, v->value, false, v->loc,

@@ -371,6 +371,17 @@ static void backend_nixl(struct acc *a, const struct env_class *c, const struct 
 		acc_fix(a, CI_WARN,
 			"use \"kv_buffer_device\":\"cuda\" (the default) unless the "
 			"device memory cannot be registered with the NIC");
+	} else if (*w->kv.host_staging) {
+		acc_note(a, CI_WARN, sn,
+			 "%s with %s (%s): correct, but SGLang's NIXL connector then "
+			 "writes every KV transfer through pinned host memory (HOST "
+			 "staging: prefill packs a host slot, decode scatters from a host "
+			 "ring): no GPUDirect RDMA",
+			 word, w->kv.host_staging, w->kv.how);
+		acc_fix(a, CI_WARN,
+			"unset SGLANG_NIXL_HOST_STAGING_MB (0 turns HOST staging off: NIXL "
+			"writes GPU to GPU) unless the GPU memory cannot be registered with "
+			"the NIC");
 	} else if (w->uses_ucx && (c->fabric & FAB_EFA)) {
 		acc_note(a, CI_WARN, sn,
 			 "%s on EFA (%s): UCX gives no GPUDirect RDMA on EFA "

@@ -584,6 +584,30 @@ static void test_sglang_nixl_backend_env(void **state)
 	assert_non_null(strstr(c->detail, "NIXL/UCX"));
 }
 
+/* SGLang's NIXL connector with SGLANG_NIXL_HOST_STAGING_MB > 0 stages KV
+ * through pinned host memory: correct, slow; 0 or a reference is not read. */
+static void test_sglang_nixl_host_staging_warns(void **state)
+{
+	struct fx *f = *state;
+	struct deployment *dep = tu_dep(&f->ms, "sgl", "sglang");
+	struct service *p = tu_svc(dep, "prefill", ROLE_PREFILL, 8, 1,
+				   "python3 -m dynamo.sglang --disaggregation-mode prefill "
+				   "--disaggregation-transfer-backend nixl");
+	struct service *d = tu_svc(dep, "decode", ROLE_DECODE, 8, 1,
+				   "python3 -m dynamo.sglang --disaggregation-mode decode "
+				   "--disaggregation-transfer-backend nixl");
+	tu_env(p, "SGLANG_NIXL_HOST_STAGING_MB", "512", 3);
+	tu_env(d, "SGLANG_NIXL_HOST_STAGING_MB", "0", 4);
+	run(f);
+	const struct ci_check *c = tu_get(&f->r, "env.backend");
+	assert_int_equal(c->status, CI_WARN);
+	assert_non_null(
+		strstr(c->detail, "prefill: NIXL/UCX with SGLANG_NIXL_HOST_STAGING_MB=512"));
+	assert_non_null(strstr(c->detail, "pinned host memory"));
+	assert_null(strstr(c->detail, "decode: NIXL/UCX with"));
+	assert_non_null(strstr(c->fix, "unset SGLANG_NIXL_HOST_STAGING_MB"));
+}
+
 static void test_trtllm_configmap_backend(void **state)
 {
 	struct fx *f = *state;
@@ -833,6 +857,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_mocker_is_ready, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_efa_anti_affinity_required, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_kv_buffer_device_cpu_warns, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_sglang_nixl_host_staging_warns, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(test_dgd_without_worker_is_unknown, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_vllm_without_kv_transfer_config, setup,
