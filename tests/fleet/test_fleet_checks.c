@@ -627,6 +627,20 @@ static void test_drift_image_judged(void **state)
 	assert_int_equal(image_check(&r, "UCX_TLS")->status, CI_WARN);
 	report_release(&r);
 
+	/* MNNVL without a NIC: an image's ^cuda_ipc leaves no lane (nixl#1110) */
+	free(q.link_layer);
+	q.link_layer = strdup("none");
+	q.n_ports = 0;
+	q.cluster_uuid = strdup("dc6e40c4-0000-4000-8000-000000000001");
+	free(q.env[0].value);
+	q.env[0].value = strdup("^cuda_ipc");
+	report_init(&r, "all", "t");
+	all_check_drift(&r, &ms, d, &q, 1);
+	c = image_check(&r, "UCX_TLS");
+	assert_int_equal(c->status, CI_WARN);
+	has(c, "nixl#1110");
+	report_release(&r);
+
 	fleet_pod_release(&q);
 	fleet_pod_release(&p[0]);
 	fleet_pod_release(&p[1]);
