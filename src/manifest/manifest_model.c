@@ -1232,6 +1232,7 @@ static void build_lws(struct pctx *pc, const struct ynode *root, int doc_index)
 	}
 	for (size_t i = before; i < d->n_svcs; i++) {
 		struct service *s = &d->svcs[i];
+		d->operator_rendered |= s->labels.n > 0; /* the operator's labels */
 		if (YPATH(lwt, "size"))
 			s->node_count_loc = at(pc, YPATH(lwt, "size"));
 		/* one group of size pods is one engine: the Dynamo operator
