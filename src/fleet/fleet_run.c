@@ -95,7 +95,7 @@ static char *timeout_line(const struct fleet_target *ft, const char *target,
 struct pod_ctx {
 	const struct fleet_target *ft;
 	enum fleet_kind kind;
-	const struct kube_pod_list *list;
+	const struct nixl_peer_index *peers;
 	const struct fleet_plan_pod *pp;
 	struct fleet_job *job;
 };
@@ -146,7 +146,7 @@ static void judge_pod(const struct pod_ctx *x, struct ci_report *child, struct f
 	if (x->kind != FLEET_NODE) {
 		struct nixl_peer_choice pc;
 		memset(&pc, 0, sizeof(pc));
-		nixl_pick_peer(x->list, kp->name, &pc);
+		nixl_peer_pick(x->peers, kp->name, &pc);
 		struct nixl_target t = {
 			.kind = NK_POD,
 			.namespace_ = x->ft->probe.namespace_,
@@ -182,7 +182,7 @@ static void judge_pod(const struct pod_ctx *x, struct ci_report *child, struct f
 struct judge_ctx {
 	const struct fleet_target *ft;
 	enum fleet_kind kind;
-	const struct kube_pod_list *list;
+	const struct nixl_peer_index *peers; /* built once: a pick per pod */
 	const struct fleet_plan_pod **pps;
 	struct ci_report *children;
 	struct fleet_pod *pods;
@@ -195,7 +195,7 @@ static void judge_one(void *ctx, size_t i, struct fleet_job *job)
 {
 	struct judge_ctx *jc = ctx;
 	struct pod_ctx x = {
-		.ft = jc->ft, .kind = jc->kind, .list = jc->list, .pp = jc->pps[i], .job = job};
+		.ft = jc->ft, .kind = jc->kind, .peers = jc->peers, .pp = jc->pps[i], .job = job};
 	judge_pod(&x, &jc->children[i], &jc->pods[i]);
 	probe_outcome_release(&job->out);
 }
@@ -259,9 +259,15 @@ int fleet_run(const struct fleet_target *ft, enum fleet_kind kind, struct ci_rep
 		}
 	struct fleet_pod *pods = xcalloc(n ? n : 1, sizeof(*pods));
 	struct ci_report *children = xcalloc(n ? n : 1, sizeof(*children));
+	/* One index for every pod's peer: a scan of the list per pod would
+	 * make a 10,000-pod nixl or all run quadratic (nixl_peer.c). */
+	struct nixl_peer_index peers;
+	memset(&peers, 0, sizeof(peers));
+	if (kind != FLEET_NODE)
+		nixl_peer_index_init(&peers, &list);
 	struct judge_ctx jc = {.ft = ft,
 			       .kind = kind,
-			       .list = &list,
+			       .peers = &peers,
 			       .pps = pps,
 			       .children = children,
 			       .pods = pods};
@@ -286,6 +292,7 @@ int fleet_run(const struct fleet_target *ft, enum fleet_kind kind, struct ci_rep
 	free(children);
 	free(jobs);
 	free(pps);
+	nixl_peer_index_release(&peers);
 	fleet_plan_release(&plan);
 	kube_pod_list_release(&list);
 	free(what);

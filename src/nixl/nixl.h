@@ -19,6 +19,7 @@
 #include <stddef.h>
 
 #include "core/report.h"
+#include "core/strmap.h"
 #include "node/node_facts.h"
 #include "parse/pip_meta.h"
 #include "parse/ucx_info.h"
@@ -131,8 +132,41 @@ struct nixl_peer_choice {
 };
 /* Pure: pick the peer of pod `self_name` in l (same DGD label, the other
  * sub-component type; Running, ready, not terminating; another node
- * preferred; then by name). */
+ * preferred; then by name).  One pick: it builds a nixl_peer_index and
+ * releases it (linear in l); for a pick per pod of l use the index. */
 void nixl_pick_peer(const struct kube_pod_list *l, const char *self_name,
+		    struct nixl_peer_choice *out);
+
+/* The lookups every pick needs, built once per `get pods` list, so that a
+ * pick per pod (a nixl or all fleet run) is linear in the pods, not
+ * quadratic: the pods by name (the first of a name, as kube_pods_find) and,
+ * per DGD label, the workers of each role (prefill, decode, any) with their
+ * counts and the few candidates any pick can choose (nixl_peer.c says why
+ * three per tier are enough).  Borrows l: l must outlive the index and stay
+ * unchanged. */
+struct nixl_peer_tier {
+	const struct kube_pod *first, *second; /* by (name, list order) */
+	const struct kube_pod *other_node;     /* the first not on first's node */
+};
+struct nixl_peer_group {
+	size_t n, n_down;            /* members; of those, not Running or terminating */
+	struct nixl_peer_tier ready; /* Running, not terminating, every container ready */
+	struct nixl_peer_tier up;    /* Running, not terminating, not ready */
+};
+struct nixl_peer_dgd {
+	struct nixl_peer_group prefill, decode, any; /* any: every worker */
+};
+struct nixl_peer_index {
+	const struct kube_pod_list *list;
+	struct strmap by_name; /* pod name -> index in list */
+	struct strmap by_dgd;  /* DGD label -> index in dgds */
+	struct nixl_peer_dgd *dgds;
+	size_t n_dgds, cap_dgds;
+};
+void nixl_peer_index_init(struct nixl_peer_index *ix, const struct kube_pod_list *l);
+void nixl_peer_index_release(struct nixl_peer_index *ix);
+/* nixl_pick_peer through the index: the same choice and the same why. */
+void nixl_peer_pick(const struct nixl_peer_index *ix, const char *self_name,
 		    struct nixl_peer_choice *out);
 
 struct nixl_target {
