@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: Apache-2.0
-# bench/fleet.sh: the fleet fan-out (`node --deployment`), each exec
+# bench/fleet.sh: the fleet fan-out (`node`, `nixl`, `all --deployment`), each exec
 # answering a saved transcript after LATENCY_MS (default 200).
 #
 # 1. 1, 8, 32 and 64 worker pods through the test kubectl (tests/fakes/
@@ -17,8 +17,14 @@
 #    tool), the tool's peak RSS and what it grows by per pod, and the
 #    machine cost per pod (CPU of the tool plus its kubectl children, and
 #    the tool's alone: the fake's share taken off).
+#    Each size runs for every verb of FLEET_VERBS: `node` (the node checks
+#    only), `nixl` (the NIXL/UCX checks and one peer pick per pod) and `all`
+#    (env on the bundled example recipe, examples/recipes/
+#    llama-70b-disagg-ib, then node and nixl per pod and the drift between
+#    the recipe and the pods): one transcript each pod, judged three ways.
 # Figures are printed, never judged.  Env: RUNS, RUNS_BIG, LATENCY_MS,
-# FLEET_SIZES (default "64 1024 10000"), SMALL=0 (skip part 1).
+# FLEET_SIZES (default "64 1024 10000"), FLEET_VERBS (default
+# "node nixl all"), SMALL=0 (skip part 1).
 # Usage (repository root): BENCH_BUILD=build sh bench/fleet.sh
 #   e.g. SMALL=0 RUNS_BIG=3 FLEET_SIZES="64 1024 4096 10000" sh bench/fleet.sh
 set -eu
@@ -81,39 +87,56 @@ echo "fake kubectl (bench/fake_kubectl.c): ${fake_ms} ms of CPU per call; $ncpu 
 # best, the ideal or all the CPU the run needs (the tool's and the fakes')
 # spread over every CPU, whichever is longer: where the floor exceeds the
 # ideal, the machine (process start-up) bounds the run, not the tool.
-printf '%-6s %-5s %10s %9s %7s %9s %7s %12s %10s %10s\n' pods jobs "median ms" "ideal ms" ratio \
-	"floor ms" "/floor" "peak RSS KiB" "CPU ms/pod" "tool ms/pod"
-rss_prev='' n_prev=''
+VERBS=${FLEET_VERBS:-node nixl all}
+rss_prev="" n_prev=""
+recipe=examples/recipes/llama-70b-disagg-ib
+# fleet_cmd VERB: the command line of one run of VERB over the fake.
+fleet_cmd() {
+	case $1 in
+	all) echo "$bin all $recipe --kubectl $tmp/kubectl -n dynamo --deployment llm-disagg --jobs $JOBS_BIG" ;;
+	*) echo "$bin $1 --kubectl $tmp/kubectl -n dynamo -l $sel --jobs $JOBS_BIG" ;;
+	esac
+}
+printf '%-5s %-6s %-5s %10s %9s %7s %9s %7s %12s %10s %10s\n' verb pods jobs "median ms" \
+	"ideal ms" ratio "floor ms" "/floor" "peak RSS KiB" "CPU ms/pod" "tool ms/pod"
 for n in $SIZES; do
 	python3 tests/fleet/make_cluster.py "$n" "$tmp/big" --json-only
 	export FAKE_PODS_JSON="$tmp/big/_pods.json"
 	export FAKE_LATENCY_MS="$LATENCY_MS"
-	walls='' cpus=''
-	i=0
-	while [ "$i" -lt "$RUNS_BIG" ]; do
-		r=$(wall_cpu_ms "$bin" node --kubectl "$tmp/kubectl" -n dynamo -l "$sel" --jobs "$JOBS_BIG")
-		walls="$walls ${r% *}"
-		cpus="$cpus ${r#* }"
-		i=$((i + 1))
+	for verb in $VERBS; do
+		cmd=$(fleet_cmd "$verb")
+		walls='' cpus=''
+		i=0
+		while [ "$i" -lt "$RUNS_BIG" ]; do
+			# shellcheck disable=SC2086 # the command line, split into words
+			r=$(wall_cpu_ms $cmd)
+			walls="$walls ${r% *}"
+			cpus="$cpus ${r#* }"
+			i=$((i + 1))
+		done
+		# shellcheck disable=SC2086 # split the lists into arguments
+		w=$(median $walls)
+		# shellcheck disable=SC2086
+		c=$(median $cpus)
+		# shellcheck disable=SC2017
+		ideal=$(( (n + JOBS_BIG - 1) / JOBS_BIG * LATENCY_MS ))
+		floor=$(awk -v i="$ideal" -v c="$c" -v p="$ncpu" 'BEGIN { f = c / p; printf "%.0f", (f > i ? f : i) }')
+		# the largest process of the run: the tool (the static fake is tiny)
+		# shellcheck disable=SC2086
+		rss=$(peak_rss_kib $cmd)
+		printf '%-5s %-6s %-5s %10s %9s %7s %9s %7s %12s %10s %10s\n' "$verb" "$n" "$JOBS_BIG" \
+			"$w" "$ideal" \
+			"$(awk -v m="$w" -v t="$ideal" 'BEGIN { printf "%.2fx", m / t }')" "$floor" \
+			"$(awk -v m="$w" -v t="$floor" 'BEGIN { printf "%.2fx", m / t }')" "$rss" \
+			"$(awk -v c="$c" -v n="$n" 'BEGIN { printf "%.2f", c / n }')" \
+			"$(awk -v c="$c" -v n="$n" -v f="$fake_ms" 'BEGIN { printf "%.2f", c / n - f }')"
+		# the previous size's RSS of this verb: rss_<verb>, n_<verb>
+		eval "rss_prev=\${rss_$verb:-} n_prev=\${n_$verb:-}"
+		if [ -n "$rss_prev" ]; then
+			echo "      $verb: peak RSS grows by $(awk -v a="$rss" -v b="$rss_prev" -v n="$n" \
+				-v m="$n_prev" 'BEGIN { printf "%.1f", (a - b) / (n - m) }') KiB per pod from $n_prev to $n pods"
+		fi
+		eval "rss_$verb=\$rss n_$verb=\$n"
 	done
-	# shellcheck disable=SC2086 # split the lists into arguments
-	w=$(median $walls)
-	# shellcheck disable=SC2086
-	c=$(median $cpus)
-	# shellcheck disable=SC2017
-	ideal=$(( (n + JOBS_BIG - 1) / JOBS_BIG * LATENCY_MS ))
-	floor=$(awk -v i="$ideal" -v c="$c" -v p="$ncpu" 'BEGIN { f = c / p; printf "%.0f", (f > i ? f : i) }')
-	# the largest process of the run: the tool (the static fake is tiny)
-	rss=$(peak_rss_kib "$bin" node --kubectl "$tmp/kubectl" -n dynamo -l "$sel" --jobs "$JOBS_BIG")
-	printf '%-6s %-5s %10s %9s %7s %9s %7s %12s %10s %10s\n' "$n" "$JOBS_BIG" "$w" "$ideal" \
-		"$(awk -v m="$w" -v t="$ideal" 'BEGIN { printf "%.2fx", m / t }')" "$floor" \
-		"$(awk -v m="$w" -v t="$floor" 'BEGIN { printf "%.2fx", m / t }')" "$rss" \
-		"$(awk -v c="$c" -v n="$n" 'BEGIN { printf "%.2f", c / n }')" \
-		"$(awk -v c="$c" -v n="$n" -v f="$fake_ms" 'BEGIN { printf "%.2f", c / n - f }')"
-	if [ -n "$rss_prev" ]; then
-		echo "  peak RSS grows by $(awk -v a="$rss" -v b="$rss_prev" -v n="$n" -v m="$n_prev" \
-			'BEGIN { printf "%.1f", (a - b) / (n - m) }') KiB per pod from $n_prev to $n pods"
-	fi
-	rss_prev=$rss n_prev=$n
 	rm -rf "$tmp/big"
 done
