@@ -521,6 +521,15 @@ live_engine() {
 # are rewritten, "VLLM::EngineCore"): ONE grep -l over every maps file the
 # jail allows.  Else pid 1 or the first process whose command line runs an
 # engine.  Our own shell (its command line holds this script) is skipped.
+# Why grep and not `while read` + `case` (the framing's way): a serving
+# engine maps thousands of lines (6,000, 412 KiB, in the synthesised vLLM
+# maps of docs/probe.md), and the shell's read costs a read(2) per byte
+# (dash) or re-generates /proc's seq_file on every lseek back (bash).  Per
+# such file, CPU: `timeout 5 grep -l` 26 ms (mostly its two execs); the
+# built-in loop 760 ms in dash, 5.9 s in bash on a real /proc/PID/maps, and
+# a pod has one per worker process.  The grep runs in every probe, once
+# for all the files, never once per file; the live:maps grep once more
+# when an engine was found.
 live_find() {
 	pid='' how='' engine='' exe='' nixl_procs=0
 	set --
@@ -591,8 +600,9 @@ live_proc() {
 	pline "readable=yes"
 	endsec live:proc 0 ''
 
-	# The transport libraries it mapped: one grep; a library is mapped in
-	# consecutive segments, so its first line is kept.
+	# The transport libraries it mapped: one grep (a loop of built-ins
+	# costs 20-170x its CPU on an engine's maps: live_find says why); a
+	# library is mapped in consecutive segments, so its first line is kept.
 	begin live:maps
 	if have grep; then
 		toolrun grep -E -s -e '/(libplugin_|libnixl|libuc[pst]|libuct_|libfabric|libefa|libibverbs|libmlx5|libnccl|libgdrapi)[^/]*$' -- "$m"
