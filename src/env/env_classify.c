@@ -376,12 +376,17 @@ static void decide_fabric(const struct manifest_set *ms, struct env_class *c)
 			fabric_hints(&a, &d->svcs[i]);
 	/* A NIC claimed through DRA (rdma-dranet...) is an RDMA NIC whose link
 	 * layer the class does not say: InfiniBand unless a variable says
-	 * RoCE. */
+	 * RoCE.  Read as InfiniBand, and said to be a reading: no env rule
+	 * tells InfiniBand from RoCE (both take the same UCX and NCCL rules),
+	 * and node reads the port's real link layer. */
 	for (size_t i = 0; i < d->n_svcs && !(a.mask & (FAB_IB | FAB_ROCE | FAB_EFA)); i++) {
 		const char *nc = is_worker(&d->svcs[i]) ? env_nic_claim(ms, &d->svcs[i]) : NULL;
 		if (nc) {
-			char what[96];
-			snprintf(what, sizeof(what), "NIC resource claim %.60s", nc);
+			char what[160];
+			snprintf(what, sizeof(what),
+				 "NIC resource claim %.60s (InfiniBand or RoCE: the claim does not "
+				 "say which)",
+				 nc);
 			fab_add(&a, FAB_IB, what, d->svcs[i].name);
 		}
 	}
