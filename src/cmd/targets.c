@@ -124,6 +124,8 @@ void verb_ctx_init(struct verb_ctx *c, const struct verb *v, const struct cli_op
 		.jobs = o->jobs > 0 ? o->jobs : CLI_DEFAULT_JOBS,
 		.deadline_s = o->deadline_s,
 		.progress = !o->quiet && isatty(STDERR_FILENO),
+		/* run_verb renders a fleet verb's text with fleet_render_text */
+		.text_summary = o->format == CI_FORMAT_TEXT && !o->verbose && !v->fleet_optional,
 	};
 	/* --color auto: colour only on a terminal that is not TERM=dumb, and
 	 * never with NO_COLOR set (https://no-color.org); --color always wins. */

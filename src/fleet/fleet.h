@@ -177,6 +177,11 @@ void fleet_plan_report(struct ci_report *r, const struct fleet_plan *p, const ch
  * JSON is the core renderer's. */
 void fleet_render_text(FILE *out, const struct ci_report *r, const struct ci_verdict *v,
 		       const struct render_opts *o);
+/* Free what fleet_render_text never reads of a child report when it shows
+ * two pods or more without -v (fleet_render_text.c says what it reads), so
+ * that a big fleet holds per pod what its text report needs.  The steps are
+ * the caller's (fleet_run lifts one pod's).  Output unchanged. */
+void fleet_text_trim_child(struct ci_report *c);
 /* The matrix column of a check id ("rdma", "gpudirect", ...), or NULL when
  * it is in no column. */
 const char *fleet_group_of(const char *check_id);

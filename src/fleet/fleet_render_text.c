@@ -227,6 +227,44 @@ static void print_table(FILE *out, const struct ci_report *r, const struct pod_r
 	}
 }
 
+/*
+ * What this layout reads of a child when it is not `full` (no -v, two pods
+ * or more): every check's id, status, criticality and layer (the row's
+ * verdict and counts, the fix-first list, the id column), the subject,
+ * detail and fix of the checks that need attention (printed, and the
+ * causes of the fix-first list: render_text.c's ff_collect counts only
+ * those), the target, the label and the live path.  Never a check's
+ * evidence (-v only) nor a child's facts: free them, and the text of the
+ * checks no line shows.  A child of `all` held 18.3 KB (1,024 pods, the
+ * bench's transcript); trimmed, 4.1 KB: its check ids and array.
+ */
+void fleet_text_trim_child(struct ci_report *c)
+{
+	for (size_t i = 0; i < c->n_checks; i++) {
+		struct ci_check *k = &c->checks[i];
+		for (size_t e = 0; e < k->n_evidence; e++)
+			free(k->evidence[e]);
+		free(k->evidence);
+		k->evidence = NULL;
+		k->n_evidence = k->cap_evidence = 0;
+		if (needs_attention(k))
+			continue;
+		free(k->subject);
+		free(k->detail);
+		free(k->fix);
+		k->subject = k->detail = k->fix = NULL;
+	}
+	for (size_t i = 0; i < c->n_facts; i++) {
+		free(c->facts[i].name);
+		free(c->facts[i].value);
+		free(c->facts[i].subject);
+		free(c->facts[i].source);
+	}
+	free(c->facts);
+	c->facts = NULL;
+	c->n_facts = c->cap_facts = 0;
+}
+
 /* The id column: as wide as the widest id that will be printed. */
 static int id_col_of(const struct ci_report *r, bool full)
 {

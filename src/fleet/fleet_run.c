@@ -186,7 +186,50 @@ struct judge_ctx {
 	const struct fleet_plan_pod **pps;
 	struct ci_report *children;
 	struct fleet_pod *pods;
+	size_t n;
+	/* trim: only the text layout reads the children, and it shows every
+	 * check of a single pod; the steps kept are those lift_steps can take
+	 * (the first prefill pod's, the first pod's: indices, n for none) */
+	bool trim;
+	size_t steps_prefill, steps_any;
 };
+
+static void drop_steps(struct ci_report *c)
+{
+	for (size_t i = 0; i < c->n_steps; i++) {
+		free(c->steps[i].description);
+		free(c->steps[i].command);
+	}
+	free(c->steps);
+	c->steps = NULL;
+	c->n_steps = c->cap_steps = 0;
+}
+
+/* Keep child i's steps only while it is the first (in listing order) of
+ * the pods lift_steps would pick from; drop those it displaces. */
+static void keep_steps(struct judge_ctx *jc, size_t i)
+{
+	if (!jc->children[i].n_steps)
+		return;
+	size_t was_p = jc->steps_prefill, was_a = jc->steps_any;
+	if (!strcmp(jc->pods[i].role, "prefill") && i < jc->steps_prefill)
+		jc->steps_prefill = i;
+	if (i < jc->steps_any)
+		jc->steps_any = i;
+	size_t cand[3] = {i, was_p, was_a};
+	for (size_t k = 0; k < 3; k++)
+		if (cand[k] < jc->n && cand[k] != jc->steps_prefill && cand[k] != jc->steps_any)
+			drop_steps(&jc->children[cand[k]]);
+}
+
+/* The checks array at its size: a fleet holds thousands of them. */
+static void shrink_checks(struct ci_report *c)
+{
+	if (c->cap_checks > c->n_checks && c->n_checks) {
+		c->checks = xrealloc(c->checks, c->n_checks * sizeof(*c->checks));
+		c->cap_checks = c->n_checks;
+	}
+}
 
 /* fleet_probe_all's callback, on this thread, as each pod's answer comes
  * in: judge it into its own slot (the report keeps the listing's order,
@@ -198,6 +241,11 @@ static void judge_one(void *ctx, size_t i, struct fleet_job *job)
 		.ft = jc->ft, .kind = jc->kind, .peers = jc->peers, .pp = jc->pps[i], .job = job};
 	judge_pod(&x, &jc->children[i], &jc->pods[i]);
 	probe_outcome_release(&job->out);
+	if (jc->trim) {
+		fleet_text_trim_child(&jc->children[i]);
+		keep_steps(jc, i);
+	}
+	shrink_checks(&jc->children[i]);
 }
 
 /* The pair test is the same for every prefill/decode pair: show the first
@@ -270,7 +318,11 @@ int fleet_run(const struct fleet_target *ft, enum fleet_kind kind, struct ci_rep
 			       .peers = &peers,
 			       .pps = pps,
 			       .children = children,
-			       .pods = pods};
+			       .pods = pods,
+			       .n = n,
+			       .trim = ft->text_summary && n >= 2,
+			       .steps_prefill = n,
+			       .steps_any = n};
 	fleet_probe_all(ft, jobs, n, deadline, judge_one, &jc);
 	fleet_checks_run(out, kind, pods, n);
 	fleet_check_live(out, pods, n, ft->jobs > 0 ? (size_t)ft->jobs : 1);

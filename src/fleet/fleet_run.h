@@ -22,6 +22,9 @@ struct fleet_target {
 	double deadline_s;         /* --deadline: the whole run; 0: none (probe.timeout_s
 				      * bounds each pod's round trip) */
 	bool progress;             /* "probed i/n pods" on stderr */
+	bool text_summary;         /* rendered by fleet_render_text without -v: each
+				      * pod keeps what that layout prints of it
+				      * (fleet_text_trim_child) */
 };
 
 /* ---- the worker pool (fleet_probe.c) ---- */
