@@ -9,6 +9,7 @@
 
 #include "core/sanitize.h"
 #include "core/strbuf.h"
+#include "core/strmap.h"
 #include "core/xalloc.h"
 #include "core/render.h"
 
@@ -230,14 +231,20 @@ struct ff_cause {
 	const struct ci_check *c; /* the first check of this cause */
 	const char **places;      /* distinct, in the order seen */
 	size_t n_places, cap_places;
+	struct strmap seen; /* place -> index in places */
 	size_t pos;
 };
 
+/* The causes and places are found through maps: a fleet of 10,000 pods
+ * that all warn puts 10,000 places on one entry, and a scan of the places
+ * (or the causes) per check made the list quadratic in the pods. */
 struct ff_entry {
 	struct ff_cause *causes;
 	size_t n_causes, cap_causes;
-	const char **places; /* distinct over every cause */
+	struct strmap cause_of; /* ff_key -> index in causes */
+	const char **places;    /* distinct over every cause */
 	size_t n_places, cap_places;
+	struct strmap seen;
 	bool in_children; /* the places are child reports (pods), not subjects */
 };
 
@@ -252,12 +259,10 @@ static const char *ff_key(const struct ci_check *c)
 	return c->fix ? c->fix : c->detail ? c->detail : "";
 }
 
-static void ff_place(const char ***v, size_t *n, size_t *cap, const char *p)
+static void ff_place(const char ***v, size_t *n, size_t *cap, struct strmap *seen, const char *p)
 {
-	for (size_t i = 0; i < *n; i++)
-		if (!strcmp((*v)[i], p))
-			return;
-	*XPUSH(*v, *n, *cap) = p;
+	if (strmap_put(seen, p, *n) == *n)
+		*XPUSH(*v, *n, *cap) = p;
 }
 
 /* A child's place is its pod (the end of "pod NS/NAME"), else its target. */
@@ -276,19 +281,20 @@ static void ff_collect(const struct ci_report *r, const char *id, bool unknown, 
 		if (strcmp(c->id, id) || !ff_counts(c, unknown))
 			continue;
 		const char *p = place ? place : c->subject && *c->subject ? c->subject : "";
-		struct ff_cause *k = NULL;
-		for (size_t j = 0; j < e->n_causes && !k; j++)
-			if (!strcmp(ff_key(e->causes[j].c), ff_key(c)))
-				k = &e->causes[j];
-		if (!k) {
+		size_t j = strmap_put(&e->cause_of, ff_key(c), e->n_causes);
+		struct ff_cause *k;
+		if (j == e->n_causes) {
 			k = XPUSH(e->causes, e->n_causes, e->cap_causes);
 			memset(k, 0, sizeof(*k));
+			strmap_init(&k->seen);
 			k->c = c;
 			k->pos = e->n_causes;
+		} else {
+			k = &e->causes[j];
 		}
 		if (*p) {
-			ff_place(&k->places, &k->n_places, &k->cap_places, p);
-			ff_place(&e->places, &e->n_places, &e->cap_places, p);
+			ff_place(&k->places, &k->n_places, &k->cap_places, &k->seen, p);
+			ff_place(&e->places, &e->n_places, &e->cap_places, &e->seen, p);
 		}
 		if (place)
 			e->in_children = true;
@@ -311,10 +317,14 @@ static int cmp_cause(const void *a, const void *b)
 
 static void ff_release(struct ff_entry *e)
 {
-	for (size_t i = 0; i < e->n_causes; i++)
+	for (size_t i = 0; i < e->n_causes; i++) {
 		free(e->causes[i].places);
+		strmap_release(&e->causes[i].seen);
+	}
 	free(e->causes);
 	free(e->places);
+	strmap_release(&e->cause_of);
+	strmap_release(&e->seen);
 }
 
 /* One place: its name; up to three: "2 pods: a and b" (without a noun,

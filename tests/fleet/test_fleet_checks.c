@@ -14,6 +14,7 @@
 
 #include <cmocka.h>
 
+#include "core/render.h"
 #include "core/report.h"
 #include "env/env_analyze.h"
 #include "fleet/fleet.h"
@@ -725,6 +726,50 @@ static void test_scale_linear(void **state)
 	free(p);
 }
 
+/* The text report of a fleet whose every pod warns the same way (one fix,
+ * 10,000 places) and fails its own way (10,000 causes): the fix-first list
+ * found each place and cause with a scan of those seen, 20,015 comparisons
+ * per pod at this size (and growing); with maps, 17 per pod. */
+#define RENDER_PER_POD 100
+
+static void test_render_linear(void **state)
+{
+	(void)state;
+	size_t n = SCALE_PODS;
+	struct ci_report r;
+	report_init(&r, "node", "deployment d in namespace ns");
+	for (size_t i = 0; i < n; i++) {
+		char target[48];
+		snprintf(target, sizeof(target), "pod ns/w-%zu", i);
+		struct ci_report c;
+		report_init(&c, "node", target);
+		c.child_label = strdup(i % 2 ? "decode on n1" : "prefill on n0");
+		struct ci_check *k = report_add(&c, "node.rdma.ports", CI_WARN, true,
+						CI_LAYER_FABRIC, "mlx5_1", "port 1 is DOWN");
+		check_set_fix(k, "bring the port up");
+		report_add(&c, "node.gpudirect", CI_FAIL, true, CI_LAYER_DRIVER, NULL,
+			   "no peer memory module (pod %zu)", i);
+		report_add(&c, "node.gpu", CI_OK, true, CI_LAYER_DRIVER, NULL, "8 GPUs");
+		report_adopt_child(&r, &c);
+	}
+	struct render_opts o = {.format = CI_FORMAT_TEXT, .width = 80};
+	FILE *out = fopen("/dev/null", "w");
+	assert_non_null(out);
+	n_strcmp = 0;
+	struct ci_verdict v;
+	verdict_compute(&r, &v);
+	fleet_render_text(out, &r, &v, &o);
+	size_t k = n_strcmp;
+	fclose(out);
+	print_message("%zu pods, one shared and one own finding each: %zu comparisons (%.1f per "
+		      "pod) to render\n",
+		      n, k, (double)k / (double)n);
+	assert_int_equal(v.kind, CI_BLOCKED);
+	assert_true(k < RENDER_PER_POD * n);
+	verdict_release(&v);
+	report_release(&r);
+}
+
 /* A recipe that leaves every critical variable to the image: env.vars
  * warns; `all` turns it ok when the pods have them or have an RDMA NIC
  * for UCX's defaults, and keeps it, naming the pod, otherwise. */
@@ -824,6 +869,7 @@ int main(void)
 		cmocka_unit_test(test_drift),
 		cmocka_unit_test(test_drift_image_judged),
 		cmocka_unit_test(test_scale_linear),
+		cmocka_unit_test(test_render_linear),
 		cmocka_unit_test(test_vars_resolved_by_pods),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
