@@ -31,6 +31,7 @@
 
 #include "core/redact.h"
 #include "core/strbuf.h"
+#include "core/strmap.h"
 #include "core/xalloc.h"
 #include "fleet/fleet.h"
 #include "env/env_analyze.h"
@@ -169,20 +170,19 @@ static void check_match(struct ci_report *r, const struct deployment *d, const s
 	strbuf_release(&bad);
 }
 
-static void check_recipe_side(struct ci_report *r, const struct fleet_pod *p, size_t n,
-			      const struct service **svc_of)
+static void check_recipe_side(struct ci_report *r, const struct deployment *d,
+			      const struct fleet_pod *p, size_t n, const struct service **svc_of)
 {
 	size_t found = 0, compared = 0, inline_skipped = 0;
-	/* Per service and variable: the pods that differ, in one check. */
+	/* Per service and variable: the pods that differ, in one check.  Each
+	 * service once, at its first pod (svc_of points into d->svcs): a scan
+	 * of the pods before each pod would be quadratic in a fleet. */
+	bool *done = xcalloc(d->n_svcs ? d->n_svcs : 1, sizeof(*done));
 	for (size_t i = 0; i < n; i++) {
 		const struct service *s = svc_of[i];
-		if (!s)
+		if (!s || done[s - d->svcs])
 			continue;
-		bool first = true;
-		for (size_t j = 0; j < i && first; j++)
-			first = svc_of[j] != s;
-		if (!first)
-			continue;
+		done[s - d->svcs] = true;
 		for (size_t e = 0; e < s->env.n; e++) {
 			const struct env_var *v = &s->env.v[e];
 			if (!v->name || !redact_is_transport_name(v->name))
@@ -231,6 +231,7 @@ static void check_recipe_side(struct ci_report *r, const struct fleet_pod *p, si
 			strbuf_release(&b);
 		}
 	}
+	free(done);
 	if (!found)
 		report_check(
 			r, FLEET_CHECK(DRIFT_RECIPE), CI_OK, "recipe",
@@ -559,13 +560,22 @@ static void image_one(struct ci_report *r, const char *name, const struct fleet_
 	free(g);
 }
 
+/* A variable the pods have and the recipe does not set, with its pods. */
+struct image_var {
+	const char *name, *value; /* the first pod's (borrowed) */
+	struct strbuf pods;       /* "a, b, c": every pod that has it so */
+};
+
 static void check_image_side(struct ci_report *r, const struct fleet_pod *p, size_t n,
 			     const struct service **svc_of)
 {
-	struct strbuf note = STRBUF_INIT;
-	size_t judged = 0, noted = 0;
-	const char **seen = NULL;
-	size_t n_seen = 0, cap = 0;
+	/* One pass groups the variables by name, in first-seen order, with
+	 * the pods of each: a scan of the pods per name would be quadratic in
+	 * a fleet whose pods carry different names. */
+	struct strmap by_name;
+	strmap_init(&by_name);
+	struct image_var *v = NULL;
+	size_t nv = 0, cap = 0;
 	for (size_t i = 0; i < n; i++) {
 		if (!svc_of[i])
 			continue;
@@ -573,29 +583,30 @@ static void check_image_side(struct ci_report *r, const struct fleet_pod *p, siz
 			const char *name = p[i].env[e].name;
 			if (service_env_get(svc_of[i], name))
 				continue;
-			bool dup = false;
-			for (size_t k = 0; k < n_seen && !dup; k++)
-				dup = !strcmp(seen[k], name);
-			if (dup)
-				continue;
-			*XPUSH(seen, n_seen, cap) = name;
-			if (chooses_transport(name)) {
-				judged++;
-				image_one(r, name, p, n, svc_of);
-				continue;
+			size_t k = strmap_put(&by_name, name, nv);
+			if (k == nv) {
+				struct image_var *g = XPUSH(v, nv, cap);
+				*g = (struct image_var){name, p[i].env[e].value, STRBUF_INIT};
 			}
-			/* Every pod that has it without its service setting it. */
-			struct strbuf pods = STRBUF_INIT;
-			for (size_t j = i; j < n; j++)
-				if (svc_of[j] && fleet_pod_env(&p[j], name) &&
-				    !service_env_get(svc_of[j], name))
-					strbuf_joinstr(&pods, ", ", p[j].name);
-			noted++;
-			strbuf_joinf(&note, ", ", "%s=%s (%s)", name,
-				     redact_value(name, p[i].env[e].value), pods.buf);
-			strbuf_release(&pods);
+			strbuf_joinstr(&v[k].pods, ", ", p[i].name);
 		}
 	}
+	strmap_release(&by_name);
+	struct strbuf note = STRBUF_INIT;
+	size_t judged = 0, noted = 0;
+	for (size_t k = 0; k < nv; k++) {
+		/* the transport-choosing names are a fixed few: one pass each */
+		if (chooses_transport(v[k].name)) {
+			judged++;
+			image_one(r, v[k].name, p, n, svc_of);
+		} else {
+			noted++;
+			strbuf_joinf(&note, ", ", "%s=%s (%s)", v[k].name,
+				     redact_value(v[k].name, v[k].value), v[k].pods.buf);
+		}
+		strbuf_release(&v[k].pods);
+	}
+	free(v);
 	if (noted)
 		report_check(
 			r, FLEET_CHECK(DRIFT_IMAGE), CI_OK, "image",
@@ -606,7 +617,6 @@ static void check_image_side(struct ci_report *r, const struct fleet_pod *p, siz
 		report_check(r, FLEET_CHECK(DRIFT_IMAGE), CI_OK, "image",
 			     "every transport variable in the pods is set by the recipe");
 	strbuf_release(&note);
-	free(seen);
 }
 
 /*
@@ -730,7 +740,7 @@ void all_check_drift(struct ci_report *r, const struct manifest_set *ms, const s
 	}
 	const struct service **svc_of = xcalloc(n, sizeof(*svc_of));
 	check_match(r, d, p, n, svc_of);
-	check_recipe_side(r, p, n, svc_of);
+	check_recipe_side(r, d, p, n, svc_of);
 	check_image_side(r, p, n, svc_of);
 	if (ms)
 		resolve_vars(r, ms, d, p, n, svc_of);

@@ -770,6 +770,53 @@ static void test_render_linear(void **state)
 	report_release(&r);
 }
 
+/* all.drift over a fleet whose every pod carries a variable of its own that
+ * the recipe does not set: all.drift.image grouped the names with a scan of
+ * those seen per name, 15,038 comparisons per pod at this size (and growing);
+ * with one map, 35. */
+#define DRIFT_PER_POD 100
+
+static void test_drift_linear(void **state)
+{
+	(void)state;
+	size_t len, n = SCALE_PODS;
+	char *yaml = tu_slurp("tests/fixtures/fleet/recipes/llm-disagg/deploy.yaml", &len);
+	struct manifest_set ms;
+	manifest_set_init(&ms);
+	manifest_parse_bytes(&ms, "deploy.yaml", yaml, len);
+	const struct deployment *d = all_pick_deployment(&ms, "llm-disagg");
+	assert_non_null(d);
+	struct fleet_pod *p = calloc(n, sizeof(*p));
+	assert_non_null(p);
+	for (size_t i = 0; i < n; i++) {
+		char name[32], node[16], var[24];
+		snprintf(name, sizeof(name), "w-%zu", i);
+		snprintf(node, sizeof(node), "node-%zu", i);
+		snprintf(var, sizeof(var), "NIXL_X%zu", i);
+		fleet_pod_init(&p[i], name, node, i % 2 ? "decode" : "prefill",
+			       i % 2 ? "VllmDecodeWorker" : "VllmPrefillWorker");
+		p[i].probed = true;
+		fleet_pod_set_env(&p[i], "UCX_TLS", "rc_x,rc,cuda_copy,cuda_ipc");
+		fleet_pod_set_env(&p[i], var, "1");
+	}
+	struct ci_report r;
+	report_init(&r, "all", "t");
+	n_strcmp = 0;
+	all_check_drift(&r, &ms, d, p, n);
+	size_t k = n_strcmp;
+	print_message("%zu pods, a variable of its own each: %zu comparisons (%.1f per pod) in "
+		      "all.drift\n",
+		      n, k, (double)k / (double)n);
+	has(one(&r, "all.drift.image", CI_OK), "NIXL_X9999=1 (w-9999)");
+	assert_true(k < DRIFT_PER_POD * n);
+	report_release(&r);
+	for (size_t i = 0; i < n; i++)
+		fleet_pod_release(&p[i]);
+	free(p);
+	manifest_set_release(&ms);
+	free(yaml);
+}
+
 /* A recipe that leaves every critical variable to the image: env.vars
  * warns; `all` turns it ok when the pods have them or have an RDMA NIC
  * for UCX's defaults, and keeps it, naming the pod, otherwise. */
@@ -870,6 +917,7 @@ int main(void)
 		cmocka_unit_test(test_drift_image_judged),
 		cmocka_unit_test(test_scale_linear),
 		cmocka_unit_test(test_render_linear),
+		cmocka_unit_test(test_drift_linear),
 		cmocka_unit_test(test_vars_resolved_by_pods),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
