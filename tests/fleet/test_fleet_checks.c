@@ -658,14 +658,7 @@ static void test_drift_image_judged(void **state)
  * the names per pod) made 115,000 comparisons per pod on the first fleet
  * below at 20,000 pods (2.3e9 in all, growing with n); the linear ones make
  * about 30 per pod at any size. */
-static size_t n_strcmp;
-int __real_strcmp(const char *a, const char *b);
-int __wrap_strcmp(const char *a, const char *b);
-int __wrap_strcmp(const char *a, const char *b)
-{
-	n_strcmp++;
-	return __real_strcmp(a, b);
-}
+#include "count_strcmp.h"
 
 #define SCALE_PODS    10000
 /* comparisons per pod, over every check of one run: the linear code makes

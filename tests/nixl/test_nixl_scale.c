@@ -24,14 +24,7 @@
 #include "core/xalloc.h"
 #include "nixl/nixl.h"
 
-static size_t n_strcmp;
-int __real_strcmp(const char *a, const char *b);
-int __wrap_strcmp(const char *a, const char *b);
-int __wrap_strcmp(const char *a, const char *b)
-{
-	n_strcmp++;
-	return __real_strcmp(a, b);
-}
+#include "count_strcmp.h"
 
 #define SCALE_PODS    10000
 #define SCALE_PER_POD 60 /* the index makes about 27 (the test prints it) */
