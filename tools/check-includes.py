@@ -29,13 +29,17 @@ LAYERS = {
     'core': set(),
     'parse': {'core'},
     'manifest': {'core'},
+    # the transport knowledge (docs/HACKING.md): data and value rules, one
+    # module per transport, above the parsers and below every check area
+    'rules': {'core', 'parse'},
     'probe': {'core', 'parse'},
-    'env': {'core', 'parse', 'manifest'},
-    'live': {'core', 'parse'},
-    'node': {'core', 'parse', 'env', 'live'},
-    'nixl': {'core', 'parse', 'node', 'env', 'live'},
-    'fleet': {'core', 'parse', 'manifest', 'env', 'live', 'node', 'nixl', 'probe'},
-    'cmd': {'core', 'parse', 'manifest', 'probe', 'env', 'live', 'node', 'nixl', 'fleet'},
+    'env': {'core', 'parse', 'manifest', 'rules'},
+    'live': {'core', 'parse', 'rules'},
+    'node': {'core', 'parse', 'env', 'live', 'rules'},
+    'nixl': {'core', 'parse', 'node', 'env', 'live', 'rules'},
+    'fleet': {'core', 'parse', 'manifest', 'env', 'live', 'node', 'nixl', 'probe', 'rules'},
+    'cmd': {'core', 'parse', 'manifest', 'probe', 'env', 'live', 'node', 'nixl', 'fleet',
+            'rules'},
     'main': {'core', 'cmd', 'probe'},
 }
 
@@ -66,7 +70,7 @@ PROBE_ALLOWED = set()
 # fleet file (plan, pod summaries, checks, drift, layout) is as pure as a
 # check, so a test can link it without process-running code.
 FLEET_RUNNERS = {'src/fleet/fleet_run.h', 'src/fleet/fleet_run.c', 'src/fleet/fleet_probe.c'}
-PURE_AREAS = ('parse', 'manifest', 'env', 'live', 'node', 'nixl', 'core', 'fleet')
+PURE_AREAS = ('parse', 'manifest', 'rules', 'env', 'live', 'node', 'nixl', 'core', 'fleet')
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+([<"])([^>"]+)[>"]', re.M)
 

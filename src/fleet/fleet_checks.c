@@ -697,7 +697,7 @@ void fleet_check_gpudirect_mode(struct ci_report *r, const struct fleet_pod *p, 
 		"",
 		"",
 		"every node provides GPUDirect RDMA through %s",
-		"UCX takes a different registration path on each side (DMA-BUF needs UCX >= 1.14), "
+		"UCX takes a different registration path on each side (DMA-BUF or peermem), "
 		"and a node without it stages KV through host memory",
 		"use one GPUDirect mode on every node (nvidia_peermem loaded everywhere, or the open "
 		"kernel module with DMA-BUF everywhere)",

@@ -23,11 +23,7 @@
 #include "node/gpudirect.h"
 #include "node/node_checks.h"
 #include "parse/ucx_tls.h"
-
-#define UCX_FAIL_BELOW_MAJOR 1
-#define UCX_FAIL_BELOW_MINOR 14
-#define UCX_OK_FROM_MAJOR    1
-#define UCX_OK_FROM_MINOR    19
+#include "rules/ucx.h"
 
 /* Lists in details stop at about this many bytes, and say how many more
  * items there were (strbuf_joinf_capped). */
@@ -270,31 +266,35 @@ static void check_ucx_version(struct ci_report *r, const struct nixl_facts *f)
 	 * one NIXL loads. */
 	bool two = n->ucp_system && n->ucp_wheel, said_two = false;
 	struct ci_check *c;
-	if (!ucx_version_at_least(v, UCX_FAIL_BELOW_MAJOR, UCX_FAIL_BELOW_MINOR, 0)) {
-		c = report_check(
-			r, ck, CI_FAIL, "ucx_info -v",
-			"UCX %s is too old for NIXL (< %d.%d: no DMA-BUF GPUDirect, and NIXL "
-			"builds refuse it: \"UCP version is incompatible\")",
-			v->version, UCX_FAIL_BELOW_MAJOR, UCX_FAIL_BELOW_MINOR);
+	const struct ucx_version_rule *low = ucx_rule(UCX_MIN_DMABUF),
+				      *mnnvl = ucx_rule(UCX_MIN_MNNVL_IPC),
+				      *full = ucx_rule(UCX_MIN_NIXL_FULL);
+	if (!ucx_version_at_least(v, low->major, low->minor, 0)) {
+		c = report_check(r, ck, CI_FAIL, "ucx_info -v",
+				 "UCX %s is too old for NIXL (< %s: no DMA-BUF GPUDirect, and NIXL "
+				 "builds refuse it: \"UCP version is incompatible\")",
+				 v->version, low->text);
 		check_set_fix(c,
-			      "use UCX >= 1.19 (NIXL's README tests 1.22.x), e.g. the UCX in the "
-			      "Dynamo runtime images");
-	} else if (f->mnnvl && !ucx_version_at_least(v, 1, 18, 0)) {
+			      "use UCX >= %s (NIXL's README tests 1.22.x), e.g. the UCX in the "
+			      "Dynamo runtime images",
+			      full->text);
+	} else if (f->mnnvl && !ucx_version_at_least(v, mnnvl->major, mnnvl->minor, 0)) {
 		c = report_check(
 			r, ck, CI_FAIL, "ucx_info -v",
 			"UCX %s on a multi-node NVLink system: fabric-handle cuda_ipc, which "
-			"MNNVL needs, exists only from UCX 1.18, so KV cannot cross nodes over "
+			"MNNVL needs, exists only from UCX %s, so KV cannot cross nodes over "
 			"NVLink",
-			v->version);
-		check_set_fix(c, "use UCX >= 1.19 (>= 1.18 for MNNVL cuda_ipc)");
-	} else if (!ucx_version_at_least(v, UCX_OK_FROM_MAJOR, UCX_OK_FROM_MINOR, 0)) {
+			v->version, mnnvl->text);
+		check_set_fix(c, "use UCX >= %s (>= %s for MNNVL cuda_ipc)", full->text,
+			      mnnvl->text);
+	} else if (!ucx_version_at_least(v, full->major, full->minor, 0)) {
 		c = report_check(
 			r, ck, CI_WARN, "ucx_info -v",
-			"UCX %s is older than 1.19: NIXL's UCX plugin warns \"CUDA support is "
+			"UCX %s is older than %s: NIXL's UCX plugin warns \"CUDA support is "
 			"limited, including the lack of support for multi-GPU within a single "
 			"process\"",
-			v->version);
-		check_set_fix(c, "use UCX >= 1.19 (NIXL's README tests 1.22.x)");
+			v->version, full->text);
+		check_set_fix(c, "use UCX >= %s (NIXL's README tests 1.22.x)", full->text);
 	} else if (two) {
 		said_two = true;
 		c = report_check(
@@ -308,7 +308,8 @@ static void check_ucx_version(struct ci_report *r, const struct nixl_facts *f)
 			      "NIXL_UCX_DEEPBIND=1 (RTLD_DEEPBIND) and check that copy's version");
 	} else {
 		c = report_check(r, ck, CI_OK, "ucx_info -v",
-				 "UCX %s (>= 1.19; NIXL's README tests 1.22.x)", v->version);
+				 "UCX %s (>= %s; NIXL's README tests 1.22.x)", v->version,
+				 full->text);
 	}
 	if (two && !said_two)
 		check_add_evidence(c, "two UCX copies: %s and %s", n->ucp_system, n->ucp_wheel);
@@ -514,12 +515,14 @@ static void host_staging(struct ci_report *r, const struct nixl_facts *f, const 
 			"the UCX NIXL loads (the wheel bundles its own)",
 			gv.name);
 	} else {
-		check_set_fix(
-			c, "%s",
-			*gv.fix ? gv.fix
-				: "enable GPUDirect RDMA on the node: load "
-				  "nvidia_peermem, or use DMA-BUF (NVIDIA open kernel module, kernel >= 5.12, "
-				  "UCX >= 1.14)");
+		if (*gv.fix)
+			check_set_fix(c, "%s", gv.fix);
+		else
+			check_set_fix(
+				c,
+				"enable GPUDirect RDMA on the node: load nvidia_peermem, or use "
+				"DMA-BUF (NVIDIA open kernel module, kernel >= 5.12, UCX >= %s)",
+				ucx_rule(UCX_MIN_DMABUF)->text);
 	}
 }
 

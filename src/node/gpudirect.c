@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "rules/ucx.h"
+
 enum ci_status node_host_staging_status(void)
 {
 	/* GPU -> CPU -> NIC is correct and works; it is several times slower
@@ -28,11 +30,11 @@ static bool kernel_at_least(const struct node_facts *f, int ma, int mi)
 /* The DMA-BUF path's prerequisites; *why says the first that fails (or
  * what could not be verified), *need what the fix must bring. */
 static bool dmabuf_possible(const struct node_facts *f, char *why, size_t len, char *ev,
-			    size_t evlen, const char **need)
+			    size_t evlen, char *need, size_t needlen)
 {
 	bool kern = kernel_at_least(f, 5, 12);
-	bool ucx_ok = !f->have_ucx_version || f->ucx_major > 1 ||
-		      (f->ucx_major == 1 && f->ucx_minor >= 14);
+	const struct ucx_version_rule *dmabuf = ucx_rule(UCX_MIN_DMABUF);
+	bool ucx_ok = !f->have_ucx_version || ucx_meets(UCX_MIN_DMABUF, f->ucx_major, f->ucx_minor);
 	bool verbs_ok = !f->have_libs || f->ibverbs_abi < 0 || f->ibverbs_abi >= 12;
 	char ucx[48], verbs[64];
 	if (f->have_ucx_version)
@@ -49,11 +51,17 @@ static bool dmabuf_possible(const struct node_facts *f, char *why, size_t len, c
 				     : "proprietary kernel module",
 		 ucx, verbs);
 	why[0] = '\0';
-	*need = "open kernel module, kernel >= 5.12, UCX >= 1.14, rdma-core >= 34";
-	if (kern && f->have_nv_version && f->open_module)
-		*need = !ucx_ok ? "the node is ready for it; the image needs UCX >= 1.14"
-				: "the node is ready for it; the image needs rdma-core >= 34, whose "
-				  "libibverbs has ibv_reg_dmabuf_mr";
+	if (!(kern && f->have_nv_version && f->open_module))
+		snprintf(need, needlen,
+			 "open kernel module, kernel >= 5.12, UCX >= %s, rdma-core >= 34",
+			 dmabuf->text);
+	else if (!ucx_ok)
+		snprintf(need, needlen, "the node is ready for it; the image needs UCX >= %s",
+			 dmabuf->text);
+	else
+		snprintf(need, needlen,
+			 "the node is ready for it; the image needs rdma-core >= 34, whose "
+			 "libibverbs has ibv_reg_dmabuf_mr");
 	if (!kern)
 		snprintf(why, len, "kernel %s is older than 5.12",
 			 f->kernel ? f->kernel : "unknown");
@@ -63,8 +71,8 @@ static bool dmabuf_possible(const struct node_facts *f, char *why, size_t len, c
 	else if (!f->open_module)
 		snprintf(why, len, "the proprietary NVIDIA kernel module has no DMA-BUF export");
 	else if (!ucx_ok)
-		snprintf(why, len, "UCX %s is older than 1.14 (no DMA-BUF registration)",
-			 f->ucx_version);
+		snprintf(why, len, "UCX %s is older than %s (no DMA-BUF registration)",
+			 f->ucx_version, dmabuf->text);
 	else if (!verbs_ok)
 		snprintf(why, len,
 			 "libibverbs ABI 1.%d has no ibv_reg_dmabuf_mr (rdma-core >= 34 needed)",
@@ -78,8 +86,9 @@ void node_gpudirect_view(const struct node_facts *f, struct gdr_view *v)
 {
 	memset(v, 0, sizeof(*v));
 	char why[200];
-	const char *need;
-	bool dmabuf = dmabuf_possible(f, why, sizeof(why), v->dmabuf, sizeof(v->dmabuf), &need);
+	char need[128];
+	bool dmabuf = dmabuf_possible(f, why, sizeof(why), v->dmabuf, sizeof(v->dmabuf), need,
+				      sizeof(need));
 	bool efa_node = node_count_efa_devs(f) > 0;
 	const char *pm = f->mod_nvidia_peermem ? "nvidia_peermem"
 			 : f->mod_nv_peer_mem  ? "nv_peer_mem"
