@@ -177,6 +177,16 @@ int verb_run(const struct verb *v, const struct cli_opts *o)
 	c.target = kind;
 	if (v->check && (rc = v->check(&c)))
 		return rc;
+	/* --output is opened before any probe runs: a target that cannot be
+	 * written is said now, not after a long probe whose report it would
+	 * lose. */
+	struct render_output out;
+	memset(&out, 0, sizeof(out));
+	if (c.render.output) {
+		if (render_output_open(&out, c.render.output) != 0)
+			return CI_EXIT_IO;
+		c.render.out = &out;
+	}
 
 	struct ci_report r;
 	memset(&r, 0, sizeof(r));
@@ -196,5 +206,6 @@ int verb_run(const struct verb *v, const struct cli_opts *o)
 			rc = CI_EXIT_IO;
 	}
 	report_release(&r);
+	render_output_abort(&out); /* not rendered (a usage error): nothing left */
 	return check_stdout(rc);
 }

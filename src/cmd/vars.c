@@ -24,10 +24,13 @@ int cmd_vars(struct verb_ctx *c, struct ci_report *r)
 				       "prints text or json, not %s (it is a catalogue, "
 				       "not a report)",
 				       render_format_of(o->format)->name);
-	struct render_output ro;
-	if (render_output_open(&ro, o->output) != 0)
+	struct render_output own;
+	struct render_output *ro = o->out;
+	if (!ro && render_output_open(&own, o->output) == 0)
+		ro = &own;
+	if (!ro || !ro->f)
 		return CI_EXIT_IO;
-	FILE *out = ro.f;
+	FILE *out = ro->f;
 	char fab[64];
 	if (c->render.format == CI_FORMAT_JSON) {
 		json_t *arr = json_array();
@@ -44,7 +47,7 @@ int cmd_vars(struct verb_ctx *c, struct ci_report *r)
 		json_dumpf(doc, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 		fputc('\n', out);
 		json_decref(doc);
-		return render_output_commit(&ro) ? CI_EXIT_IO : 0;
+		return render_output_commit(ro) ? CI_EXIT_IO : 0;
 	}
 	fprintf(out, "%-32s %-9s %s\n", "VARIABLE", "FAMILY", "CRITICAL WHEN MISSING ON");
 	for (size_t i = 0; i < varcat_len; i++) {
@@ -54,5 +57,5 @@ int cmd_vars(struct verb_ctx *c, struct ci_report *r)
 		print_wrapped(out, "    ", v->meaning, 4);
 		print_wrapped(out, "    rule: ", v->rule, 10);
 	}
-	return render_output_commit(&ro) ? CI_EXIT_IO : 0;
+	return render_output_commit(ro) ? CI_EXIT_IO : 0;
 }

@@ -22,13 +22,16 @@ enum ci_format {
 
 /* What the renderers are told: never the command line itself (core/cli.h),
  * so that a renderer can be driven by a test or another front end. */
+struct render_output;
+
 struct render_opts {
 	enum ci_format format;
-	bool color;         /* resolved: --color, whether stdout is a tty, NO_COLOR */
-	bool quiet;         /* the verdict only */
-	bool verbose;       /* evidence under each check */
-	const char *output; /* --output FILE, written atomically; NULL: stdout */
-	int width;          /* columns text wraps at (core/term.h); 0: 80 */
+	bool color;                /* resolved: --color, whether stdout is a tty, NO_COLOR */
+	bool quiet;                /* the verdict only */
+	bool verbose;              /* evidence under each check */
+	const char *output;        /* --output FILE, written atomically; NULL: stdout */
+	struct render_output *out; /* --output opened by the runner, or NULL */
+	int width;                 /* columns text wraps at (core/term.h); 0: 80 */
 };
 
 void render_text(FILE *out, const struct ci_report *r, const struct ci_verdict *v,
@@ -94,21 +97,34 @@ void render_rfc3339(long long ts, char *buf, size_t len);
  * long values cut): a new string, never NULL; s NULL gives "". */
 char *render_clean(const char *s);
 
-/* --output FILE: the report is written to a temporary file in FILE's
- * folder, then renamed over FILE, so that a reader (node_exporter's
- * textfile collector, a CI upload) never sees half a report. */
+/* --output FILE: a regular file (or a new name) is written to a temporary
+ * file in FILE's folder, then renamed over FILE with FILE's mode and owner,
+ * so that a reader (node_exporter's textfile collector, a CI upload) never
+ * sees half a report; a character device or a FIFO is written through as a
+ * shell's `>` would, never replaced; a socket or a block device is refused.
+ * Zero-initialised means closed. */
 struct render_output {
 	FILE *f;          /* where to render: stdout or the temporary file */
-	const char *path; /* NULL: stdout */
-	char *tmp;
+	const char *path; /* NULL: stdout (or closed) */
+	char *tmp;        /* the temporary file, NULL when written through */
+	char *real;       /* FILE resolved when it is a symlink to a file */
 	int fd;
+	bool through; /* not a regular file: written in place */
 };
-/* 0, or -1 with a one-line error printed. */
+/* 0, or -1 with a one-line error printed.  The verb runner opens it before
+ * any probe runs (render_opts.out), so that an unwritable target is said
+ * before the work, not after it. */
 int render_output_open(struct render_output *ro, const char *path);
 /* Flush, sync and rename into place; 0 or -1 with the error printed.  The
  * temporary file never outlives a failure.  stdout is left to the caller
  * (the verb runner flushes it once and words its error). */
 int render_output_commit(struct render_output *ro);
+/* Close without writing (a usage error after the open): the temporary file
+ * is removed, FILE is untouched.  Safe on a committed or closed one. */
+void render_output_abort(struct render_output *ro);
+/* Async-signal-safe: remove the temporary file of the open output, if any
+ * (the signal handler calls it before the tool exits with 128+signal). */
+void render_output_unlink_pending(void);
 
 /* Compute the verdict, render r in the chosen format to stdout or
  * --output, and return the exit code for it (CI_EXIT_IO when --output

@@ -97,12 +97,17 @@ int report_finish_as(const struct ci_report *r, const struct render_opts *o, ren
 	verdict_compute(r, &v);
 	const struct render_format *fmt = render_format_of(o->format);
 	int rc = fmt->exit_code ? fmt->exit_code(&v) : verdict_exit_code(&v);
-	struct render_output ro;
-	if (render_output_open(&ro, o->output) != 0) {
+	/* The runner opened --output before the probe (o->out); a caller
+	 * without one (the tests) opens it here. */
+	struct render_output own;
+	struct render_output *ro = o->out;
+	if (!ro && render_output_open(&own, o->output) == 0)
+		ro = &own;
+	if (!ro || !ro->f) {
 		rc = CI_EXIT_IO;
 	} else {
-		(fmt->render ? fmt->render : text)(ro.f, r, &v, o);
-		if (render_output_commit(&ro) != 0)
+		(fmt->render ? fmt->render : text)(ro->f, r, &v, o);
+		if (render_output_commit(ro) != 0)
 			rc = CI_EXIT_IO;
 	}
 	verdict_release(&v);

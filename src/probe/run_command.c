@@ -20,6 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/render.h"
 #include "core/xalloc.h"
 
 extern char **environ;
@@ -69,6 +70,7 @@ static atomic_int n_live;
 
 static _Noreturn void sig_exit(void)
 {
+	render_output_unlink_pending(); /* --output's temporary file */
 	_exit(128 + (int)sig_caught);
 }
 
