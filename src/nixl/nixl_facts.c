@@ -13,6 +13,7 @@
 
 #include "core/xalloc.h"
 #include "nixl/nixl.h"
+#include "node/node_checks.h"
 #include "node/sections.h"
 #include "parse/lines.h"
 #include "parse/logscan.h"
@@ -251,7 +252,10 @@ static void decide_fabric(struct nixl_facts *f)
 		f->efa = true;
 		snprintf(f->efa_how, sizeof(f->efa_how), "FI_PROVIDER=efa in the environment");
 	}
-	f->mnnvl = node_mnnvl(&f->node);
+	/* The fabric model decides (rules/fabric.h): one answer for every verb. */
+	struct fabric_model m;
+	node_fabric(&f->node, &m);
+	f->mnnvl = m.mnnvl_domain;
 }
 
 /* The KV backend: an explicit selector in the environment, else the

@@ -34,6 +34,14 @@ void node_check_gpudirect(struct ci_report *r, const struct node_facts *f)
 			  "no RDMA device: GPUDirect RDMA needs one (see node.rdma.devices)");
 		return;
 	}
+	struct fabric_in fin;
+	node_fabric_in(f, &fin);
+	if (node_fabric_nic_optional(f) && !fin.ib_nics && !fin.roce_nics && !fin.efa_nics) {
+		report_na(r, ck, subj,
+			  "no RDMA NIC given to the pod: its KV moves over multi-node NVLink, "
+			  "which needs no GPUDirect RDMA");
+		return;
+	}
 	/* One judgement for node.gpudirect, nixl.ucx.gpudirect and the fleet. */
 	struct gdr_view v;
 	node_gpudirect_view(f, &v);
@@ -248,17 +256,13 @@ void node_check_nvlink(struct ci_report *r, const struct node_facts *f)
 		check_add_evidence(c, "nvidia-smi nvlink -s: %zu active links", active);
 }
 
-/* NVSwitch-class GPUs: NVLink between every pair in topo -m (NV#), or an
- * SXM/HGX product name.  There a fabric state is expected, so a missing or
- * unreadable one is "cannot tell", not "not an NVSwitch system". */
-static bool nvswitch_class(const struct node_facts *f)
+/* NVSwitch-class GPUs (the fabric model, rules/fabric.h: by their links and
+ * ClusterUUID, never by the CPU): there a fabric state is expected, so a
+ * missing or unreadable one is "cannot tell", not "not an NVSwitch system". */
+static bool nvswitch_class(const struct node_facts *f, struct fabric_model *m)
 {
-	if (f->smi_topo_t.state == TOOL_OK && f->topo.ngpus >= 2 && smi_topo_min_nvlinks(&f->topo))
-		return true;
-	const char *name = f->gpu_name;
-	if (!name && f->smi_q_t.state == TOOL_OK && f->q.ngpus)
-		name = f->q.gpus[0].product_name;
-	return name && (str_icontains(name, "SXM") || str_icontains(name, "HGX") || node_grace(f));
+	node_fabric(f, m);
+	return m->nvswitch_class;
 }
 
 void node_check_nvlink_fabric(struct ci_report *r, const struct node_facts *f)
@@ -266,7 +270,8 @@ void node_check_nvlink_fabric(struct ci_report *r, const struct node_facts *f)
 	const struct check_desc *ck = NODE_CHECK(NVLINK_FABRIC);
 	const char *subj = "NVSwitch fabric";
 	struct ci_check *c = NULL;
-	bool nvs = nvswitch_class(f);
+	struct fabric_model m;
+	bool nvs = nvswitch_class(f, &m);
 	if (f->smi_q_t.state != TOOL_OK) {
 		if (nvs)
 			report_check(r, ck, CI_SKIPPED, subj,
@@ -303,11 +308,22 @@ void node_check_nvlink_fabric(struct ci_report *r, const struct node_facts *f)
 			strbuf_addf(&ev, "CliqueId %s, ClusterUUID %s", fb->clique_id,
 				    fb->cluster_uuid ? fb->cluster_uuid : "?");
 	}
-	if (!n && nvs) {
+	size_t blocks = 0;
+	for (size_t i = 0; i < f->q.ngpus; i++)
+		blocks += f->q.gpus[i].fabric.present;
+	if (!n && blocks && !unread && !m.mnnvl_domain) {
+		/* State N/A: the driver has no fabric probe for these GPUs (before
+		 * Hopper, or no NVSwitch): nothing to read, nothing wrong. */
+		report_na(r, ck, subj,
+			  "every GPU's fabric State reads N/A: these GPUs have no fabric probe "
+			  "(NVLink before Hopper, or no NVSwitch), so there is no fabric state "
+			  "to judge");
+	} else if (!n && nvs) {
 		report_check(r, ck, CI_SKIPPED, subj,
 			     "NVSwitch-class GPUs (%s), but nvidia-smi -q shows no readable fabric "
 			     "State%s: the NVLink fabric cannot be judged",
-			     f->smi_topo_t.state == TOOL_OK && smi_topo_min_nvlinks(&f->topo)
+			     m.mnnvl_domain ? "a ClusterUUID"
+			     : f->smi_topo_t.state == TOOL_OK && smi_topo_min_nvlinks(&f->topo)
 				     ? "NVLink between every GPU pair"
 				     : "an SXM/HGX product",
 			     unread ? " (a Fabric block without State)" : "");

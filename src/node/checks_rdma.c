@@ -277,6 +277,19 @@ static bool uverbs_early(struct ci_report *r, const struct node_facts *f)
 		report_na(r, ck, "/dev/infiniband", "no RDMA device");
 	} else if (!f->have_dev) {
 		report_check(r, ck, CI_SKIPPED, "/dev/infiniband", "the probe did not list /dev");
+	} else if (!f->n_uverbs && node_fabric_nic_optional(f)) {
+		/* An MNNVL pod is judged on MNNVL (IMEX, fabric, cuda_ipc): in
+		 * shared RDMA-namespace mode sysfs lists the host's NICs in every
+		 * pod, given or not. */
+		struct ci_check *c = report_check(
+			r, ck, CI_WARN, "/dev/infiniband",
+			"sysfs lists %zu RDMA device%s (the host's), but the pod was given none "
+			"(no uverbs): KV moves over multi-node NVLink inside this NVLink domain, "
+			"and beyond it over TCP",
+			f->n_devs, f->n_devs == 1 ? "" : "s");
+		check_set_fix(
+			c, "give the pod RDMA NICs (rdma/ib resource, SR-IOV network or a DRA "
+			   "NIC claim) if prefill and decode may land outside one NVLink domain");
 	} else if (!f->n_uverbs) {
 		struct ci_check *c = report_check(
 			r, ck, CI_FAIL, "/dev/infiniband",

@@ -15,6 +15,7 @@
 
 #include "core/report.h"
 #include "node/node_facts.h"
+#include "rules/fabric.h"
 
 /* Every check below, in order.  `subject` names the probed target. */
 void node_checks_run(struct ci_report *r, const struct node_facts *f);
@@ -53,6 +54,13 @@ const char *node_dev_mgmt_reason(const struct node_facts *f, const struct node_r
 bool node_data_dev(const struct node_facts *f, const struct node_rdma_dev *d);
 /* The sysfs entry of a GPU nvidia-smi names by bus id; NULL when not seen. */
 const struct node_pci_gpu *node_pci_gpu_find(const struct node_facts *f, const char *bus_id);
+
+/* fabric_in.c: the facts as the fabric model's input, and the model
+ * (rules/fabric.h) every check asks which path carries KV. */
+void node_fabric_in(const struct node_facts *f, struct fabric_in *in);
+void node_fabric(const struct node_facts *f, struct fabric_model *m);
+/* The model says the pod is judged on MNNVL: a NIC is not required. */
+bool node_fabric_nic_optional(const struct node_facts *f);
 
 /* checks_link.c */
 void node_check_mtu(struct ci_report *r, const struct node_facts *f);
