@@ -1,9 +1,15 @@
 # SPDX-License-Identifier: Apache-2.0
-# Thin wrapper over Meson + Ninja.  `make run` and `make test` set up what
-# they need first (tools/deps.sh: apt-get as root, else the command to run).
+# Thin wrapper over Meson + Ninja.  Every target sets up what it needs first
+# (tools/deps.sh: apt-get as root, else the command to run).  Where make
+# itself is missing, tools/bootstrap.sh TARGET installs it too, then runs
+# make TARGET: the README's two commands are `sh tools/bootstrap.sh run` and
+# `sh tools/bootstrap.sh test`.  Tests need cmocka (libcmocka-dev); build/ is
+# set up again by itself when it was configured before cmocka was installed.
 #
-#   make / make build   build build/ (with --werror)
-#   make run            build, then `env` on the bundled example recipe
+#   make / make build   build build/ (with --werror): the tool, and the tests
+#                       whose dependencies are installed
+#   make run            build the binary only, then `env` on the bundled
+#                       example recipe
 #   make test           all suites in build/ and in build-asan/ (ASan+UBSan),
 #                       ending with the line "N passed, N failed"
 #   make valgrind       the unit suites under valgrind
@@ -15,8 +21,9 @@
 #   make format-check   clang-format --dry-run over the C sources (.clang-format; in lint)
 #   make format         reformat them in place
 #   make install        the binary, kubectl-interconnect, the man page and the
-#                       bash/zsh completions under PREFIX (default /usr/local),
-#                       staged under DESTDIR when set
+#                       bash/zsh completions under PREFIX (default /usr/local,
+#                       for every call that names no PREFIX), staged under
+#                       DESTDIR when set; builds only what it installs
 #   make clean          remove build/, build-asan/, build-fuzz/
 
 BUILD ?= build
@@ -33,8 +40,8 @@ SANITIZER_ENV = \
 VALGRIND = valgrind --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite \
 	--track-origins=yes --quiet
 
-.PHONY: all build deps deps-test run test test-build test-asan valgrind fuzz bench lint \
-	format-check format clean check install
+.PHONY: all build deps deps-test setup-build setup-asan run test test-build test-asan \
+	valgrind fuzz bench lint format-check format clean check install
 
 all: build
 
@@ -44,24 +51,54 @@ deps:
 deps-test:
 	@sh tools/deps.sh test
 
-$(BUILD)/build.ninja:
-	meson setup $(BUILD) --werror
+comma := ,
+# $(call setup,DIR,MESON-OPTIONS): meson setup DIR, unless it is set up
+# already; set up again when DIR was configured while cmocka was missing and
+# cmocka is installed now (else its tests would stay out of the build).
+# Phony targets, so that every make call checks; after deps, so that meson
+# sees what deps.sh has just installed.
+define setup
+	@if [ ! -f $(1)/build.ninja ]; then \
+		echo "meson setup $(1) --werror $(2)"; \
+		meson setup $(1) --werror $(2); \
+	elif ! grep -q '"name": "cmocka"' $(1)/meson-info/intro-dependencies.json 2>/dev/null && \
+		pkg-config --exists cmocka 2>/dev/null; then \
+		echo "$(1)/ was configured without cmocka, which is installed now: meson setup --reconfigure $(1)"; \
+		meson setup --reconfigure $(1); \
+	fi
+endef
 
-# PREFIX given: the build is reconfigured for it; DESTDIR stages the files
-# (packaging), as every autotools and meson project does.
-PREFIX ?=
+setup-build: deps
+	$(call setup,$(BUILD),)
+
+setup-asan: deps
+	$(call setup,$(ASAN_BUILD),-Db_sanitize=address$(comma)undefined -Db_lundef=false)
+
+# PREFIX: /usr/local unless this call names another (the build is then
+# configured for it; a later call without PREFIX goes back to /usr/local);
+# DESTDIR stages the files (packaging), as every autotools and meson project
+# does.  Only the targets meson installs are built (tools/install-targets.py
+# lists them from meson's introspection), not the tests.
+PREFIX ?= /usr/local
 DESTDIR ?=
-install: $(BUILD)/build.ninja
-	@if [ -n "$(PREFIX)" ]; then meson configure $(BUILD) -Dprefix="$(PREFIX)"; fi
-	ninja -C $(BUILD)
+install: setup-build
+	@echo "make install: PREFIX=$(PREFIX)$(if $(DESTDIR), staged under DESTDIR=$(DESTDIR))"
+	@if [ "$$(python3 tools/install-targets.py --prefix $(BUILD))" != "$(PREFIX)" ]; then \
+		echo "meson configure $(BUILD) -Dprefix=$(PREFIX)"; \
+		meson configure $(BUILD) -Dprefix="$(PREFIX)"; \
+	fi
+	@ninja -C $(BUILD) build.ninja >/dev/null
+	ninja -C $(BUILD) $$(python3 tools/install-targets.py $(BUILD))
 	meson install -C $(BUILD) --no-rebuild --quiet $(if $(DESTDIR),--destdir "$(abspath $(DESTDIR))")
 
-build: deps $(BUILD)/build.ninja
+build: setup-build
 	ninja -C $(BUILD)
 
 # The tool's exit code is the verdict (1 degraded, 2 blocked, 3 unknown), not
-# a failure of `make run`; only a usage error or a crash fails it.
-run: build
+# a failure of `make run`; only a usage error or a crash fails it.  Only the
+# binary is built: a first run waits for no test.
+run: setup-build
+	ninja -C $(BUILD) check_interconnect
 	@rc=0; ./$(BUILD)/check_interconnect env $(EXAMPLE) || rc=$$?; \
 	case $$rc in \
 	0) m="ready: the transport can be trusted";; \
@@ -85,20 +122,18 @@ test: deps-test
 
 check: test
 
-test-build:
+test-build: setup-build
 	@rm -f $(BUILD)/meson-logs/testlog.json
-	@test -f $(BUILD)/build.ninja || meson setup $(BUILD) --werror
 	ninja -C $(BUILD)
 	meson test -C $(BUILD) --print-errorlogs $(MESON_TEST_ARGS)
 
-test-asan:
+test-asan: setup-asan
 	@rm -f $(ASAN_BUILD)/meson-logs/testlog.json
-	@test -f $(ASAN_BUILD)/build.ninja || meson setup $(ASAN_BUILD) --werror \
-		-Db_sanitize=address,undefined -Db_lundef=false
 	ninja -C $(ASAN_BUILD)
 	$(SANITIZER_ENV) meson test -C $(ASAN_BUILD) --print-errorlogs $(MESON_TEST_ARGS)
 
-valgrind: deps-test $(BUILD)/build.ninja
+valgrind: deps-test
+	@$(MAKE) --no-print-directory setup-build
 	ninja -C $(BUILD)
 	meson test -C $(BUILD) --suite unit --print-errorlogs --timeout-multiplier 10 \
 		--wrapper '$(VALGRIND)'

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: Apache-2.0
 #
 # usage: tools/deps.sh build|test|ci
-# Checks what `make run` (build), `make test` (test) or CI (ci) needs, by
+# Checks what `make run` (build), `make test` (test) or CI (ci) needs (make
+# itself included: tools/bootstrap.sh runs this before make exists), by
 # capability rather than by package name.  When something is missing: as root
 # on Debian/Ubuntu it apt-get installs the packages; otherwise it prints the
 # command to run and exits 1 (only a warning when just optional ones are
@@ -23,6 +24,7 @@ need_pc() { # pkg-config-name package
 }
 
 need_cmd cc build-essential
+need_cmd make make
 need_cmd meson meson
 need_cmd ninja ninja-build
 need_cmd pkg-config pkg-config
