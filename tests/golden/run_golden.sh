@@ -15,6 +15,13 @@
 #   stdout        optional: one line naming where stdout goes instead (e.g.
 #                 /dev/full, to test write errors); expected.out is then empty
 #   stdin         optional file given as standard input (else /dev/null)
+#   via           optional: one line naming a skill entry script of this repo
+#                 (scripts/check_interconnect.py, run with python3, or
+#                 scripts/check_interconnect, run with sh) that runs the
+#                 binary instead of the runner: the script is copied into a
+#                 skill root of its own whose build/check_interconnect is the
+#                 binary under test, so that both the script and $CI_BIN are
+#                 what is tested; that root becomes @SKILL@ in the outputs
 # Every case runs from the repo root with a clean environment (LC_ALL=C,
 # NO_COLOR=1, SOURCE_DATE_EPOCH=1764547200, COLUMNS=80, stdin /dev/null
 # unless the case has a stdin file,
@@ -133,10 +140,22 @@ run_case() { # index case-dir: run one case into $tmp/<index>/
 	fi
 	local input=/dev/null
 	if [ -f "$c/stdin" ]; then input=$c/stdin; fi
+	local -a run=("$bin")
+	if [ -f "$c/via" ]; then
+		local via
+		IFS= read -r via <"$c/via" || true
+		mkdir -p "$w/skill/$(dirname "$via")" "$w/skill/build"
+		cp "$root/$via" "$w/skill/$via"
+		ln -s "$bin" "$w/skill/build/check_interconnect"
+		case $via in
+		*.py) run=(python3 "$w/skill/$via") ;;
+		*) run=(sh "$w/skill/$via") ;;
+		esac
+	fi
 	(cd "$root" && exec env -i "${envv[@]}" timeout -k 5 "$case_timeout" \
-		"$bin" "${argv[@]}" <"$input" >"$stdout_to" 2>"$w/err")
+		"${run[@]}" "${argv[@]}" <"$input" >"$stdout_to" 2>"$w/err")
 	echo $? >"$w/rc"
-	sed -i "s|$root|@ROOT@|g" "$w/out" "$w/err"
+	sed -i -e "s|$w/skill|@SKILL@|g" -e "s|$root|@ROOT@|g" "$w/out" "$w/err"
 	if is_json_case "${argv[@]}"; then touch "$w/json_required"; fi
 }
 
