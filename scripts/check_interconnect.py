@@ -24,7 +24,7 @@ def main() -> int:
     binary = os.path.join(root, "build", "check_interconnect")
     if not (os.path.isfile(binary) and os.access(binary, os.X_OK)):
         sys.stderr.write(
-            "check_interconnect is not built: run `sh tools/bootstrap.sh` in %s "
+            "check_interconnect is not built: run `sh tools/bootstrap.sh run` in %s "
             "(it installs make, a C17 compiler, meson, ninja, libyaml and jansson "
             "as root, else prints the apt-get line), then run this again\n" % root
         )

@@ -22,9 +22,11 @@ trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$tmp/skill/scripts" "$tmp/skill/build" "$tmp/bin" "$tmp/other"
 cp "$root/scripts/check_interconnect" "$root/scripts/check_interconnect.py" "$tmp/skill/scripts/"
 
-# The build command both entry points name is the README's (tools/bootstrap.sh).
-build_cmd='sh tools/bootstrap.sh'
-grep -q "^$build_cmd run " "$root/README.md" || no "README.md's first command is not '$build_cmd run'"
+# The build command SKILL.md and both entry points name is the README's first
+# command (which CI runs on a fresh Debian root).
+build_cmd='sh tools/bootstrap.sh run'
+grep -q "^$build_cmd " "$root/README.md" || no "README.md's first command is not '$build_cmd'"
+grep -q "\`$build_cmd\` in the skill root" "$root/SKILL.md" || no "SKILL.md does not say to run '$build_cmd'"
 
 # Unbuilt: 69 and the build command.
 out=$(sh "$tmp/skill/scripts/check_interconnect" --version 2>&1)
