@@ -8,8 +8,7 @@
 #
 #   make / make build   build build/ (with --werror): the tool, and the tests
 #                       whose dependencies are installed
-#   make run            build the binary only, then `env` on the bundled
-#                       example recipe
+#   make run            build, then `env` on the bundled example recipe
 #   make test           all suites in build/ and in build-asan/ (ASan+UBSan),
 #                       ending with the line "N passed, N failed"
 #   make valgrind       the unit suites under valgrind
@@ -95,10 +94,10 @@ build: setup-build
 	ninja -C $(BUILD)
 
 # The tool's exit code is the verdict (1 degraded, 2 blocked, 3 unknown), not
-# a failure of `make run`; only a usage error or a crash fails it.  Only the
-# binary is built: a first run waits for no test.
-run: setup-build
-	ninja -C $(BUILD) check_interconnect
+# a failure of `make run`; only a usage error or a crash fails it.  It builds
+# what `make` builds, so that the README's first command, run by CI on a
+# fresh root with no test package, proves the build needs none.
+run: build
 	@rc=0; ./$(BUILD)/check_interconnect env $(EXAMPLE) || rc=$$?; \
 	case $$rc in \
 	0) m="ready: the transport can be trusted";; \
