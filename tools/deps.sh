@@ -41,6 +41,8 @@ if [ "$what" = test ] || [ "$what" = ci ]; then
 	command -v ucx_info >/dev/null 2>&1 || optional="$optional ucx-utils"
 	# the install test renders the man page with man -l
 	command -v man >/dev/null 2>&1 || optional="$optional man-db"
+	# the zsh completion is driven in zsh (tests/sec/completion.sh)
+	command -v zsh >/dev/null 2>&1 || optional="$optional zsh"
 fi
 if [ "$what" = ci ]; then
 	need_cmd clang clang

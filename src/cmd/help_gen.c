@@ -181,16 +181,14 @@ void help_bash_completion(FILE *out)
 		else if (!strcmp(c, "dir"))
 			fputs("\t\tCOMPREPLY=($(compgen -d -- \"$cur\"))\n", out);
 		else if (!strcmp(c, "pod"))
-			fputs("\t\tCOMPREPLY=($(compgen -W \"$(_check_interconnect_pods)\" -- "
-			      "\"$cur\"))\n",
-			      out);
+			fputs("\t\t_check_interconnect_data < <(_check_interconnect_pods)\n", out);
 		else if (!strcmp(c, "namespace"))
-			fputs("\t\tCOMPREPLY=($(compgen -W \"$(kubectl get namespaces -o name "
-			      "2>/dev/null | sed 's|^namespace/||')\" -- \"$cur\"))\n",
+			fputs("\t\t_check_interconnect_data < <(_check_interconnect_kubectl get "
+			      "namespaces -o name | sed 's|^namespace/||')\n",
 			      out);
 		else if (!strcmp(c, "context"))
-			fputs("\t\tCOMPREPLY=($(compgen -W \"$(kubectl config get-contexts -o name "
-			      "2>/dev/null)\" -- \"$cur\"))\n",
+			fputs("\t\t_check_interconnect_data < <(_check_interconnect_kubectl config "
+			      "get-contexts -o name)\n",
 			      out);
 		else
 			fprintf(out, "\t\tCOMPREPLY=($(compgen -W \"%s\" -- \"$cur\"))\n", c);
@@ -213,20 +211,34 @@ void help_bash_completion(FILE *out)
 	for (size_t i = 0; i < n_verbs; i++)
 		fprintf(out, "%s%s", i ? " " : "", verbs[i].name);
 	fputs("\" -- \"$cur\")) ;;\n"
-	      "\tnode | nixl) COMPREPLY=($(compgen -W \"$(_check_interconnect_pods)\" -- "
-	      "\"$cur\")) ;;\n"
+	      "\tnode | nixl) _check_interconnect_data < <(_check_interconnect_pods) ;;\n"
 	      "\t*) COMPREPLY=($(compgen -f -- \"$cur\")) ;;\n"
 	      "\tesac\n}\n\n"
+	      "# Names from kubectl or a kubeconfig are data: compgen -W would expand\n"
+	      "# $(...) and backticks in them (a context named x$(cmd) would run cmd on\n"
+	      "# TAB), and bash inserts a reply as typed. Each line of stdin that starts\n"
+	      "# with $cur is compared as a string and offered quoted (printf %q).\n"
+	      "_check_interconnect_data()\n{\n"
+	      "\tlocal line\n"
+	      "\tCOMPREPLY=()\n"
+	      "\twhile IFS= read -r line; do\n"
+	      "\t\t[[ -n $line && $line == \"$cur\"* ]] || continue\n"
+	      "\t\tprintf -v line '%q' \"$line\"\n"
+	      "\t\tCOMPREPLY+=(\"$line\")\n"
+	      "\tdone\n}\n\n"
+	      "# kubectl, only when it is there; nothing otherwise.\n"
+	      "_check_interconnect_kubectl()\n{\n"
+	      "\tcommand -v kubectl >/dev/null 2>&1 || return 0\n"
+	      "\tkubectl \"$@\" 2>/dev/null\n}\n\n"
 	      "# Pod names of the namespace given with -n/--namespace (else kubectl's own\n"
-	      "# default), only when kubectl is there; nothing otherwise.\n"
+	      "# default).\n"
 	      "_check_interconnect_pods()\n{\n"
 	      "\tlocal i ns=()\n"
-	      "\tcommand -v kubectl >/dev/null 2>&1 || return 0\n"
 	      "\tfor ((i = 1; i < COMP_CWORD; i++)); do\n"
 	      "\t\tcase ${COMP_WORDS[i]} in\n"
 	      "\t\t-n | --namespace) ns=(-n \"${COMP_WORDS[i+1]}\") ;;\n"
 	      "\t\tesac\n\tdone\n"
-	      "\tkubectl get pods \"${ns[@]}\" -o name 2>/dev/null | sed 's|^pod/||'\n}\n\n"
+	      "\t_check_interconnect_kubectl get pods \"${ns[@]}\" -o name | sed 's|^pod/||'\n}\n\n"
 	      "complete -F _check_interconnect check_interconnect kubectl-interconnect\n",
 	      out);
 }
@@ -242,6 +254,18 @@ void help_zsh_completion(FILE *out)
 	      "ns=(-n ${opt_args[-n]:-${opt_args[--namespace]}})\n"
 	      "  pods=(${(f)\"$(kubectl get pods $ns -o name 2>/dev/null)\"})\n"
 	      "  compadd -- ${pods#pod/}\n}\n\n"
+	      "# Names from kubectl or a kubeconfig reach compadd as data (never eval'd,\n"
+	      "# and zsh quotes what it inserts), so x$(cmd) in a name runs nothing.\n"
+	      "_check_interconnect_namespaces() {\n"
+	      "  local -a names\n"
+	      "  (( $+commands[kubectl] )) || return 1\n"
+	      "  names=(${(f)\"$(kubectl get namespaces -o name 2>/dev/null)\"})\n"
+	      "  compadd -- ${names#namespace/}\n}\n\n"
+	      "_check_interconnect_contexts() {\n"
+	      "  local -a names\n"
+	      "  (( $+commands[kubectl] )) || return 1\n"
+	      "  names=(${(f)\"$(kubectl config get-contexts -o name 2>/dev/null)\"})\n"
+	      "  compadd -- $names\n}\n\n"
 	      "_check_interconnect() {\n  local -a verbs\n  verbs=(\n",
 	      out);
 	for (size_t i = 0; i < n_verbs; i++)
@@ -263,8 +287,10 @@ void help_zsh_completion(FILE *out)
 				act = ":folder:_files -/";
 			else if (!strcmp(c, "pod"))
 				act = ":pod:_check_interconnect_pods";
-			else if (!strcmp(c, "namespace") || !strcmp(c, "context"))
-				act = ":name: ";
+			else if (!strcmp(c, "namespace"))
+				act = ":namespace:_check_interconnect_namespaces";
+			else if (!strcmp(c, "context"))
+				act = ":context:_check_interconnect_contexts";
 			else {
 				snprintf(words, sizeof(words), ":value:(%s)", c);
 				act = words;
