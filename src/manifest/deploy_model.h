@@ -13,6 +13,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "core/yaml_limits.h"
+
 struct src_loc {
 	const char *file; /* points into manifest_set.files[]; NULL if unknown */
 	int line;         /* 1-based; 0 if unknown */
@@ -244,11 +246,11 @@ void manifest_set_release(struct manifest_set *ms);
 /* Caps: bigger files are skipped with a DIAG_ERROR (a truncated prefix would
  * only produce a bogus syntax error), deeper nesting or more nodes stop the
  * file with a DIAG_ERROR, keeping the documents before. */
-#define MANIFEST_MAX_FILE_BYTES     (8u << 20)
-#define MANIFEST_MAX_FILES          20000u /* YAML files read per folder walk */
-#define MANIFEST_MAX_DEPTH          64
-#define MANIFEST_MAX_NODES          200000u /* per file, as written */
-#define MANIFEST_MAX_EXPANDED       200000u /* per document, aliases expanded */
+#define MANIFEST_MAX_FILE_BYTES     YAML_MAX_FILE_BYTES /* core/yaml_limits.h */
+#define MANIFEST_MAX_FILES          20000u              /* YAML files read per folder walk */
+#define MANIFEST_MAX_DEPTH          YAML_MAX_DEPTH
+#define MANIFEST_MAX_NODES          YAML_MAX_NODES /* per file, as written */
+#define MANIFEST_MAX_EXPANDED       200000u        /* per document, aliases expanded */
 #define MANIFEST_MAX_EXPANDED_BYTES (16u << 20)
 
 /* Parse one file's bytes (pure: no I/O) into ms.  `name` is used for

@@ -8,10 +8,11 @@
 #include <unistd.h>
 
 #include "core/xalloc.h"
+#include "core/yaml_limits.h"
 #include "parse/kubeconfig.h"
 
-/* A kubeconfig is kilobytes; a bigger file is not one. */
-#define KUBECONFIG_MAX (4u << 20)
+/* A kubeconfig is kilobytes; the YAML readers' one size cap. */
+#define KUBECONFIG_MAX YAML_MAX_FILE_BYTES
 
 /* The file's bytes (a regular file only: never block on a FIFO), or NULL. */
 static char *read_small(const char *path, size_t *len)
