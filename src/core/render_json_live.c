@@ -49,6 +49,18 @@ static json_t *window_json(const struct ci_live *l)
 		return json_null();
 	json_t *w = json_object();
 	json_object_set_new(w, "seconds", json_real(l->seconds));
+	json_object_set_new(w, "milliseconds", json_integer((json_int_t)(l->seconds * 1000 + 0.5)));
+	json_object_set_new(w, "measured", json_boolean(l->measured));
+	if (l->have_lo)
+		json_object_set_new(
+			w, "loopback",
+			json_pack("{s:I,s:I}", "tx_bytes",
+				  (json_int_t)(l->lo_tx > INT64_MAX ? INT64_MAX : l->lo_tx),
+				  "rx_bytes",
+				  (json_int_t)(l->lo_rx > INT64_MAX ? INT64_MAX : l->lo_rx)));
+	else
+		json_object_set_new(w, "loopback", json_null());
+	json_object_set_new(w, "spoiled", opt_string(l->spoiled));
 	json_object_set_new(w, "rdma_ports", bytes_json(l->ports, l->n_ports, true));
 	json_object_set_new(w, "interfaces", bytes_json(l->ifs, l->n_ifs, false));
 	if (l->nixl) {

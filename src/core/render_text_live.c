@@ -129,8 +129,11 @@ static void window_rows(FILE *out, int base, const struct ci_live *l, bool verbo
 		tx += l->ports[i].tx;
 		rx += l->ports[i].rx;
 	}
-	strbuf_addf(&sb, "%.1f s", l->seconds);
+	strbuf_addf(&sb, "%.0f ms (%s)", l->seconds * 1000,
+		    l->measured ? "first sample to last" : "as asked: the samples carry no clock");
 	row(out, base, "window", sb.buf);
+	if (l->spoiled)
+		row(out, base, "left out", l->spoiled);
 	strbuf_reset(&sb);
 	strbuf_addf(&sb, "sent %s, received %s", bytes_str(tx, a, sizeof(a)),
 		    bytes_str(rx, b, sizeof(b)));
@@ -162,6 +165,12 @@ static void window_rows(FILE *out, int base, const struct ci_live *l, bool verbo
 				    bytes_str(l->ifs[i].rx, b, sizeof(b)));
 			row(out, base, "", sb.buf);
 		}
+	if (l->have_lo) {
+		strbuf_reset(&sb);
+		strbuf_addf(&sb, "sent %s, received %s (TCP within the pod)",
+			    bytes_str(l->lo_tx, a, sizeof(a)), bytes_str(l->lo_rx, b, sizeof(b)));
+		row(out, base, "loopback", sb.buf);
+	}
 	strbuf_reset(&sb);
 	if (l->nixl) {
 		strbuf_addf(&sb, "sent %s, received %s, errors +%.0f",

@@ -41,6 +41,7 @@ void ci_live_release(struct ci_live *l)
 		free(l->errors[i].status);
 	free(l->errors);
 	free(l->nixl_why);
+	free(l->spoiled);
 	free(l->conclusion);
 	ci_live_init(l);
 }
@@ -97,6 +98,9 @@ const char *ci_live_path_name(enum ci_live_path p)
 	case CI_PATH_HOST_STAGING: return "host-staging";
 	case CI_PATH_LOCAL: return "local";
 	case CI_PATH_IDLE: return "idle";
+	case CI_PATH_LOOPBACK: return "loopback";
+	case CI_PATH_MNNVL: return "mnnvl";
+	case CI_PATH_SPOILED: return "spoiled";
 	default: return "unknown";
 	}
 }

@@ -22,6 +22,9 @@ enum ci_live_path {
 	CI_PATH_HOST_STAGING, /* over RDMA, but UCX had no CUDA transport: VRAM went through host memory */
 	CI_PATH_LOCAL, /* NIXL moved bytes that neither left by RDMA nor by TCP (cuda_ipc, shm) */
 	CI_PATH_IDLE,  /* nothing moved during the window */
+	CI_PATH_LOOPBACK, /* over TCP on lo: both agents in the pod, KV left GPU memory */
+	CI_PATH_MNNVL,    /* neither RDMA nor TCP, with an IMEX channel open: NVLink (cuda_ipc) */
+	CI_PATH_SPOILED,  /* a counter the attribution needs was reset, wrapped or saturated */
 };
 
 struct ci_strv {
@@ -60,7 +63,11 @@ struct ci_live {
 
 	/* the window (--observe) */
 	bool observed;
-	double seconds;
+	double seconds;        /* measured, first sample to last */
+	bool measured;         /* false: the samples had no clock, seconds is the window asked */
+	uint64_t lo_tx, lo_rx; /* loopback, shown apart */
+	bool have_lo;
+	char *spoiled; /* the counters left out and why; NULL */
 	struct ci_live_bytes *ports, *ifs;
 	size_t n_ports, n_ifs;
 	bool nixl; /* NIXL telemetry read at both ends */
@@ -84,7 +91,8 @@ struct ci_live_bytes *ci_live_add_port(struct ci_live *l, const char *name, unsi
 struct ci_live_bytes *ci_live_add_if(struct ci_live *l, const char *name, uint64_t tx, uint64_t rx);
 void ci_live_add_error(struct ci_live *l, const char *status, double delta);
 
-/* "rdma", "tcp", "host-staging", "local", "idle", "unknown": the JSON
+/* "rdma", "tcp", "host-staging", "local", "idle", "loopback", "mnnvl",
+ * "spoiled", "unknown": the JSON
  * value and the fleet matrix's live column. */
 const char *ci_live_path_name(enum ci_live_path p);
 

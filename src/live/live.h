@@ -34,6 +34,7 @@
 #include "parse/proc_maps.h"
 #include "parse/prom_text.h"
 #include "parse/transcript.h"
+#include "rules/nixl_telemetry.h"
 
 #define SEC_LIVE_PROC    "live:proc"
 #define SEC_LIVE_MAPS    "live:maps"
@@ -55,6 +56,12 @@
 
 #define LIVE_MAX_PORTS 64
 
+/* The descriptor an MNNVL import holds: an IMEX channel (NVIDIA IMEX,
+ * /dev/nvidia-caps-imex-channels/channelN). */
+#define LIVE_IMEX       "/dev/nvidia-caps-imex-channels/"
+/* The raw value at which a 32-bit IB PortCounters data counter saturates. */
+#define LIVE_PORT32_MAX 4294967295ull
+
 /* One RDMA port's data counters at one instant, in bytes. */
 struct live_port {
 	char *dev;
@@ -62,15 +69,20 @@ struct live_port {
 	bool efa;        /* EFA hw_counters, already bytes */
 	uint64_t tx, rx; /* IB/RoCE: port_xmit_data/port_rcv_data x 4; EFA: tx_bytes/rx_bytes */
 	bool have_txrx;  /* EFA: tx_bytes/rx_bytes were there */
+	/* IB/RoCE: the raw port_xmit_data / port_rcv_data read 2^32-1, the
+	 * ceiling of the 32-bit PortCounters the kernel falls back to when the
+	 * HCA has no PortCountersExtended: a saturated counter no longer moves. */
+	bool sat_tx, sat_rx;
 	uint64_t rdma_tx,
 		rdma_rx; /* EFA: rdma_write_bytes + rdma_read_resp_bytes / the receiving pair */
 };
 
 /* NIXL telemetry at one instant. */
 struct live_nixl {
-	bool have;          /* the exporter answered with agent_* samples */
-	double tx, rx;      /* agent_tx_bytes_total, agent_rx_bytes_total */
-	struct prom_text p; /* for agent_errors_total{status=...} */
+	bool have;     /* the exporter answered with byte counters of a known name */
+	double tx, rx; /* their sums over every series (rules/nixl_telemetry.h) */
+	const char *tx_name, *rx_name; /* the metric names read (the rules' strings) */
+	struct prom_text p;            /* every series, for the per-rank deltas and the errors */
 };
 
 struct live_sample {
@@ -99,6 +111,10 @@ struct live_facts {
 	struct proc_fds fds;
 
 	unsigned observe_s; /* the window asked for; 0: not observed */
+	/* NIXL's telemetry switches as the engine process has them (its own
+	 * /proc/PID/environ, NIXL_TELEMETRY_* only), else the probe's: "env"
+	 * or "probe"; NULL when the probe did not say. */
+	char *tm_exporter, *tm_enable, *tm_from, *tm_metrics;
 
 	bool have_logs;      /* --logs: the section was added */
 	bool logs_read;      /* kubectl logs answered */
@@ -156,12 +172,29 @@ struct live_error {
 /* What the facts mean, derived once and shared by the checks, the fleet
  * comparison and the renderers.  Borrows names from the facts: release it
  * before them. */
+/* What a window proves about the path, decided once (live_path_decide)
+ * and worded by the checks and the report. */
+enum live_path_kind {
+	LIVE_PATH_UNSEEN,       /* not observed */
+	LIVE_PATH_IDLE,         /* nothing moved */
+	LIVE_PATH_SPOILED,      /* a counter it needs reset, wrapped or saturated */
+	LIVE_PATH_UNATTRIBUTED, /* bytes moved, no NIXL telemetry to say they were KV */
+	LIVE_PATH_RDMA,         /* NIXL's bytes went over the RDMA ports */
+	LIVE_PATH_TCP,          /* over the pod's non-loopback interfaces */
+	LIVE_PATH_LOOPBACK,     /* over TCP on lo, within the pod */
+	LIVE_PATH_MNNVL,        /* neither, and the process holds an IMEX channel */
+	LIVE_PATH_LOCAL,        /* neither: cuda_ipc within the node or host shared memory */
+};
+
 struct live_summary {
 	bool observed;             /* both samples present */
-	double seconds;            /* the measured window */
+	double seconds;            /* the measured window, first to last sample */
+	bool measured;             /* seconds came from the two samples' clocks */
 	uint64_t rdma_tx, rdma_rx; /* summed over ports, during the window */
 	uint64_t tcp_tx, tcp_rx;   /* non-loopback interfaces of the pod */
-	bool nixl;                 /* NIXL telemetry at both ends */
+	uint64_t lo_tx, lo_rx;     /* lo: TCP within the pod */
+	bool have_lo;
+	bool nixl; /* NIXL telemetry at both ends */
 	double nixl_tx, nixl_rx;
 	double nixl_errors;             /* growth of agent_errors_total */
 	bool nixl_errors_exported;      /* the exporter publishes agent_errors_total at all */
@@ -171,7 +204,20 @@ struct live_summary {
 	size_t n_errors;
 	struct strbuf rdma_devs;      /* "mlx5_0..mlx5_3" or "mlx5_0, mlx5_2" (ports that moved) */
 	struct strbuf error_statuses; /* "NIXL_ERR_BACKEND +3, ..." */
+	const char *nixl_tx_name, *nixl_rx_name; /* the metric names read */
+	size_t n_ranks;                          /* series told apart by a rank label (pid) */
+	struct strbuf ranks;                     /* "pid 400 +1 GiB, pid 401 +1 GiB" */
+	/* Counter integrity: a counter that fell (reset, restart, wrap) or
+	 * stuck at a 32-bit ceiling cannot say what moved; it is left out of
+	 * the sums and named here. */
+	bool nixl_spoiled, rdma_spoiled, tcp_spoiled;
+	struct strbuf spoiled; /* "mlx5_0 port 1 port_xmit_data fell (reset)", ... */
+	bool imex;             /* the process holds an IMEX channel (MNNVL) */
+	enum live_path_kind path;
 };
+
+/* The one decision over a window's sums (live_summarize() calls it). */
+enum live_path_kind live_path_decide(const struct live_summary *s);
 
 void live_summarize(const struct live_facts *f, struct live_summary *s);
 void live_summary_release(struct live_summary *s);

@@ -22,10 +22,10 @@
 #include "live/live.h"
 #include "live/live_desc.h"
 #include "parse/lines.h"
+#include "rules/ucx.h"
 
 #define LIVE_UVERBS "/dev/infiniband/uverbs"
 #define LIVE_GDRDRV "/dev/gdrdrv"
-#define LIVE_IMEX   "/dev/nvidia-caps-imex-channels/"
 
 static const char *who(const struct live_facts *f, char *buf, size_t len)
 {
@@ -159,6 +159,19 @@ static void check_loaded(struct ci_report *r, const struct live_facts *f, const 
 		return;
 	}
 	bool ucx = l.ucx_plugin != NULL, fabric = l.fabric_plugin != NULL;
+	/* MNNVL is a path of its own: UCX's cuda_ipc imports the peer's
+	 * memory through fabric handles, which needs an IMEX channel open and
+	 * no RDMA device at all (rules/ucx.h, UCX_MIN_MNNVL_IPC). */
+	if (ucx && l.uct_cuda && l.n_imex && !l.n_uverbs) {
+		c = report_check(
+			r, &live_check_table[LIVE_CK_LOADED], CI_OK, subject,
+			"%s runs NIXL's UCX backend with UCX's CUDA transports and holds "
+			"%zu IMEX channel%s: KV can cross nodes over multi-node NVLink "
+			"(cuda_ipc on fabric handles, UCX >= %s); it opened no RDMA device",
+			w, l.n_imex, l.n_imex == 1 ? "" : "s", ucx_rule(UCX_MIN_MNNVL_IPC)->text);
+		evidence_loaded(c, &l);
+		return;
+	}
 	if ((ucx && !l.uct_ib && !l.n_uverbs) || (fabric && !ucx && !l.n_uverbs)) {
 		c = report_check(r, &live_check_table[LIVE_CK_LOADED], CI_FAIL, subject,
 				 "%s runs NIXL's %s backend but %s and holds no %s* descriptor: it "
@@ -225,12 +238,23 @@ static void traffic_evidence(struct ci_check *c, const struct live_summary *s)
 	check_add_evidence(c, "pod interfaces (kernel TCP/IP): sent %s, received %s",
 			   bytes_str_d((double)s->tcp_tx, a, sizeof(a)),
 			   bytes_str_d((double)s->tcp_rx, b, sizeof(b)));
+	if (s->lo_tx + s->lo_rx)
+		check_add_evidence(c, "loopback lo (TCP within the pod): sent %s, received %s",
+				   bytes_str_d((double)s->lo_tx, a, sizeof(a)),
+				   bytes_str_d((double)s->lo_rx, b, sizeof(b)));
 	if (s->nixl)
-		check_add_evidence(
-			c, "NIXL telemetry: agent_tx_bytes_total +%s, agent_rx_bytes_total +%s",
-			bytes_str_d(s->nixl_tx, a, sizeof(a)),
-			bytes_str_d(s->nixl_rx, b, sizeof(b)));
-	check_add_evidence(c, "window: %.1f s", s->seconds);
+		check_add_evidence(c, "NIXL telemetry: %s +%s, %s +%s",
+				   s->nixl_tx_name ? s->nixl_tx_name : "agent_tx_bytes",
+				   bytes_str_d(s->nixl_tx, a, sizeof(a)),
+				   s->nixl_rx_name ? s->nixl_rx_name : "agent_rx_bytes",
+				   bytes_str_d(s->nixl_rx, b, sizeof(b)));
+	if (s->n_ranks > 1)
+		check_add_evidence(c, "NIXL per rank (bytes sent): %s", s->ranks.buf);
+	if (s->spoiled.len)
+		check_add_evidence(c, "left out: %s", s->spoiled.buf);
+	check_add_evidence(c, "window: %.0f ms, %s", s->seconds * 1000,
+			   s->measured ? "from the first sample to the last"
+				       : "as asked (the samples carry no clock)");
 }
 
 static void say_nothing_moved(struct ci_report *r, const char *subject,
@@ -238,7 +262,7 @@ static void say_nothing_moved(struct ci_report *r, const char *subject,
 {
 	struct ci_check *c =
 		report_na(r, &live_check_table[LIVE_CK_TRAFFIC], subject,
-			  "no KV moved during the %.0f s window (%s): the path cannot be proven "
+			  "no KV moved during the %.1f s window (%s): the path cannot be proven "
 			  "from traffic",
 			  s->seconds, what);
 	check_set_fix(c,
@@ -248,71 +272,104 @@ static void say_nothing_moved(struct ci_report *r, const char *subject,
 	report_add_step(r, LIVE_TRAFFIC_STEP, LIVE_TRAFFIC_COMMAND);
 }
 
+/* How to switch NIXL's counters on, from the rules' names. */
+static void fix_telemetry(struct ci_check *c)
+{
+	size_t n;
+	const struct nixl_tm_exporter *e = nixl_tm_exporters(&n);
+	check_set_fix(c,
+		      "export NIXL's counters in the engine's environment: %s=y %s=%s (port %s, "
+		      "default %u; %s, NIXL %s, serves every rank of a pod), then observe again",
+		      nixl_tm_var(NIXL_TM_VAR_ENABLE)->name,
+		      nixl_tm_var(NIXL_TM_VAR_EXPORTER)->name, e[0].name, e[0].port_var,
+		      e[0].default_port, e[n - 1].name, e[n - 1].since);
+}
+
 static void check_traffic(struct ci_report *r, const struct live_facts *f, const char *subject,
 			  const struct live_summary *s)
 {
-	char a[BYTES_STR_LEN], b[BYTES_STR_LEN], g[BYTES_STR_LEN];
+	char a[BYTES_STR_LEN], b[BYTES_STR_LEN], g[BYTES_STR_LEN], d[BYTES_STR_LEN];
 	double rdma = (double)(s->rdma_tx + s->rdma_rx), tcp = (double)(s->tcp_tx + s->tcp_rx);
+	double lo = (double)(s->lo_tx + s->lo_rx);
 	double secs = s->seconds > 0 ? s->seconds : 1;
-	struct ci_check *c;
-
-	if (!s->nixl) {
-		if (rdma == 0 && tcp < LIVE_IDLE_TCP) {
-			say_nothing_moved(r, subject, s,
-					  "no RDMA bytes, no TCP traffic beyond 1 MiB");
-			return;
-		}
-		c = report_check(
-			r, &live_check_table[LIVE_CK_TRAFFIC], CI_WARN, subject,
-			"during %.0f s the RDMA ports moved %s and the pod's TCP interfaces %s, but "
-			"without NIXL telemetry these bytes cannot be attributed to KV (%s)",
-			secs, bytes_str_d(rdma, a, sizeof(a)), bytes_str_d(tcp, b, sizeof(b)),
-			*f->s[1].nixl_why ? f->s[1].nixl_why : "no telemetry");
-		check_set_fix(
-			c,
-			"export NIXL's counters on the workers: NIXL_TELEMETRY_ENABLE=y "
-			"NIXL_TELEMETRY_EXPORTER=prometheus (port NIXL_TELEMETRY_PROMETHEUS_PORT, "
-			"default 9090), then observe again");
-		traffic_evidence(c, s);
-		return;
-	}
 	double kv = s->nixl_tx + s->nixl_rx;
-	if (kv <= 0) {
-		say_nothing_moved(r, subject, s, "NIXL's byte counters did not grow");
+	const struct check_desc *desc = &live_check_table[LIVE_CK_TRAFFIC];
+	struct ci_check *c = NULL;
+
+	switch (s->path) {
+	case LIVE_PATH_UNSEEN: return;
+	case LIVE_PATH_IDLE:
+		say_nothing_moved(r, subject, s,
+				  s->nixl ? "NIXL's byte counters did not grow"
+					  : "no RDMA bytes, no TCP traffic beyond 1 MiB");
 		return;
-	}
-	if (rdma >= LIVE_SHARE * kv) {
-		char d[BYTES_STR_LEN];
+	case LIVE_PATH_SPOILED:
+		c = report_check(r, desc, CI_SKIPPED, subject,
+				 "the %.1f s window cannot say which path KV took: %s", s->seconds,
+				 s->spoiled.buf);
+		check_set_fix(c, "observe again: a counter that was reset, wrapped or saturated "
+				 "cannot be read as traffic (a saturated 32-bit port counter needs "
+				 "an HCA with extended counters)");
+		break;
+	case LIVE_PATH_UNATTRIBUTED:
 		c = report_check(
-			r, &live_check_table[LIVE_CK_TRAFFIC], CI_OK, subject,
-			"KV moved %s over %s at %s/s during %.0f s (RDMA ports %s, TCP %s)",
+			r, desc, CI_WARN, subject,
+			"during %.1f s the RDMA ports moved %s and the pod's TCP interfaces %s, but "
+			"without NIXL telemetry these bytes cannot be attributed to KV (%s)",
+			s->seconds, bytes_str_d(rdma, a, sizeof(a)), bytes_str_d(tcp, b, sizeof(b)),
+			*f->s[1].nixl_why ? f->s[1].nixl_why : "no telemetry");
+		fix_telemetry(c);
+		break;
+	case LIVE_PATH_RDMA:
+		c = report_check(
+			r, desc, CI_OK, subject,
+			"KV moved %s over %s at %s/s during %.1f s (RDMA ports %s, TCP %s)",
 			bytes_str_d(kv, a, sizeof(a)), s->rdma_devs.len ? s->rdma_devs.buf : "RDMA",
-			bytes_str_d(kv / secs, g, sizeof(g)), secs, bytes_str_d(rdma, b, sizeof(b)),
-			bytes_str_d(tcp, d, sizeof(d)));
-		traffic_evidence(c, s);
-		return;
-	}
-	if (tcp >= LIVE_SHARE * kv) {
+			bytes_str_d(kv / secs, g, sizeof(g)), s->seconds,
+			bytes_str_d(rdma, b, sizeof(b)), bytes_str_d(tcp, d, sizeof(d)));
+		break;
+	case LIVE_PATH_TCP:
 		c = report_check(
-			r, &live_check_table[LIVE_CK_TRAFFIC], CI_FAIL, subject,
-			"KV moved over TCP: NIXL moved %s during %.0f s while the RDMA ports moved "
+			r, desc, CI_FAIL, subject,
+			"KV moved over TCP: NIXL moved %s during %.1f s while the RDMA ports moved "
 			"%s and the pod's TCP interfaces %s",
-			bytes_str_d(kv, a, sizeof(a)), secs, bytes_str_d(rdma, b, sizeof(b)),
+			bytes_str_d(kv, a, sizeof(a)), s->seconds, bytes_str_d(rdma, b, sizeof(b)),
 			bytes_str_d(tcp, g, sizeof(g)));
 		check_set_fix(c,
 			      "make UCX see and select the RDMA devices (node.rdma.*, "
 			      "nixl.ucx.rdma, UCX_TLS/UCX_NET_DEVICES), then restart the workers");
-		traffic_evidence(c, s);
-		return;
+		break;
+	case LIVE_PATH_LOOPBACK:
+		c = report_check(r, desc, CI_FAIL, subject,
+				 "KV moved over loopback TCP inside the pod: NIXL moved %s during "
+				 "%.1f s and lo carried %s, while the RDMA ports moved %s",
+				 bytes_str_d(kv, a, sizeof(a)), s->seconds,
+				 bytes_str_d(lo, b, sizeof(b)), bytes_str_d(rdma, g, sizeof(g)));
+		check_set_fix(c, "both agents run in this pod and UCX chose tcp on lo: give UCX "
+				 "its CUDA transports (UCX_TLS with cuda_ipc) so KV stays in GPU "
+				 "memory, then restart the workers");
+		break;
+	case LIVE_PATH_MNNVL:
+		c = report_check(
+			r, desc, CI_OK, subject,
+			"KV moved %s during %.1f s over NVLink: the RDMA ports (%s) and TCP "
+			"(%s) stayed flat while the process holds an IMEX channel, so UCX's "
+			"cuda_ipc moved it (MNNVL across nodes, or NVLink within the node)",
+			bytes_str_d(kv, a, sizeof(a)), s->seconds, bytes_str_d(rdma, b, sizeof(b)),
+			bytes_str_d(tcp, g, sizeof(g)));
+		break;
+	case LIVE_PATH_LOCAL:
+		c = report_check(
+			r, desc, CI_WARN, subject,
+			"NIXL moved %s during %.1f s, but neither the RDMA ports (%s) nor the TCP "
+			"interfaces (%s) moved half of it: the bytes took another path (cuda_ipc "
+			"within the node, or host shared memory)",
+			bytes_str_d(kv, a, sizeof(a)), s->seconds, bytes_str_d(rdma, b, sizeof(b)),
+			bytes_str_d(tcp, g, sizeof(g)));
+		check_set_fix(c, "set UCX_PROTO_INFO=y on a worker and read which protocol UCX "
+				 "chose for the KV transfers");
+		break;
 	}
-	c = report_check(r, &live_check_table[LIVE_CK_TRAFFIC], CI_WARN, subject,
-			 "NIXL moved %s during %.0f s, but neither the RDMA ports (%s) nor the TCP "
-			 "interfaces (%s) moved half of it: the bytes took another path (cuda_ipc "
-			 "within the node, or host shared memory)",
-			 bytes_str_d(kv, a, sizeof(a)), secs, bytes_str_d(rdma, b, sizeof(b)),
-			 bytes_str_d(tcp, g, sizeof(g)));
-	check_set_fix(c, "set UCX_PROTO_INFO=y on a worker and read which protocol UCX "
-			 "chose for the KV transfers");
 	traffic_evidence(c, s);
 }
 
@@ -326,9 +383,11 @@ static void check_errors(struct ci_report *r, const char *subject, const struct 
 	if (!s->nixl_errors_exported) {
 		struct ci_check *c = report_na(
 			r, &live_check_table[LIVE_CK_ERRORS], subject,
-			"NIXL's exporter publishes no agent_errors_total (a NIXL before the labelled "
-			"error counter, or NIXL_TELEMETRY_METRICS leaves it out): its errors cannot "
-			"be read from telemetry");
+			"NIXL's exporter publishes no %s (a NIXL before %s, which has no error "
+			"counter, or %s leaves the agent_err_* events out): its errors cannot be "
+			"read from telemetry",
+			nixl_tm_errors_name(), nixl_tm_metric_find(nixl_tm_errors_name())->since,
+			nixl_tm_var(NIXL_TM_VAR_ENABLED_METRICS)->name);
 		check_set_fix(c, "read the worker log for NIXL errors (--logs)");
 		return;
 	}

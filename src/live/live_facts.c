@@ -39,6 +39,10 @@ void live_facts_release(struct live_facts *f)
 	sample_release(&f->s[0]);
 	sample_release(&f->s[1]);
 	free(f->logs_why);
+	free(f->tm_exporter);
+	free(f->tm_enable);
+	free(f->tm_from);
+	free(f->tm_metrics);
 	if (f->logs_read)
 		logscan_release(&f->logs);
 	live_facts_init(f);
@@ -77,6 +81,14 @@ static void proc_kv(void *arg, const char *k, const char *v)
 		uint32_t n;
 		if (str_to_u32(v, 10, &n) && n < 100000)
 			f->nixl_procs = n;
+	} else if (!strcmp(k, "tm_exporter") && *v && !f->tm_exporter) {
+		f->tm_exporter = xstrndup(v, 32);
+	} else if (!strcmp(k, "tm_enable") && *v && !f->tm_enable) {
+		f->tm_enable = xstrndup(v, 16);
+	} else if (!strcmp(k, "tm_from") && *v && !f->tm_from) {
+		f->tm_from = xstrndup(v, 16);
+	} else if (!strcmp(k, "tm_metrics") && *v && !f->tm_metrics) {
+		f->tm_metrics = xstrndup(v, 120);
 	} else if (!strcmp(k, "observe")) {
 		uint32_t n;
 		if (str_to_u32(v, 10, &n) && n <= 3600)
@@ -154,11 +166,15 @@ static void sample_counter(struct live_sample *s, const char *path, const char *
 	 * PortCounters; the kernel's sysfs reads the extended 64-bit
 	 * counters where the HCA has them). */
 	if (str_starts(ps, "/counters/") && !strcmp(name, "port_xmit_data")) {
-		if ((p = port_slot(s, dev, (size_t)(slash - dev), port)))
+		if ((p = port_slot(s, dev, (size_t)(slash - dev), port))) {
 			p->tx = v * 4;
+			p->sat_tx = v == LIVE_PORT32_MAX;
+		}
 	} else if (str_starts(ps, "/counters/") && !strcmp(name, "port_rcv_data")) {
-		if ((p = port_slot(s, dev, (size_t)(slash - dev), port)))
+		if ((p = port_slot(s, dev, (size_t)(slash - dev), port))) {
 			p->rx = v * 4;
+			p->sat_rx = v == LIVE_PORT32_MAX;
+		}
 	} else if (str_starts(ps, "/hw_counters/") &&
 		   (!strcmp(name, "tx_bytes") || !strcmp(name, "rx_bytes") ||
 		    !strcmp(name, "rdma_read_bytes") || !strcmp(name, "rdma_write_bytes") ||
@@ -218,14 +234,28 @@ static void read_sample(struct live_sample *s, const struct transcript *t, const
 		s->have_netdev = net_dev_parse(n->body, n->len, &s->netdev) == 0;
 	const struct section *p = transcript_get(t, nixlsec);
 	if (p && p->rc == 0 && !p->capped && prom_text_parse(p->body, p->len, &s->nixl.p) == 0) {
-		bool tx = prom_text_sum(&s->nixl.p, "agent_tx_bytes_total", &s->nixl.tx);
-		bool rx = prom_text_sum(&s->nixl.p, "agent_rx_bytes_total", &s->nixl.rx);
-		s->nixl.have = tx || rx;
+		/* Whichever name this NIXL publishes (rules/nixl_telemetry.c):
+		 * agent_tx_bytes before 1.1.0, agent_tx_bytes_total from it. */
+		size_t nm;
+		const struct nixl_tm_metric *m = nixl_tm_metrics(&nm);
+		for (size_t i = 0; i < nm; i++) {
+			double sum;
+			if (m[i].what == NIXL_TM_TX_BYTES && !s->nixl.tx_name &&
+			    prom_text_sum(&s->nixl.p, m[i].name, &sum)) {
+				s->nixl.tx = sum;
+				s->nixl.tx_name = m[i].name;
+			} else if (m[i].what == NIXL_TM_RX_BYTES && !s->nixl.rx_name &&
+				   prom_text_sum(&s->nixl.p, m[i].name, &sum)) {
+				s->nixl.rx = sum;
+				s->nixl.rx_name = m[i].name;
+			}
+		}
+		s->nixl.have = s->nixl.tx_name || s->nixl.rx_name;
 	}
-	if (!s->nixl.have && !*s->nixl_why)
-		snprintf(s->nixl_why, sizeof(s->nixl_why), "%s",
-			 p ? "NIXL's telemetry endpoint gave no agent_* counters"
-			   : "NIXL telemetry was not read");
+	if (!s->nixl.have && !*s->nixl_why && p)
+		snprintf(
+			s->nixl_why, sizeof(s->nixl_why), "%s",
+			"NIXL's telemetry endpoint gave no agent_tx_bytes/agent_rx_bytes counters");
 }
 
 static void read_logs(struct live_facts *f, const struct section *s)
@@ -250,12 +280,40 @@ static void read_logs(struct live_facts *f, const struct section *s)
 	(void)logscan_parse(s->body, s->len, &f->logs);
 }
 
+/* Why no exporter was scraped, from the switches the probe read (the
+ * engine's own environment, else its own). */
+static void tm_why(const struct live_facts *f, struct live_sample *s, const struct section *p)
+{
+	if (p || s->nixl.have || *s->nixl_why)
+		return;
+	if (!f->tm_from) {
+		snprintf(s->nixl_why, sizeof(s->nixl_why), "NIXL telemetry was not read");
+		return;
+	}
+	const char *where = !strcmp(f->tm_from, "env") ? "the engine's environment"
+						       : "the probe's environment (the "
+							 "engine's could not be read)";
+	const char *ex = nixl_tm_var(NIXL_TM_VAR_EXPORTER)->name;
+	if (!f->tm_exporter)
+		snprintf(s->nixl_why, sizeof(s->nixl_why), "%s sets no %s", where, ex);
+	else if (!nixl_tm_exporter_find(f->tm_exporter))
+		snprintf(s->nixl_why, sizeof(s->nixl_why), "%s=%s in %s serves no /metrics", ex,
+			 f->tm_exporter, where);
+	else
+		snprintf(s->nixl_why, sizeof(s->nixl_why), "%s=%s in %s",
+			 nixl_tm_var(NIXL_TM_VAR_ENABLE)->name, f->tm_enable ? f->tm_enable : "",
+			 where);
+}
+
 void live_facts_read(struct live_facts *f, const struct transcript *t)
 {
 	read_logs(f, transcript_get(t, SEC_LIVE_LOGS));
 	read_proc(f, t);
 	read_sample(&f->s[0], t, SEC_LIVE_SAMPLE0, SEC_LIVE_NETDEV0, SEC_LIVE_NIXL0);
 	read_sample(&f->s[1], t, SEC_LIVE_SAMPLE1, SEC_LIVE_NETDEV1, SEC_LIVE_NIXL1);
+	for (int i = 0; i < 2; i++)
+		if (f->s[i].have)
+			tm_why(f, &f->s[i], transcript_get(t, i ? SEC_LIVE_NIXL1 : SEC_LIVE_NIXL0));
 }
 
 bool live_facts_asked(const struct live_facts *f)

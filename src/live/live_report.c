@@ -90,6 +90,11 @@ static void fill_window(struct ci_live *l, const struct live_facts *f, const str
 	if (!s->observed)
 		return;
 	l->seconds = s->seconds;
+	l->measured = s->measured;
+	l->have_lo = s->have_lo;
+	l->lo_tx = s->lo_tx;
+	l->lo_rx = s->lo_rx;
+	l->spoiled = s->spoiled.len ? xstrdup(s->spoiled.buf) : NULL;
 	for (size_t i = 0; i < s->n_ports; i++)
 		ci_live_add_port(l, s->ports[i].name, s->ports[i].port, s->ports[i].tx,
 				 s->ports[i].rx);
@@ -107,29 +112,29 @@ static void fill_window(struct ci_live *l, const struct live_facts *f, const str
 							  : "no NIXL telemetry was read");
 }
 
-/* The path the window shows; the thresholds are node.live.traffic's. */
+/* The path the window shows: live_path_decide()'s, as the report names it. */
 static enum ci_live_path path_of(const struct live_facts *f, const struct live_summary *s,
 				 bool ucx_only, bool cuda)
 {
-	if (!s->observed) {
+	switch (s->path) {
+	case LIVE_PATH_UNSEEN:
 		for (size_t i = 0; i < f->logs.n; i++)
 			if (f->logs.v[i].sym == LOG_TCP_FALLBACK)
 				return CI_PATH_TCP;
 		return CI_PATH_UNKNOWN;
-	}
-	double rdma = (double)(s->rdma_tx + s->rdma_rx), tcp = (double)(s->tcp_tx + s->tcp_rx);
-	if (!s->nixl)
-		return rdma == 0 && tcp < LIVE_IDLE_TCP ? CI_PATH_IDLE : CI_PATH_UNKNOWN;
-	double kv = s->nixl_tx + s->nixl_rx;
-	if (kv <= 0)
-		return CI_PATH_IDLE;
-	if (rdma >= LIVE_SHARE * kv)
+	case LIVE_PATH_IDLE: return CI_PATH_IDLE;
+	case LIVE_PATH_SPOILED: return CI_PATH_SPOILED;
+	case LIVE_PATH_UNATTRIBUTED: return CI_PATH_UNKNOWN;
+	case LIVE_PATH_RDMA:
 		/* UCX without its CUDA transports treats VRAM as host memory
 		 * (node.live.loaded): what went over RDMA was staged. */
 		return ucx_only && !cuda ? CI_PATH_HOST_STAGING : CI_PATH_RDMA;
-	if (tcp >= LIVE_SHARE * kv)
-		return CI_PATH_TCP;
-	return CI_PATH_LOCAL;
+	case LIVE_PATH_TCP: return CI_PATH_TCP;
+	case LIVE_PATH_LOOPBACK: return CI_PATH_LOOPBACK;
+	case LIVE_PATH_MNNVL: return CI_PATH_MNNVL;
+	case LIVE_PATH_LOCAL: return CI_PATH_LOCAL;
+	}
+	return CI_PATH_UNKNOWN;
 }
 
 /* The check that decided: the window's when there was one, else what the

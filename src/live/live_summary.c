@@ -67,25 +67,122 @@ static void name_devs(const char **devs, size_t n, struct strbuf *out)
 		strbuf_joinf_capped(out, LIVE_LINE_CAP, ", ", "%s", devs[i]);
 }
 
+/* One series' identity: its labels as they are, in order. */
+static void series_key(const struct prom_sample *x, struct strbuf *k)
+{
+	strbuf_reset(k);
+	for (size_t i = 0; i < x->n_labels; i++)
+		strbuf_addf(k, "%s=%s,", x->labels[i].name, x->labels[i].value);
+}
+
+static bool same_series(const struct prom_sample *x, const struct prom_sample *y)
+{
+	if (strcmp(x->name, y->name) || x->n_labels != y->n_labels)
+		return false;
+	for (size_t i = 0; i < x->n_labels; i++)
+		if (strcmp(x->labels[i].name, y->labels[i].name) ||
+		    strcmp(x->labels[i].value, y->labels[i].value))
+			return false;
+	return true;
+}
+
+/* The label that tells ranks apart, when a series carries one
+ * (prometheus_mp's pid: rules/nixl_telemetry.c). */
+static const char *rank_of(const struct prom_sample *x, const char **label)
+{
+	size_t n;
+	const struct nixl_tm_exporter *e = nixl_tm_exporters(&n);
+	for (size_t i = 0; i < n; i++) {
+		const char *v;
+		if (e[i].rank_label && (v = prom_sample_label(x, e[i].rank_label))) {
+			*label = e[i].rank_label;
+			return v;
+		}
+	}
+	return NULL;
+}
+
+/* NIXL's byte counters, series by series: a series that fell (the agent
+ * restarted, its counters began again) or vanished spoils the sum; one
+ * that appeared began during the window and counts from zero. */
+static void nixl_bytes(const struct live_sample *a, const struct live_sample *b,
+		       struct live_summary *s)
+{
+	struct strbuf k;
+	strbuf_init(&k);
+	s->nixl_tx_name = b->nixl.tx_name;
+	s->nixl_rx_name = b->nixl.rx_name;
+	for (int pass = 0; pass < 2; pass++) {
+		const char *name = pass ? b->nixl.rx_name : b->nixl.tx_name;
+		if (!name)
+			continue;
+		for (size_t i = 0; i < b->nixl.p.n; i++) {
+			const struct prom_sample *x = &b->nixl.p.v[i];
+			if (strcmp(x->name, name))
+				continue;
+			const struct prom_sample *y = NULL;
+			for (size_t j = 0; j < a->nixl.p.n && !y; j++)
+				if (same_series(x, &a->nixl.p.v[j]))
+					y = &a->nixl.p.v[j];
+			double before = y ? y->value : 0;
+			if (x->value < before) {
+				series_key(x, &k);
+				s->nixl_spoiled = true;
+				strbuf_joinf_capped(
+					&s->spoiled, LIVE_LINE_CAP, "; ",
+					"NIXL's %s{%.*s} fell from %.0f to %.0f (the agent "
+					"restarted)",
+					name, k.len ? (int)k.len - 1 : 0, k.buf, before, x->value);
+				continue;
+			}
+			double d = x->value - before;
+			if (pass)
+				s->nixl_rx += d;
+			else
+				s->nixl_tx += d;
+			const char *label = NULL, *rank = rank_of(x, &label);
+			if (rank && !pass) {
+				s->n_ranks++;
+				strbuf_joinf_capped(&s->ranks, LIVE_LINE_CAP, ", ", "%s %s +%.0f",
+						    label, rank, d);
+			}
+		}
+		/* A series of the first sample that the second lacks: its agent
+		 * went away with what it had moved. */
+		for (size_t j = 0; j < a->nixl.p.n; j++) {
+			const struct prom_sample *y = &a->nixl.p.v[j];
+			if (strcmp(y->name, name))
+				continue;
+			bool found = false;
+			for (size_t i = 0; i < b->nixl.p.n && !found; i++)
+				found = same_series(y, &b->nixl.p.v[i]);
+			if (!found) {
+				series_key(y, &k);
+				s->nixl_spoiled = true;
+				strbuf_joinf_capped(
+					&s->spoiled, LIVE_LINE_CAP, "; ",
+					"NIXL's %s{%.*s} is gone at the second sample (the "
+					"agent exited)",
+					name, k.len ? (int)k.len - 1 : 0, k.buf);
+			}
+		}
+	}
+	strbuf_release(&k);
+}
+
 static void sum_errors(const struct live_sample *a, const struct live_sample *b,
 		       struct live_summary *s)
 {
 	for (size_t i = 0; i < b->nixl.p.n; i++) {
 		const struct prom_sample *x = &b->nixl.p.v[i];
-		if (strcmp(x->name, "agent_errors_total"))
+		if (strcmp(x->name, nixl_tm_errors_name()))
 			continue;
 		s->nixl_errors_exported = true;
 		const char *st = prom_sample_label(x, "status");
-		const char *ag = prom_sample_label(x, "agent_name");
 		double before = 0;
-		for (size_t j = 0; j < a->nixl.p.n; j++) {
-			const struct prom_sample *y = &a->nixl.p.v[j];
-			const char *st2 = prom_sample_label(y, "status");
-			const char *ag2 = prom_sample_label(y, "agent_name");
-			if (!strcmp(y->name, x->name) && !strcmp(st ? st : "", st2 ? st2 : "") &&
-			    !strcmp(ag ? ag : "", ag2 ? ag2 : ""))
-				before = y->value;
-		}
+		for (size_t j = 0; j < a->nixl.p.n; j++)
+			if (same_series(x, &a->nixl.p.v[j]))
+				before = a->nixl.p.v[j].value;
 		if (x->value <= before)
 			continue;
 		double grew_by = x->value - before;
@@ -107,17 +204,29 @@ static void sum_errors(const struct live_sample *a, const struct live_sample *b,
 				    s->errors[k].status, s->errors[k].delta);
 }
 
+/* A counter that fell between the samples was reset (driver reload, port
+ * reset, `perfquery -R`) or wrapped; either way its delta is unknown. */
+static bool fell(uint64_t a, uint64_t b)
+{
+	return b < a;
+}
+
 void live_summarize(const struct live_facts *f, struct live_summary *s)
 {
 	memset(s, 0, sizeof(*s));
 	strbuf_init(&s->rdma_devs);
 	strbuf_init(&s->error_statuses);
+	strbuf_init(&s->ranks);
+	strbuf_init(&s->spoiled);
 	const struct live_sample *a = &f->s[0], *b = &f->s[1];
 	s->observed = a->have && b->have;
 	if (!s->observed)
 		return;
-	s->seconds = a->uptime >= 0 && b->uptime > a->uptime ? b->uptime - a->uptime
-							     : (double)f->observe_s;
+	/* From the first sample to the last, as the clocks read them (the
+	 * probe's sleep is whole seconds; the window is what it measured). */
+	s->measured = a->uptime >= 0 && b->uptime > a->uptime;
+	s->seconds = s->measured ? b->uptime - a->uptime : (double)f->observe_s;
+	s->imex = f->have_fds && proc_fds_count(&f->fds, LIVE_IMEX) > 0;
 
 	const char *moved[LIVE_MAX_PORTS];
 	size_t n_moved = 0;
@@ -128,8 +237,25 @@ void live_summarize(const struct live_facts *f, struct live_summary *s)
 		if (!p0)
 			continue;
 		bool rdma_only = p1->efa && !p1->have_txrx;
-		uint64_t tx = rdma_only ? grew(p0->rdma_tx, p1->rdma_tx) : grew(p0->tx, p1->tx);
-		uint64_t rx = rdma_only ? grew(p0->rdma_rx, p1->rdma_rx) : grew(p0->rx, p1->rx);
+		uint64_t t0 = rdma_only ? p0->rdma_tx : p0->tx,
+			 t1 = rdma_only ? p1->rdma_tx : p1->tx;
+		uint64_t r0 = rdma_only ? p0->rdma_rx : p0->rx,
+			 r1 = rdma_only ? p1->rdma_rx : p1->rx;
+		const char *bad = NULL;
+		if (p0->sat_tx || p1->sat_tx || p0->sat_rx || p1->sat_rx)
+			bad = "is stuck at 2^32-1 words (a saturated 32-bit PortCounters "
+			      "counter: the HCA has no extended counters)";
+		else if (fell(t0, t1) || fell(r0, r1))
+			bad = "fell (the counter was reset or wrapped)";
+		if (bad) {
+			s->rdma_spoiled = true;
+			strbuf_joinf_capped(
+				&s->spoiled, LIVE_LINE_CAP, "; ", "%s port %u %s %s", p1->dev,
+				p1->port, p1->efa ? "hw_counters" : "port_xmit_data/port_rcv_data",
+				bad);
+			continue;
+		}
+		uint64_t tx = grew(t0, t1), rx = grew(r0, r1);
 		s->ports[s->n_ports++] =
 			(struct live_delta){.name = p1->dev, .port = p1->port, .tx = tx, .rx = rx};
 		s->rdma_tx += tx;
@@ -149,23 +275,73 @@ void live_summarize(const struct live_facts *f, struct live_summary *s)
 		for (size_t i = 0; i < b->netdev.n; i++) {
 			const struct net_dev_if *i1 = &b->netdev.v[i];
 			const struct net_dev_if *i0 = net_dev_find(&a->netdev, i1->name);
-			if (!i0 || !strcmp(i1->name, "lo"))
+			if (!i0)
 				continue;
-			struct live_delta *d = &s->ifs[s->n_ifs++];
-			*d = (struct live_delta){.name = i1->name,
-						 .tx = grew(i0->tx_bytes, i1->tx_bytes),
-						 .rx = grew(i0->rx_bytes, i1->rx_bytes)};
-			s->tcp_tx += d->tx;
-			s->tcp_rx += d->rx;
+			bool lo = !strcmp(i1->name, "lo");
+			if (fell(i0->tx_bytes, i1->tx_bytes) || fell(i0->rx_bytes, i1->rx_bytes)) {
+				s->tcp_spoiled = true;
+				strbuf_joinf_capped(
+					&s->spoiled, LIVE_LINE_CAP, "; ",
+					"%s's /proc/net/dev bytes fell (the interface was "
+					"recreated or its counters wrapped)",
+					i1->name);
+				continue;
+			}
+			uint64_t tx = grew(i0->tx_bytes, i1->tx_bytes);
+			uint64_t rx = grew(i0->rx_bytes, i1->rx_bytes);
+			if (lo) {
+				/* Shown apart: TCP inside the pod is not a network path. */
+				s->have_lo = true;
+				s->lo_tx = tx;
+				s->lo_rx = rx;
+				continue;
+			}
+			s->ifs[s->n_ifs++] =
+				(struct live_delta){.name = i1->name, .tx = tx, .rx = rx};
+			s->tcp_tx += tx;
+			s->tcp_rx += rx;
 		}
 	}
 
 	s->nixl = a->nixl.have && b->nixl.have;
 	if (s->nixl) {
-		s->nixl_tx = b->nixl.tx > a->nixl.tx ? b->nixl.tx - a->nixl.tx : 0;
-		s->nixl_rx = b->nixl.rx > a->nixl.rx ? b->nixl.rx - a->nixl.rx : 0;
+		nixl_bytes(a, b, s);
 		sum_errors(a, b, s);
 	}
+	s->path = live_path_decide(s);
+}
+
+/* The one decision.  A lower bound stays a lower bound when a counter is
+ * left out: RDMA (or TCP) moving half of NIXL's bytes on the counters that
+ * held is proof; "nothing went over RDMA or TCP" is not, when one of them
+ * was spoiled. */
+enum live_path_kind live_path_decide(const struct live_summary *s)
+{
+	if (!s->observed)
+		return LIVE_PATH_UNSEEN;
+	double rdma = (double)(s->rdma_tx + s->rdma_rx), tcp = (double)(s->tcp_tx + s->tcp_rx);
+	double lo = (double)(s->lo_tx + s->lo_rx);
+	if (!s->nixl) {
+		if (s->rdma_spoiled || s->tcp_spoiled)
+			return LIVE_PATH_SPOILED;
+		return rdma == 0 && tcp < LIVE_IDLE_TCP ? LIVE_PATH_IDLE : LIVE_PATH_UNATTRIBUTED;
+	}
+	if (s->nixl_spoiled)
+		return LIVE_PATH_SPOILED;
+	double kv = s->nixl_tx + s->nixl_rx;
+	if (kv <= 0)
+		return LIVE_PATH_IDLE;
+	if (rdma >= LIVE_SHARE * kv)
+		return LIVE_PATH_RDMA;
+	if (tcp >= LIVE_SHARE * kv)
+		return LIVE_PATH_TCP;
+	/* Both agents in the pod: lo counts each byte once sent and once
+	 * received, as NIXL counts it once as tx and once as rx. */
+	if (lo >= LIVE_SHARE * kv)
+		return LIVE_PATH_LOOPBACK;
+	if (s->rdma_spoiled || s->tcp_spoiled)
+		return LIVE_PATH_SPOILED;
+	return s->imex ? LIVE_PATH_MNNVL : LIVE_PATH_LOCAL;
 }
 
 void live_summary_release(struct live_summary *s)
@@ -173,6 +349,8 @@ void live_summary_release(struct live_summary *s)
 	free(s->ports);
 	free(s->ifs);
 	free(s->errors);
+	strbuf_release(&s->ranks);
+	strbuf_release(&s->spoiled);
 	strbuf_release(&s->rdma_devs);
 	strbuf_release(&s->error_statuses);
 	memset(s, 0, sizeof(*s));

@@ -576,7 +576,6 @@ live_find() {
 }
 
 live_proc() {
-	live_find
 	begin live:proc
 	pline "observe=$observe"
 	if [ -z "$pid" ]; then
@@ -589,6 +588,10 @@ live_proc() {
 	pline "engine=$engine"
 	pline "exe=$exe"
 	pline "nixl_procs=$nixl_procs"
+	pline "tm_from=$tm_from"
+	pline "tm_enable=$tm_enable"
+	pline "tm_exporter=$tm_exporter"
+	pline "tm_metrics=$tm_metrics"
 	m=$root/proc/$pid/maps
 	d=$root/proc/$pid/fd
 	if ! [ -r "$m" ] || ! safe "$m" || ! [ -d "$d" ] || ! inroot "$d"; then
@@ -681,12 +684,70 @@ live_truthy() {
 	return 1
 }
 
-# NIXL's Prometheus exporter, when the workload turns it on: ONE fixed GET of
+# live_falsy VALUE: the other half (n, no, off, false, disable, 0).
+live_falsy() {
+	case $1 in
+	[nN] | [nN][oO] | [oO][fF][fF] | [fF][aA][lL][sS][eE]) return 0 ;;
+	[dD][iI][sS][aA][bB][lL][eE] | 0) return 0 ;;
+	esac
+	return 1
+}
+
+# live_tm_env: NIXL's telemetry switches as the engine process has them:
+# its own /proc/PID/environ (a launch script, or the engine itself, may set
+# them for that process only), NIXL_TELEMETRY_* names only, never printed
+# beyond the five below; the probe's own environment only when that file
+# cannot be read.  The names and ports are src/rules/nixl_telemetry.c's
+# (tests/rules/test_nixl_telemetry.c holds the two together).
+live_tm_env() {
+	tm_enable='' tm_exporter='' tm_port='' tm_doca_port='' tm_metrics='' tm_from=''
+	[ -n "$pid" ] || return 0
+	e=$root/proc/$pid/environ
+	if [ -r "$e" ] && safe "$e" && have tr &&
+		out=$(tr '\000\n' '\n\036' 2>/dev/null <"$e"); then
+		tm_from='env'
+		set -f
+		IFS=$nl
+		for l in $out; do
+			case $l in
+			NIXL_TELEMETRY_ENABLE=*) tm_enable=${l#*=} ;;
+			NIXL_TELEMETRY_EXPORTER=*) tm_exporter=${l#*=} ;;
+			NIXL_TELEMETRY_PROMETHEUS_PORT=*) tm_port=${l#*=} ;;
+			NIXL_TELEMETRY_DOCA_PROMETHEUS_PORT=*) tm_doca_port=${l#*=} ;;
+			NIXL_TELEMETRY_ENABLED_METRICS=*) tm_metrics=${l#*=} ;;
+			esac
+		done
+		IFS=$sp_ifs
+		set +f
+	else
+		tm_from='probe'
+		tm_enable=${NIXL_TELEMETRY_ENABLE-}
+		tm_exporter=${NIXL_TELEMETRY_EXPORTER-}
+		tm_port=${NIXL_TELEMETRY_PROMETHEUS_PORT-}
+		tm_doca_port=${NIXL_TELEMETRY_DOCA_PROMETHEUS_PORT-}
+		tm_metrics=${NIXL_TELEMETRY_ENABLED_METRICS-}
+	fi
+	# only names and numbers go out: anything else is dropped
+	case $tm_exporter in *[!A-Za-z0-9_]* | ?????????????????????????????????*) tm_exporter=bad ;; esac
+	case $tm_enable in *[!A-Za-z0-9]* | ????????*) tm_enable=bad ;; esac
+	case $tm_metrics in *[!A-Za-z0-9_*?,]*) tm_metrics=bad ;; esac
+}
+
+# NIXL's Prometheus exporters, when the engine has one: ONE fixed GET of
 # 127.0.0.1:PORT/metrics with what the image has; agent_* lines only.
+# prometheus and prometheus_mp serve on NIXL_TELEMETRY_PROMETHEUS_PORT
+# (9090), doca on NIXL_TELEMETRY_DOCA_PROMETHEUS_PORT (9091).  The agent
+# may have been switched on by its config (capture_telemetry) without
+# NIXL_TELEMETRY_ENABLE; only an explicit "off" keeps the probe away.
 live_nixl() {
-	live_truthy "${NIXL_TELEMETRY_ENABLE-}" || return 0
-	case ${NIXL_TELEMETRY_EXPORTER-} in prometheus) ;; *) return 0 ;; esac
-	port=${NIXL_TELEMETRY_PROMETHEUS_PORT:-9090}
+	! live_falsy "$tm_enable" || return 0
+	if [ "$tm_exporter" = prometheus ] || [ "$tm_exporter" = prometheus_mp ]; then
+		port=${tm_port:-9090}
+	elif [ "$tm_exporter" = doca ]; then
+		port=${tm_doca_port:-9091}
+	else
+		return 0
+	fi
 	case $port in '' | *[!0-9]* | ??????*) return 0 ;; esac
 	url=http://127.0.0.1:$port/metrics
 	begin "live:nixl:$1"
@@ -734,6 +795,11 @@ pline "kernel=$kernel"
 printf '|have_timeout=%s\n' "${have_timeout:-0}"
 echo '|gids=all'
 endsec meta 0 ''
+
+# The engine process and its telemetry switches, before the first sample
+# (which scrapes the exporter they name).
+live_find
+live_tm_env
 
 # The window opens here: the rest of the probe runs inside it.
 now

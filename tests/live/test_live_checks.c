@@ -445,6 +445,252 @@ static void logs_unreadable(void **state)
 	report_release(&r);
 }
 
+/* ---- issue 22: exporters of every NIXL version, counter integrity, paths */
+
+/* Two raw samples 2.2 s apart (their clocks say so), with what each gives. */
+static void window_raw(struct tb *b, const char *ports0, const char *ports1, const char *net0,
+		       const char *net1, const char *nixl0, const char *nixl1)
+{
+	char *s0 = xasprintf("uptime=500.00\n%s", ports0);
+	char *s1 = xasprintf("uptime=502.20\n%s", ports1);
+	add(b, SEC_LIVE_SAMPLE0, s0);
+	if (net0)
+		add(b, SEC_LIVE_NETDEV0, net0);
+	if (nixl0)
+		add(b, SEC_LIVE_NIXL0, nixl0);
+	add(b, SEC_LIVE_SAMPLE1, s1);
+	if (net1)
+		add(b, SEC_LIVE_NETDEV1, net1);
+	if (nixl1)
+		add(b, SEC_LIVE_NIXL1, nixl1);
+	free(s0);
+	free(s1);
+}
+
+#define PORT(dev, x, r)                                                        \
+	"sys/class/infiniband/" dev "/ports/1/counters/port_xmit_data=" x "\n" \
+	"sys/class/infiniband/" dev "/ports/1/counters/port_rcv_data=" r "\n"
+#define NET(eth, lo)                                                                         \
+	"Inter-|\n face |\n  eth0: " eth " 1 0 0 0 0 0 0 " eth " 1 0 0 0 0 0 0\n    lo: " lo \
+	" 1 0 0 0 0 0 0 " lo " 1 0 0 0 0 0 0\n"
+/* NIXL 0.9.0-1.0.1: prometheus-cpp counters named without _total, labels
+ * category, hostname, agent_name (prometheus_exporter.cpp registerCounter). */
+#define NIXL09(tx, rx)                                                                              \
+	"agent_tx_bytes{agent_name=\"w0\",category=\"NIXL_TELEMETRY_TRANSFER\",hostname=\"p\"} " tx \
+	"\n"                                                                                        \
+	"agent_rx_bytes{agent_name=\"w0\",category=\"NIXL_TELEMETRY_TRANSFER\",hostname=\"p\"} " rx \
+	"\n"
+/* NIXL 1.1.0-1.3.x: Name(name + "_total"), labels hostname, agent_name. */
+#define NIXL11(tx, rx)                                                    \
+	"agent_tx_bytes_total{agent_name=\"w0\",hostname=\"p\"} " tx "\n" \
+	"agent_rx_bytes_total{agent_name=\"w0\",hostname=\"p\"} " rx "\n"
+/* prometheus_mp (main after 1.4.0, mp_collector.cpp baseLabels): one series
+ * per process, hostname, agent_name, pid, agent_instance. */
+#define NIXLMP(pid, tx, rx)                                               \
+	"agent_tx_bytes_total{hostname=\"p\",agent_name=\"w\",pid=\"" pid \
+	"\",agent_instance=\"0\"} " tx "\n"                               \
+	"agent_rx_bytes_total{hostname=\"p\",agent_name=\"w\",pid=\"" pid \
+	"\",agent_instance=\"0\"} " rx "\n"
+
+static void nixl_09_names_read(void **state)
+{
+	struct tb b = {0};
+	struct ci_report r;
+	(void)state;
+	proc_ok(&b, UCX_PLUGIN UCT_IB UCT_CUDA UCP, FD_UVERBS);
+	/* 1 GiB of NIXL bytes; mlx5_0 2^28 words = 1 GiB each way */
+	window_raw(&b, PORT("mlx5_0", "0", "0"), PORT("mlx5_0", "268435456", "268435456"),
+		   NET("1000", "5"), NET("1000", "5"), NIXL09("0", "0"),
+		   NIXL09("536870912", "536870912"));
+	judge(&b, &r);
+	const struct ci_check *c = find(&r, "node.live.traffic");
+	assert_int_equal(c->status, CI_OK);
+	assert_non_null(strstr(c->detail, "KV moved 1 GiB over mlx5_0"));
+	/* the window as measured, 2.2 s, in milliseconds in the evidence */
+	assert_non_null(strstr(c->detail, "during 2.2 s"));
+	bool ms = false, name = false;
+	for (size_t i = 0; i < c->n_evidence; i++) {
+		ms |= strstr(c->evidence[i], "window: 2200 ms") != NULL;
+		name |= strstr(c->evidence[i], "agent_tx_bytes +") != NULL;
+	}
+	assert_true(ms);
+	assert_true(name);
+	assert_non_null(r.live);
+	assert_int_equal(r.live->path, CI_PATH_RDMA);
+	report_release(&r);
+}
+
+static void nixl_11_names_read(void **state)
+{
+	struct tb b = {0};
+	struct ci_report r;
+	(void)state;
+	proc_ok(&b, UCX_PLUGIN UCT_IB UCT_CUDA UCP, FD_UVERBS);
+	window_raw(&b, PORT("mlx5_0", "0", "0"), PORT("mlx5_0", "268435456", "268435456"),
+		   NET("1000", "5"), NET("1000", "5"), NIXL11("0", "0"),
+		   NIXL11("536870912", "536870912"));
+	judge(&b, &r);
+	assert_int_equal(status_of(&r, "node.live.traffic"), CI_OK);
+	report_release(&r);
+}
+
+static void prometheus_mp_ranks_summed(void **state)
+{
+	struct tb b = {0};
+	struct ci_report r;
+	(void)state;
+	proc_ok(&b, UCX_PLUGIN UCT_IB UCT_CUDA UCP, FD_UVERBS);
+	window_raw(&b, PORT("mlx5_0", "0", "0"), PORT("mlx5_0", "268435456", "268435456"),
+		   NET("1000", "5"), NET("1000", "5"),
+		   NIXLMP("400", "0", "0") NIXLMP("401", "0", "0"),
+		   NIXLMP("400", "268435456", "268435456") NIXLMP("401", "268435456", "268435456"));
+	judge(&b, &r);
+	const struct ci_check *c = find(&r, "node.live.traffic");
+	assert_int_equal(c->status, CI_OK);
+	assert_non_null(strstr(c->detail, "KV moved 1 GiB")); /* both ranks summed */
+	bool ranks = false;
+	for (size_t i = 0; i < c->n_evidence; i++)
+		ranks |= strstr(c->evidence[i], "pid 400 +268435456") &&
+			 strstr(c->evidence[i], "pid 401 +268435456");
+	assert_true(ranks);
+	report_release(&r);
+}
+
+static void nixl_restart_spoils(void **state)
+{
+	struct tb b = {0};
+	struct ci_report r;
+	(void)state;
+	proc_ok(&b, UCX_PLUGIN UCT_IB UCT_CUDA UCP, FD_UVERBS);
+	/* the agent restarted: its counters began again below where they were */
+	window_raw(&b, PORT("mlx5_0", "0", "0"), PORT("mlx5_0", "268435456", "268435456"),
+		   NET("1000", "5"), NET("1000", "5"), NIXL11("8589934592", "8589934592"),
+		   NIXL11("1073741824", "1073741824"));
+	judge(&b, &r);
+	const struct ci_check *c = find(&r, "node.live.traffic");
+	assert_int_equal(c->status, CI_SKIPPED);
+	assert_true(c->critical);
+	assert_non_null(strstr(c->detail, "fell"));
+	assert_null(strstr(c->detail, "no KV moved"));
+	assert_int_equal(r.live->path, CI_PATH_SPOILED);
+	report_release(&r);
+}
+
+static void rdma_saturated_spoils(void **state)
+{
+	struct tb b = {0};
+	struct ci_report r;
+	(void)state;
+	proc_ok(&b, UCX_PLUGIN UCT_IB UCT_CUDA UCP, FD_UVERBS);
+	/* the kernel's 32-bit PortCounters fallback, stuck at 2^32-1 */
+	window_raw(&b, PORT("mlx5_0", "4294967295", "4294967295"),
+		   PORT("mlx5_0", "4294967295", "4294967295"), NET("1000", "5"), NET("1000", "5"),
+		   NIXL11("0", "0"), NIXL11("1073741824", "1073741824"));
+	judge(&b, &r);
+	const struct ci_check *c = find(&r, "node.live.traffic");
+	assert_int_equal(c->status, CI_SKIPPED);
+	assert_non_null(strstr(c->detail, "2^32-1"));
+	assert_null(strstr(c->detail, "cuda_ipc"));
+	report_release(&r);
+}
+
+static void rdma_reset_spoils_but_not_proof(void **state)
+{
+	struct tb b = {0};
+	struct ci_report r;
+	(void)state;
+	proc_ok(&b, UCX_PLUGIN UCT_IB UCT_CUDA UCP, FD_UVERBS);
+	/* mlx5_0 reset: alone it spoils the window */
+	window_raw(&b, PORT("mlx5_0", "900000000", "900000000"), PORT("mlx5_0", "10", "10"),
+		   NET("1000", "5"), NET("1000", "5"), NIXL11("0", "0"),
+		   NIXL11("1073741824", "1073741824"));
+	judge(&b, &r);
+	const struct ci_check *c = find(&r, "node.live.traffic");
+	assert_int_equal(c->status, CI_SKIPPED);
+	assert_non_null(strstr(c->detail, "mlx5_0 port 1"));
+	report_release(&r);
+	/* ... but mlx5_1 moving all of NIXL's bytes is proof all the same */
+	proc_ok(&b, UCX_PLUGIN UCT_IB UCT_CUDA UCP, FD_UVERBS);
+	window_raw(&b, PORT("mlx5_0", "900000000", "900000000") PORT("mlx5_1", "0", "0"),
+		   PORT("mlx5_0", "10", "10") PORT("mlx5_1", "268435456", "268435456"),
+		   NET("1000", "5"), NET("1000", "5"), NIXL11("0", "0"),
+		   NIXL11("1073741824", "1073741824"));
+	judge(&b, &r);
+	c = find(&r, "node.live.traffic");
+	assert_int_equal(c->status, CI_OK);
+	bool left = false;
+	for (size_t i = 0; i < c->n_evidence; i++)
+		left |= strstr(c->evidence[i], "left out: mlx5_0") != NULL;
+	assert_true(left);
+	report_release(&r);
+}
+
+static void netdev_reset_spoils(void **state)
+{
+	struct tb b = {0};
+	struct ci_report r;
+	(void)state;
+	proc_ok(&b, UCX_PLUGIN UCT_IB UCT_CUDA UCP, FD_UVERBS);
+	window_raw(&b, PORT("mlx5_0", "0", "0"), PORT("mlx5_0", "0", "0"), NET("9663676416", "5"),
+		   NET("5000", "5"), NIXL11("0", "0"), NIXL11("536870912", "536870912"));
+	judge(&b, &r);
+	const struct ci_check *c = find(&r, "node.live.traffic");
+	assert_int_equal(c->status, CI_SKIPPED);
+	assert_non_null(strstr(c->detail, "eth0"));
+	report_release(&r);
+}
+
+static void loopback_is_tcp(void **state)
+{
+	struct tb b = {0};
+	struct ci_report r;
+	(void)state;
+	proc_ok(&b, UCX_PLUGIN UCT_IB UCT_CUDA UCP, FD_UVERBS);
+	window_raw(&b, PORT("mlx5_0", "0", "0"), PORT("mlx5_0", "0", "0"), NET("1000", "5"),
+		   NET("1000", "1073741829"), NIXL11("0", "0"), NIXL11("536870912", "536870912"));
+	judge(&b, &r);
+	const struct ci_check *c = find(&r, "node.live.traffic");
+	assert_int_equal(c->status, CI_FAIL);
+	assert_non_null(strstr(c->detail, "loopback TCP"));
+	assert_null(strstr(c->detail, "cuda_ipc"));
+	assert_int_equal(r.live->path, CI_PATH_LOOPBACK);
+	assert_true(r.live->have_lo);
+	assert_int_equal(r.live->lo_tx, 1073741824);
+	report_release(&r);
+}
+
+#define FD_IMEX \
+	"lr--r--r-- 1 root root 64 Dec  1 08:12 21 -> /dev/nvidia-caps-imex-channels/channel0\n"
+
+static void mnnvl_is_its_own_path(void **state)
+{
+	struct tb b = {0};
+	struct ci_report r;
+	(void)state;
+	/* GB200: no libuct_ib, no uverbs, an IMEX channel open */
+	proc_ok(&b, UCX_PLUGIN UCT_CUDA UCP, FD_IMEX);
+	window_raw(&b, "", "", NET("1000", "5"), NET("1000", "5"), NIXL11("0", "0"),
+		   NIXL11("536870912", "536870912"));
+	judge(&b, &r);
+	const struct ci_check *l = find(&r, "node.live.loaded");
+	assert_int_equal(l->status, CI_OK);
+	assert_non_null(strstr(l->detail, "multi-node NVLink"));
+	assert_null(strstr(l->detail, "cannot be moving KV"));
+	const struct ci_check *c = find(&r, "node.live.traffic");
+	assert_int_equal(c->status, CI_OK);
+	assert_non_null(strstr(c->detail, "IMEX channel"));
+	assert_int_equal(r.live->path, CI_PATH_MNNVL);
+	report_release(&r);
+	/* without the IMEX channel the same window is cuda_ipc or shm: a warn */
+	proc_ok(&b, UCX_PLUGIN UCT_IB UCT_CUDA UCP, FD_UVERBS);
+	window_raw(&b, "", "", NET("1000", "5"), NET("1000", "5"), NIXL11("0", "0"),
+		   NIXL11("536870912", "536870912"));
+	judge(&b, &r);
+	assert_int_equal(status_of(&r, "node.live.traffic"), CI_WARN);
+	assert_int_equal(r.live->path, CI_PATH_LOCAL);
+	report_release(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -464,6 +710,15 @@ int main(void)
 		cmocka_unit_test(logs_nixl_backend_error),
 		cmocka_unit_test(logs_nccl_socket_and_healthy),
 		cmocka_unit_test(logs_unreadable),
+		cmocka_unit_test(nixl_09_names_read),
+		cmocka_unit_test(nixl_11_names_read),
+		cmocka_unit_test(prometheus_mp_ranks_summed),
+		cmocka_unit_test(nixl_restart_spoils),
+		cmocka_unit_test(rdma_saturated_spoils),
+		cmocka_unit_test(rdma_reset_spoils_but_not_proof),
+		cmocka_unit_test(netdev_reset_spoils),
+		cmocka_unit_test(loopback_is_tcp),
+		cmocka_unit_test(mnnvl_is_its_own_path),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

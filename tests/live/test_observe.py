@@ -29,7 +29,17 @@ import make_tree  # noqa: E402
 GIB = 1 << 30
 
 
-def metrics(tx, rx, errors):
+def metrics(tx, rx, errors, old=False):
+    if old:
+        # NIXL 0.9.0-1.0.1 (prometheus_exporter.cpp): prometheus-cpp
+        # counters named without _total, labels sorted, no error counter.
+        return ("\n".join([
+            "# HELP agent_tx_bytes Number of bytes sent by the agent",
+            "# TYPE agent_tx_bytes counter",
+            'agent_tx_bytes{agent_name="worker-0",category="NIXL_TELEMETRY_TRANSFER",hostname="decode-0"} %d' % tx,
+            "# TYPE agent_rx_bytes counter",
+            'agent_rx_bytes{agent_name="worker-0",category="NIXL_TELEMETRY_TRANSFER",hostname="decode-0"} %d' % rx,
+        ]) + "\n").encode()
     out = [
         "# HELP agent_tx_bytes_total Number of bytes sent by the agent",
         "# TYPE agent_tx_bytes_total counter",
@@ -52,6 +62,13 @@ class Case:
         self.expect = expect                      # {check id: status}
         self.path = path                          # the live section's path
         self.live = live                          # fn(live section) -> [problems]
+        self.engine_env = None   # the switches in the engine's /proc/PID/environ only
+        self.old = False         # NIXL 0.9-1.0 names
+
+
+def in_engine_env(case, exporter, port_var):
+    case.engine_env = (exporter, port_var)
+    return case
 
 
 def rdma_moved(tree):
@@ -117,7 +134,20 @@ CASES = [
          {"node.live.traffic": "skipped"}, "idle", lambda l: []),
     Case("no-telemetry", False, None, None, rdma_moved,
          {"node.live.traffic": "warn"}, "unknown", no_nixl),
+    # The switches only in the engine process's own environment (a launch
+    # script set them), none in the probe's: the probe reads them there.
+    in_engine_env(Case("engine-env-prometheus", True, (0, 0, 0), (2 * GIB, 2 * GIB, 0),
+                       rdma_moved, {"node.live.traffic": "ok"}, "rdma", lambda l: []),
+                  "prometheus", "NIXL_TELEMETRY_PROMETHEUS_PORT"),
+    # The DOCA exporter has its own port variable (doca_exporter.cpp).
+    in_engine_env(Case("engine-env-doca", True, (0, 0, 0), (2 * GIB, 2 * GIB, 0),
+                       rdma_moved, {"node.live.traffic": "ok"}, "rdma", lambda l: []),
+                  "doca", "NIXL_TELEMETRY_DOCA_PROMETHEUS_PORT"),
 ]
+OLD = Case("nixl-0.9-names", True, (0, 0, 0), (2 * GIB, 2 * GIB, 0), rdma_moved,
+           {"node.live.traffic": "ok"}, "rdma", lambda l: [])
+OLD.old = True
+CASES.append(OLD)
 
 
 def serve(case, tree):
@@ -129,7 +159,7 @@ def serve(case, tree):
                 self.send_error(404)
                 return
             first = state["n"] == 0
-            body = metrics(*(case.before if first else case.after))
+            body = metrics(*(case.before if first else case.after), old=case.old)
             self.send_response(200)
             self.send_header("Content-Type", "text/plain; version=0.0.4")
             self.send_header("Content-Length", str(len(body)))
@@ -153,7 +183,15 @@ def run_case(binary, case, tmp, extra=()):
     make_tree.build("ucx_ib", tree)
     env = {"PATH": "/usr/bin:/bin", "LC_ALL": "C", "NO_COLOR": "1"}
     srv = None
-    if case.telemetry:
+    if case.telemetry and case.engine_env:
+        srv, state = serve(case, tree)
+        exporter, port_var = case.engine_env
+        # NUL-separated as the kernel writes it; a secret beside them must
+        # never leave the pod.
+        with open(os.path.join(tree, "proc/412/environ"), "w") as f:
+            f.write("HF_TOKEN=hf_secretsecret\0NIXL_TELEMETRY_EXPORTER=%s\0%s=%d\0"
+                    % (exporter, port_var, srv.server_address[1]))
+    elif case.telemetry:
         srv, state = serve(case, tree)
         env.update(NIXL_TELEMETRY_ENABLE="y", NIXL_TELEMETRY_EXPORTER="prometheus",
                    NIXL_TELEMETRY_PROMETHEUS_PORT=str(srv.server_address[1]))
@@ -173,6 +211,8 @@ def run_case(binary, case, tmp, extra=()):
         return ["not JSON (exit %d): %s %s" % (p.returncode, p.stdout[:300], p.stderr[:300])]
     got = {c["id"]: c for c in report["checks"]}
     errs = []
+    if "hf_secret" in p.stdout or "hf_secret" in p.stderr:
+        errs.append("a secret of the engine's environment was printed")
     for cid, want in case.expect.items():
         c = got.get(cid)
         if not c:

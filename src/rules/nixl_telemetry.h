@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * NIXL's telemetry as its exporters publish it: the metric names of each
+ * released version, the exporters and their port variables, and the
+ * variables that switch telemetry on.  One row per name, each with its
+ * source (ai-dynamo/nixl, file, version); docs/checks.md cites the same.
+ * The probe (src/probe/probe.sh) scrapes with the same names: a test
+ * (tests/rules/test_nixl_telemetry.c) holds the two together.
+ */
+#ifndef CI_RULES_NIXL_TELEMETRY_H
+#define CI_RULES_NIXL_TELEMETRY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* What a metric counts. */
+enum nixl_tm_what {
+	NIXL_TM_TX_BYTES, /* bytes the agent sent */
+	NIXL_TM_RX_BYTES, /* bytes the agent received */
+	NIXL_TM_ERRORS,   /* errors, one series per status */
+	NIXL_TM_WHAT_COUNT,
+};
+
+struct nixl_tm_metric {
+	enum nixl_tm_what what;
+	const char *name;   /* the sample name on /metrics */
+	const char *since;  /* first NIXL release that publishes it */
+	const char *until;  /* last one; NULL: still published */
+	const char *source; /* project, file, version */
+};
+
+/* Every row, in release order; *n receives the count. */
+const struct nixl_tm_metric *nixl_tm_metrics(size_t *n);
+/* The row whose name is `name`, or NULL. */
+const struct nixl_tm_metric *nixl_tm_metric_find(const char *name);
+
+/* The name of the errors counter (the one NIXL_TM_ERRORS row). */
+const char *nixl_tm_errors_name(void);
+
+/* One exporter plugin (NIXL_TELEMETRY_EXPORTER=<name> loads
+ * libtelemetry_exporter_<name>.so). */
+struct nixl_tm_exporter {
+	const char *name;
+	const char *port_var; /* the variable that moves its /metrics port */
+	unsigned default_port;
+	const char *rank_label; /* the label that tells ranks apart; NULL: one process */
+	const char *since;
+	const char *source;
+};
+
+const struct nixl_tm_exporter *nixl_tm_exporters(size_t *n);
+const struct nixl_tm_exporter *nixl_tm_exporter_find(const char *name);
+
+enum nixl_tm_var {
+	NIXL_TM_VAR_ENABLE,          /* y/yes/on/true/enable/1 */
+	NIXL_TM_VAR_EXPORTER,        /* the plugin name */
+	NIXL_TM_VAR_ENABLED_METRICS, /* the allowlist of event names (globs) */
+	NIXL_TM_VAR_MULTIPROC_DIR,   /* prometheus_mp's shared store directory */
+	NIXL_TM_VAR_COUNT,
+};
+
+struct nixl_tm_variable {
+	const char *name;
+	const char *since;
+	const char *source;
+};
+
+const struct nixl_tm_variable *nixl_tm_var(enum nixl_tm_var v);
+
+#endif
