@@ -179,6 +179,196 @@ char *redact_value_dup(const char *name, const char *value)
 	return value ? xstrdup(redact_value(name, value)) : NULL;
 }
 
+/* ---- free text ---- */
+
+/* Words that take their secret after a plain space ("password X",
+ * "--token X"): only these, since a secret-like name such as AUTH is
+ * followed by ordinary words in logs ("Authentication failed for"). */
+static const char *const space_keys[] = {
+	"PASSWORD",      "PASSWD",     "PWD",          "PASS",         "PASSPHRASE",
+	"TOKEN",         "SECRET",     "APIKEY",       "API_KEY",      "API-KEY",
+	"ACCESS_KEY",    "ACCESS-KEY", "ACCESS-TOKEN", "ACCESS_TOKEN", "CLIENT_SECRET",
+	"CLIENT-SECRET", "AUTH-TOKEN", "AUTH_TOKEN",
+};
+/* HTTP auth schemes (RFC 9110 11.4 and the common ones): the next word is
+ * the credential. */
+static const char *const auth_schemes[] = {"BEARER", "BASIC", "DIGEST", "TOKEN", "NEGOTIATE"};
+
+static bool word_char(char c)
+{
+	return isalnum((unsigned char)c) || c == '_' || c == '-' || c == '.';
+}
+
+static bool eq_ci(const char *a, size_t n, const char *w)
+{
+	size_t m = strlen(w);
+	if (n != m)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (toupper((unsigned char)a[i]) != w[i])
+			return false;
+	return true;
+}
+
+static bool in_list(const char *a, size_t n, const char *const *list, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		if (eq_ci(a, n, list[i]))
+			return true;
+	return false;
+}
+
+/* The end of the value that starts at v (quoted: up to its closing quote). */
+static const char *value_end(const char *v)
+{
+	if (*v == '"' || *v == '\'') {
+		const char *e = strchr(v + 1, *v);
+		return e ? e + 1 : v + strlen(v);
+	}
+	while (*v && !isspace((unsigned char)*v) && !strchr(",;&\"'}]>)", *v))
+		v++;
+	return v;
+}
+
+/* Append [a, b) to out. */
+static void put(char **out, size_t *o, size_t *cap, const char *a, size_t n)
+{
+	if (*o + n + 1 > *cap) {
+		*cap = (*o + n + 1) * 2;
+		*out = xrealloc(*out, *cap);
+	}
+	memcpy(*out + *o, a, n);
+	*o += n;
+	(*out)[*o] = '\0';
+}
+
+/* The scheme word at v ("Basic ", "Bearer "), or NULL: its length. */
+static size_t scheme_len(const char *v)
+{
+	const char *w = v;
+	while (word_char(*w))
+		w++;
+	if (w > v && *w == ' ' &&
+	    in_list(v, (size_t)(w - v), auth_schemes, sizeof(auth_schemes) / sizeof(*auth_schemes)))
+		return (size_t)(w - v) + 1;
+	return 0;
+}
+
+/* v points at a value: REDACTED for it (quotes and an auth scheme kept:
+ * "Authorization: Basic X"), and where to go on. */
+static const char *hide_value(const char *v, char **out, size_t *o, size_t *cap)
+{
+	/* an escaped quote (JSON inside a Prometheus label: \"password\":
+	 * \"X\") quotes the same way */
+	bool esc = v[0] == '\\' && v[1] == '"';
+	if (esc)
+		put(out, o, cap, v++, 1);
+	char q = *v == '"' || *v == '\'' ? *v : 0;
+	if (q) {
+		put(out, o, cap, v++, 1);
+	}
+	size_t sl = scheme_len(v);
+	if (sl) {
+		put(out, o, cap, v, sl);
+		v += sl;
+		while (*v == ' ')
+			put(out, o, cap, v++, 1);
+	}
+	if (!strncmp(v, REDACTED, strlen(REDACTED))) {
+		/* already redacted (a saved transcript read again) */
+		put(out, o, cap, REDACTED, strlen(REDACTED));
+		v += strlen(REDACTED);
+		if (q && *v == q)
+			put(out, o, cap, v++, 1);
+		return v;
+	}
+	const char *e;
+	if (q && esc) {
+		e = strstr(v, "\\\"");
+		e = e ? e : v + strlen(v);
+		if (*e) {
+			put(out, o, cap, REDACTED, strlen(REDACTED));
+			put(out, o, cap, e, 2);
+			return e + 2;
+		}
+	} else if (q) {
+		e = strchr(v, q);
+		e = e ? e : v + strlen(v);
+	} else {
+		e = value_end(v);
+	}
+	if (e == v && !q)
+		return v;
+	put(out, o, cap, REDACTED, strlen(REDACTED));
+	if (q && *e == q)
+		put(out, o, cap, e++, 1);
+	return e;
+}
+
+char *redact_text(const char *s)
+{
+	if (!s)
+		return NULL;
+	size_t cap = strlen(s) + 32, o = 0;
+	char *out = xmalloc(cap);
+	out[0] = '\0';
+	const char *p = s;
+	while (*p) {
+		if (!word_char(*p) || (p > s && word_char(p[-1]))) {
+			put(&out, &o, &cap, p++, 1);
+			continue;
+		}
+		const char *w = p;
+		while (word_char(*w))
+			w++;
+		size_t n = (size_t)(w - p);
+		put(&out, &o, &cap, p, n);
+		const char *name = p;
+		while (*name == '-') /* a flag: --password */
+			name++;
+		size_t nn = (size_t)(w - name);
+		char key[128];
+		bool secret = false, spaced = false;
+		if (nn && nn < sizeof(key)) {
+			memcpy(key, name, nn);
+			key[nn] = '\0';
+			secret = redact_is_secret_name(key);
+			spaced = in_list(name, nn, space_keys,
+					 sizeof(space_keys) / sizeof(*space_keys));
+		}
+		bool flag = nn < n;
+		bool bearer = eq_ci(p, n, "BEARER");
+		p = w;
+		/* a closing quote of a JSON key: "password": "X" */
+		const char *q = p;
+		if (*q == '\\' && q[1] == '"' && name > s + 1 && name[-1] == '"' &&
+		    name[-2] == '\\')
+			q++; /* \"key\": an escaped JSON key */
+		if ((*q == '"' || *q == '\'') && name > s && (name[-1] == '"' || name[-1] == '\''))
+			q++;
+		const char *sep = q;
+		while (*sep == ' ')
+			sep++;
+		if (secret && (*sep == '=' || *sep == ':') && !(sep[0] == ':' && sep[1] == '/')) {
+			const char *v = sep + 1;
+			while (*v == ' ')
+				v++;
+			put(&out, &o, &cap, p, (size_t)(v - p));
+			p = hide_value(v, &out, &o, &cap);
+		} else if ((spaced || bearer || (flag && secret)) && *p == ' ' && p[1] &&
+			   !isspace((unsigned char)p[1])) {
+			put(&out, &o, &cap, p, 1);
+			p = hide_value(p + 1, &out, &o, &cap);
+		}
+	}
+	if (redact_has_url_credentials(out)) {
+		char *u = redact_url_credentials(out);
+		free(out);
+		out = u;
+	}
+	return out;
+}
+
 static const char *const transport_prefixes[] = {
 	"UCX_",
 	"NIXL_",

@@ -29,6 +29,15 @@ char *redact_url_credentials(const char *value);
 const char *redact_value(const char *name, const char *value);
 /* redact_value() as a new string (NULL for NULL). */
 char *redact_value_dup(const char *name, const char *value);
+/* Free text (a log line, a telemetry label, a transcript line): a new
+ * string with each secret replaced by REDACTED in place and the rest kept,
+ * so that it is redacted before any cut.  A secret is the value after a
+ * secret-like name (the name rule above) joined by '=' or ':' (key=value,
+ * "key": "value", key: value), after a secret flag or word and a space
+ * (--password X, password X, token X), after an auth scheme (Bearer X,
+ * Basic X, Authorization: Basic X), and a URL's password. */
+char *redact_text(const char *s);
+
 /* Transport prefixes: UCX_, NIXL_, NCCL_, FI_, MC_, plus the backend
  * selectors (SGLANG_DISAGGREGATION_*, TRTLLM_NIXL_*, DYN_KVBM_NIXL_*, ...). */
 bool redact_is_transport_name(const char *name);

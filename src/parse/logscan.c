@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/redact.h"
 #include "core/xalloc.h"
 #include "parse/lines.h"
 
@@ -100,8 +101,13 @@ static void add(struct logscan *out, enum log_symptom sym, const char *line, siz
 		}
 	f = XPUSH(out->v, out->n, out->cap);
 	f->sym = sym;
-	/* core xstrndup copies exactly n bytes: bound by the real length */
-	f->evidence = xstrndup(line, strnlen(line, EVIDENCE_MAX));
+	/* Redacted before the cut (core/redact.h): a URL's '@' or a
+	 * password may lie past EVIDENCE_MAX bytes, and a cut line would
+	 * no longer show it as one.  core xstrndup copies exactly n bytes:
+	 * bound by the real length. */
+	char *clean = redact_text(line);
+	f->evidence = xstrndup(clean, strnlen(clean, EVIDENCE_MAX));
+	free(clean);
 	f->lineno = lineno;
 	f->count = 1;
 }

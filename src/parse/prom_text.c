@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/redact.h"
 #include "core/xalloc.h"
 #include "parse/lines.h"
 
@@ -74,8 +75,16 @@ static bool read_labels(const char **pp, struct prom_sample *s)
 		}
 		p++;
 		if (s->n_labels < PROM_MAX_LABELS) {
-			s->labels[s->n_labels].name = xstrndup(lname, n);
-			s->labels[s->n_labels].value = val;
+			/* The one redaction rule, at the source: an exporter's
+			 * labels may carry a token, a URL password or a
+			 * JSON blob, and every output and the checks see only
+			 * what is kept here. */
+			char *name = xstrndup(lname, n);
+			char *shown =
+				redact_is_secret_name(name) ? xstrdup(REDACTED) : redact_text(val);
+			free(val);
+			s->labels[s->n_labels].name = name;
+			s->labels[s->n_labels].value = shown;
 			s->n_labels++;
 		} else {
 			free(val);

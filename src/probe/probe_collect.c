@@ -19,7 +19,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/redact.h"
 #include "core/report.h"
+#include "core/strbuf.h"
 #include "core/xalloc.h"
 #include "probe/kube.h"
 #include "probe/run_command.h"
@@ -508,19 +510,52 @@ static int save_open(const char *path, bool force, bool *created, char **why)
 	return fd;
 }
 
-/* Write the transcript exactly as received: it is secret-free by
- * construction (the script filters inside the pod, and nothing else is
- * added), and replaying the same bytes must give the same report.  A
- * failure is out->save_error, never out->err: the analysis stands. */
+/* The transcript to save: as received, except the body lines of NIXL's
+ * telemetry sections (live:nixl:*), which pass the one redaction rule
+ * (core/redact.h): the script filters the environment inside the pod, but
+ * an exporter's labels are the workload's own text and may carry a token
+ * or a URL password.  The parser redacts the same labels, so replaying the
+ * saved bytes gives the same report. */
+static char *save_text(const char *raw, size_t len, size_t *out_len)
+{
+	struct strbuf sb;
+	strbuf_init(&sb);
+	bool nixl = false;
+	for (size_t i = 0; i < len;) {
+		const char *l = raw + i;
+		const char *nl = memchr(l, '\n', len - i);
+		size_t n = nl ? (size_t)(nl - l) + 1 : len - i;
+		if (n > 8 && !memcmp(l, "@@begin ", 8))
+			nixl = n > 17 && !memcmp(l + 8, "live:nixl", 9);
+		else if (n > 6 && !memcmp(l, "@@end ", 6))
+			nixl = false;
+		if (nixl && l[0] == '|' && !memchr(l, '\0', n)) {
+			char *line = xstrndup(l, n);
+			char *red = redact_text(line);
+			strbuf_add(&sb, red, strlen(red));
+			free(red);
+			free(line);
+		} else {
+			strbuf_add(&sb, l, n);
+		}
+		i += n;
+	}
+	*out_len = sb.len;
+	return strbuf_detach(&sb);
+}
+
+/* Write the transcript (save_text).  A failure is out->save_error, never
+ * out->err: the analysis stands. */
 static void save_probe(int fd, const char *path, struct probe_outcome *out)
 {
 	char eb[128];
 	int err = 0;
 	if (ftruncate(fd, 0))
 		err = errno;
-	size_t off = 0;
-	while (!err && off < out->raw_len) {
-		ssize_t w = write(fd, out->raw + off, out->raw_len - off);
+	size_t len = 0, off = 0;
+	char *text = save_text(out->raw ? out->raw : "", out->raw_len, &len);
+	while (!err && off < len) {
+		ssize_t w = write(fd, text + off, len - off);
 		if (w < 0) {
 			if (errno == EINTR)
 				continue;
@@ -529,6 +564,7 @@ static void save_probe(int fd, const char *path, struct probe_outcome *out)
 		}
 		off += (size_t)w;
 	}
+	free(text);
 	if (close(fd) && !err)
 		err = errno;
 	if (err)

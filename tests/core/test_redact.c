@@ -165,12 +165,77 @@ static void test_transport_names(void **state)
 	assert_true(redact_is_secret_name("NIXL_ETCD_PASSWORD"));
 }
 
+/* Issue 23: free text (log lines, telemetry labels, transcript lines) is
+ * redacted in place, the forms of secrets that logs really carry. */
+static void test_redact_text_table(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *in, *want;
+	} cases[] = {
+		/* key=value and key: value */
+		{"connect token=S3CR3T ok", "connect token=<redacted> ok"},
+		{"NIXL_ETCD_PASSWORD=S3CR3T next", "NIXL_ETCD_PASSWORD=<redacted> next"},
+		{"password: S3CR3T", "password: <redacted>"},
+		{"user=admin&password=S3CR3T&x=1", "user=admin&password=<redacted>&x=1"},
+		{"api_key='S3CR3T'", "api_key='<redacted>'"},
+		/* JSON */
+		{"{\"user\": \"a\", \"password\": \"S3CR3T\"}",
+		 "{\"user\": \"a\", \"password\": \"<redacted>\"}"},
+		{"{\"password\":\"S3 CR3T\",\"x\":1}", "{\"password\":\"<redacted>\",\"x\":1}"},
+		{"{\"client_secret\": \"S3CR3T\"}", "{\"client_secret\": \"<redacted>\"}"},
+		{"detail=\"{\\\"password\\\": \\\"S3CR3T\\\"}\"",
+		 "detail=\"{\\\"password\\\": \\\"<redacted>\\\"}\""},
+		/* flags and words */
+		{"etcdctl --password S3CR3T get", "etcdctl --password <redacted> get"},
+		{"etcdctl --password=S3CR3T get", "etcdctl --password=<redacted> get"},
+		{"login with password S3CR3T now", "login with password <redacted> now"},
+		{"--api-key S3CR3T", "--api-key <redacted>"},
+		{"using token S3CR3T", "using token <redacted>"},
+		/* headers */
+		{"Authorization: Basic dXNlcjpTM0NSM1Q=", "Authorization: Basic <redacted>"},
+		{"authorization: Bearer S3CR3T.x.y", "authorization: Bearer <redacted>"},
+		{"header \"Authorization\": \"Bearer S3CR3T\"",
+		 "header \"Authorization\": \"Bearer <redacted>\""},
+		{"sent Bearer S3CR3T upstream", "sent Bearer <redacted> upstream"},
+		{"X-Auth-Token: S3CR3T", "X-Auth-Token: <redacted>"},
+		/* URLs */
+		{"etcd http://root:S3CR3T@etcd:2379 down",
+		 "etcd http://root:<redacted>@etcd:2379 down"},
+		{"https://S3CR3T@host/x", "https://<redacted>@host/x"},
+		/* what must stay */
+		{"UCX  WARN  transport 'rc' is not available",
+		 "UCX  WARN  transport 'rc' is not available"},
+		{"NCCL INFO NET/IB : Using [0]mlx5_0:1/IB ; OOB eth0:10.0.0.1<0>",
+		 "NCCL INFO NET/IB : Using [0]mlx5_0:1/IB ; OOB eth0:10.0.0.1<0>"},
+		{"Authentication failed for user bob", "Authentication failed for user bob"},
+		{"NCCL_IB_PKEY=0x7fff UCX_KEEPALIVE_INTERVAL=1s",
+		 "NCCL_IB_PKEY=0x7fff UCX_KEEPALIVE_INTERVAL=1s"},
+		{"token", "token"},
+		{"password=", "password="},
+		{"", ""},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *got = redact_text(cases[i].in);
+		if (strcmp(got, cases[i].want))
+			fail_msg("redact_text(%s) = %s, want %s", cases[i].in, got, cases[i].want);
+		assert_null(strstr(got, "S3CR3T"));
+		/* idempotent: a transcript redacted once reads the same again */
+		char *again = redact_text(got);
+		assert_string_equal(again, got);
+		free(again);
+		free(got);
+	}
+	assert_null(redact_text(NULL));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_secret_names),  cmocka_unit_test(test_not_secret_names),
-		cmocka_unit_test(test_secret_values), cmocka_unit_test(test_catalogue_not_secret),
-		cmocka_unit_test(test_redact_value),  cmocka_unit_test(test_transport_names),
+		cmocka_unit_test(test_redact_text_table),    cmocka_unit_test(test_secret_names),
+		cmocka_unit_test(test_not_secret_names),     cmocka_unit_test(test_secret_values),
+		cmocka_unit_test(test_catalogue_not_secret), cmocka_unit_test(test_redact_value),
+		cmocka_unit_test(test_transport_names),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,4 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
+#include <stdio.h>
+
 #include "t.h"
 
 #include "parse/logscan.h"
@@ -142,11 +144,51 @@ static void evidence_and_counts(void **state)
 	assert_string_equal(log_symptom_name(LOG_SYMPTOM_COUNT), "unknown");
 }
 
+/* Issue 23: each known line is redacted before the 300-byte evidence cut,
+ * so that a URL whose '@' lies past the cut, and the forms logs carry
+ * (JSON, flag, word, header), leave nothing of the secret. */
+static void redacted_before_cut(void **state)
+{
+	(void)state;
+	static const char *const lines[] = {
+		"NIXL_ERR_REMOTE_DISCONNECT {\"user\": \"nixl\", \"password\": \"S3CR3T\"}",
+		"NIXL_ERR_REMOTE_DISCONNECT etcdctl --password S3CR3T",
+		"NIXL_ERR_REMOTE_DISCONNECT login password S3CR3T",
+		"NIXL_ERR_REMOTE_DISCONNECT Authorization: Basic S3CR3T",
+		"NIXL_ERR_REMOTE_DISCONNECT Authorization: Bearer S3CR3T",
+		"NIXL_ERR_REMOTE_DISCONNECT ?token=S3CR3T&x=1",
+	};
+	for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++) {
+		struct logscan l;
+		PARSE_STR(logscan_parse, l, lines[i], 0);
+		const struct log_finding *f = logscan_get(&l, LOG_NIXL_REMOTE_DISCONNECT);
+		assert_non_null(f);
+		if (strstr(f->evidence, "S3CR3T"))
+			fail_msg("secret kept: %s", f->evidence);
+		assert_non_null(strstr(f->evidence, "<redacted>"));
+		logscan_release(&l);
+	}
+	/* the URL's user:password starts before the cut, its '@' after it */
+	char line[1024];
+	snprintf(line, sizeof(line),
+		 "NIXL_ERR_REMOTE_DISCONNECT from http://nixl:S3CR3T%0*d@etcd:2379", 400, 0);
+	struct logscan l;
+	PARSE_STR(logscan_parse, l, line, 0);
+	const struct log_finding *f = logscan_get(&l, LOG_NIXL_REMOTE_DISCONNECT);
+	assert_non_null(f);
+	assert_true(strlen(f->evidence) <= 300);
+	if (strstr(f->evidence, "S3CR3T"))
+		fail_msg("secret kept past the cut: %s", f->evidence);
+	assert_non_null(strstr(f->evidence, "http://nixl:<redacted>"));
+	logscan_release(&l);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(fixtures),
 		cmocka_unit_test(evidence_and_counts),
+		cmocka_unit_test(redacted_before_cut),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
