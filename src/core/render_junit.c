@@ -6,26 +6,60 @@
  * <failure type="warn"> (a known risk keeps the transport from being
  * trusted, as the verdict says), skipped a <skipped> (a critical one says
  * so: it is why a verdict is unknown).  Outside text is sanitised, then
- * escaped for XML; XML 1.0 cannot carry control characters even escaped,
- * and the sanitiser has already turned them into visible \xNN.
+ * escaped for XML; XML 1.0 cannot carry control characters even escaped
+ * (the sanitiser has already turned them into visible \xNN), nor U+FFFE,
+ * U+FFFF, surrogates or broken UTF-8: those bytes are written \xNN too.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/render.h"
 
+/* The length of the UTF-8 sequence at p when it encodes a character XML
+ * 1.0 allows (its Char production: #x9 | #xA | #xD | [#x20-#xD7FF] |
+ * [#xE000-#xFFFD] | [#x10000-#x10FFFF]), else 0: a control, a surrogate,
+ * U+FFFE or U+FFFF, an overlong or broken sequence.  One such character
+ * makes the whole report invalid XML, escaped or not. */
+static size_t xml_char_len(const unsigned char *p)
+{
+	unsigned c = p[0];
+	if (c < 0x80)
+		return c >= 0x20 || c == 0x9 || c == 0xa || c == 0xd ? 1 : 0;
+	size_t n = c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : c >= 0xc2 ? 2 : 0;
+	if (!n || c > 0xf4)
+		return 0;
+	unsigned long cp = c & (0x3f >> (n - 1));
+	for (size_t i = 1; i < n; i++) {
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (p[i] & 0x3f);
+	}
+	if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10ffff)))
+		return 0; /* overlong, or past Unicode */
+	if ((cp >= 0xd800 && cp <= 0xdfff) || cp == 0xfffe || cp == 0xffff)
+		return 0;
+	return n;
+}
+
 static void xml_text(FILE *out, const char *s)
 {
 	char *c = render_clean(s);
-	for (const char *p = c; *p; p++) {
+	for (const char *p = c; *p;) {
+		size_t n = xml_char_len((const unsigned char *)p);
+		if (!n) {
+			/* shown as the sanitiser shows a control: visible bytes */
+			fprintf(out, "\\x%02x", (unsigned char)*p++);
+			continue;
+		}
 		switch (*p) {
 		case '&': fputs("&amp;", out); break;
 		case '<': fputs("&lt;", out); break;
 		case '>': fputs("&gt;", out); break;
 		case '"': fputs("&quot;", out); break;
 		case '\'': fputs("&apos;", out); break;
-		default: fputc(*p, out);
+		default: fwrite(p, 1, n, out);
 		}
+		p += n;
 	}
 	free(c);
 }

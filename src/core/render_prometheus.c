@@ -13,11 +13,12 @@
 #include <string.h>
 
 #include "core/render.h"
+#include "core/strmap.h"
 #include "core/xalloc.h"
 
-static void label_value(FILE *out, const char *s)
+/* A label value already sanitised: only \, " and newline escaped. */
+static void label_raw(FILE *out, const char *c)
 {
-	char *c = render_clean(s);
 	fputc('"', out);
 	for (const char *p = c; *p; p++) {
 		if (*p == '\\' || *p == '"')
@@ -29,6 +30,12 @@ static void label_value(FILE *out, const char *s)
 		fputc(*p, out);
 	}
 	fputc('"', out);
+}
+
+static void label_value(FILE *out, const char *s)
+{
+	char *c = render_clean(s);
+	label_raw(out, c);
 	free(c);
 }
 
@@ -42,6 +49,9 @@ static void base_labels(FILE *out, const struct ci_report *r)
 
 struct series {
 	const char *pod, *id, *subject;
+	char *raw;           /* the (pod, check, subject) key as reported */
+	char *shown;         /* the same after sanitising: the labels as written */
+	char *shown_subject; /* the subject label, sanitised (and told apart) */
 	enum ci_status status;
 	bool critical;
 };
@@ -56,34 +66,71 @@ static int status_rank(enum ci_status st)
 	}
 }
 
-static bool same(const char *a, const char *b)
+/* "len:text" per part: no separator byte can make two keys meet. */
+static char *key3(const char *a, const char *b, const char *c)
 {
-	return !strcmp(a ? a : "", b ? b : "");
+	a = a ? a : "";
+	b = b ? b : "";
+	c = c ? c : "";
+	return xasprintf("%zu:%s%zu:%s%zu:%s", strlen(a), a, strlen(b), b, strlen(c), c);
 }
 
+static char *key3_clean(const char *pod, const char *id, const char *subject)
+{
+	char *a = render_clean(pod), *b = render_clean(id), *c = render_clean(subject);
+	char *k = key3(a, b, c);
+	free(a);
+	free(b);
+	free(c);
+	return k;
+}
+
+struct series_set {
+	struct series *v;
+	size_t n, cap;
+	struct strmap raw, shown; /* key -> index of v: one pass, no scan */
+};
+
 /* One series per (pod, check, subject): two checks that share them (the
- * same id reported twice for one subject) merge into the worse status. */
-static void collect(const struct ci_report *r, const char *pod, struct series **v, size_t *n,
-		    size_t *cap)
+ * same id reported twice for one subject) merge into the worse status.
+ * Two that differ but sanitise to the same labels (control bytes written
+ * as the text \xNN that another subject really has) are told apart, never
+ * dropped: the later subject gets " #2", " #3"... */
+static void collect(const struct ci_report *r, const char *pod, struct series_set *ss)
 {
 	for (size_t i = 0; i < r->n_checks; i++) {
 		const struct ci_check *c = &r->checks[i];
-		struct series *hit = NULL;
-		for (size_t k = 0; k < *n && !hit; k++)
-			if (same((*v)[k].pod, pod) && same((*v)[k].id, c->id) &&
-			    same((*v)[k].subject, c->subject))
-				hit = &(*v)[k];
-		if (hit) {
+		char *raw = key3(pod, c->id, c->subject);
+		size_t k = strmap_get(&ss->raw, raw);
+		if (k != STRMAP_NONE) {
+			struct series *hit = &ss->v[k];
 			if (status_rank(c->status) > status_rank(hit->status))
 				hit->status = c->status;
 			hit->critical |= c->critical;
+			free(raw);
 			continue;
 		}
-		struct series *s = XPUSH(*v, *n, *cap);
-		*s = (struct series){pod, c->id, c->subject, c->status, c->critical};
+		struct series *s = XPUSH(ss->v, ss->n, ss->cap);
+		*s = (struct series){pod,  c->id, c->subject, raw,
+				     NULL, NULL,  c->status,  c->critical};
+		s->shown_subject = render_clean(c->subject ? c->subject : "");
+		s->shown = key3_clean(pod, c->id, c->subject);
+		for (unsigned dup = 2; strmap_get(&ss->shown, s->shown) != STRMAP_NONE; dup++) {
+			char *base = render_clean(c->subject ? c->subject : "");
+			free(s->shown_subject);
+			s->shown_subject = xasprintf("%s #%u", base, dup);
+			free(base);
+			free(s->shown);
+			char *a = render_clean(pod), *b = render_clean(c->id);
+			s->shown = key3(a, b, s->shown_subject);
+			free(a);
+			free(b);
+		}
+		strmap_put(&ss->raw, s->raw, ss->n - 1);
+		strmap_put(&ss->shown, s->shown, ss->n - 1);
 	}
 	for (size_t i = 0; i < r->n_children; i++)
-		collect(&r->children[i], r->children[i].target, v, n, cap);
+		collect(&r->children[i], r->children[i].target, ss);
 }
 
 void render_prometheus(FILE *out, const struct ci_report *r, const struct ci_verdict *v,
@@ -126,9 +173,12 @@ void render_prometheus(FILE *out, const struct ci_report *r, const struct ci_ver
 	/* A state set, as Prometheus exposes enums: one series per status,
 	 * 1 for the check's own and 0 for the others, so that a rule can say
 	 * check_interconnect_check_status{status="fail"} == 1. */
-	struct series *sv = NULL;
-	size_t ns = 0, cap = 0;
-	collect(r, NULL, &sv, &ns, &cap);
+	struct series_set ss = {0};
+	strmap_init(&ss.raw);
+	strmap_init(&ss.shown);
+	collect(r, NULL, &ss);
+	struct series *sv = ss.v;
+	size_t ns = ss.n;
 	fputs("# HELP check_interconnect_check_status Status of each check (1 for the current "
 	      "status of the check, 0 for the others).\n"
 	      "# TYPE check_interconnect_check_status gauge\n",
@@ -144,13 +194,20 @@ void render_prometheus(FILE *out, const struct ci_report *r, const struct ci_ver
 			fputs(",check=", out);
 			label_value(out, sv[k].id);
 			fputs(",subject=", out);
-			label_value(out, sv[k].subject ? sv[k].subject : "");
+			label_raw(out, sv[k].shown_subject);
 			fputs(",critical=", out);
 			label_value(out, sv[k].critical ? "true" : "false");
 			fputs(",status=", out);
 			label_value(out, status_name(order[i]));
 			fprintf(out, "} %d\n", sv[k].status == order[i]);
 		}
+	for (size_t k = 0; k < ns; k++) {
+		free(sv[k].raw);
+		free(sv[k].shown);
+		free(sv[k].shown_subject);
+	}
+	strmap_release(&ss.raw);
+	strmap_release(&ss.shown);
 	free(sv);
 
 	fputs("# HELP check_interconnect_last_run_timestamp_seconds When this run finished, "
