@@ -71,6 +71,8 @@ static const struct option long_opts[] = {
 	{"save-probe", required_argument, NULL, LONG_SAVE_PROBE},
 	{"replay", required_argument, NULL, LONG_REPLAY},
 	{"timeout", required_argument, NULL, LONG_TIMEOUT},
+	/* kubectl's name for the same bound on one call */
+	{"request-timeout", required_argument, NULL, LONG_TIMEOUT},
 	{"peer", required_argument, NULL, LONG_PEER},
 	{"deployment", required_argument, NULL, LONG_DEPLOYMENT},
 	{"selector", required_argument, NULL, 'l'},
@@ -231,10 +233,41 @@ static int no_verb(void)
 	return cli_usage_error(NULL, "no verb given (%s)", list);
 }
 
+/* kubectl's -o/--output FORMAT (kubectl get's printers): json is the JSON
+ * report, wide the text report with every check (-v), any other name one
+ * of --format's.  yaml is refused: the report's contract is the JSON schema
+ * (schema/check_interconnect.schema.json), and a YAML printer of it would
+ * be a second contract to keep; `-o json | yq -P` gives the same tree. */
+static int set_kubectl_output(struct cli_opts *o, const char *arg)
+{
+	if (!strcmp(arg, "wide")) {
+		o->verbose = true;
+		return 0;
+	}
+	if (!strcmp(arg, "yaml"))
+		return cli_usage_error(NULL, "-o yaml is not rendered: the report's machine form "
+					     "is JSON (its schema is the contract); use -o json, "
+					     "and 'yq -P' to read it as YAML");
+	const struct render_format *f = render_format_find(arg);
+	if (!f)
+		return cli_usage_error(NULL, "unknown -o '%s' (json, wide, or a --format: %s)", arg,
+				       render_format_names());
+	o->format = f->format;
+	return 0;
+}
+
 /* One option: 0, a usage error's exit code, or -1 for --version (the
  * caller prints it and exits 0). */
 static int parse_option(int c, struct cli_opts *o, bool *want_help, char **argv)
 {
+	/* kubectl's --output takes a format; ours a file: `--output json`
+	 * would write a file named json, so the kubectl habit is refused. */
+	if (c == LONG_OUTPUT && !strpbrk(optarg, "/.") &&
+	    (render_format_find(optarg) || !strcmp(optarg, "wide") || !strcmp(optarg, "yaml")))
+		return cli_usage_error(NULL,
+				       "--output names the file to write the report to; for "
+				       "kubectl's --output %s, use -o %s (or write ./%s)",
+				       optarg, optarg, optarg);
 	for (size_t i = 0; i < sizeof(string_opts) / sizeof(string_opts[0]); i++)
 		if (string_opts[i].key == c) {
 			*(const char **)(void *)((char *)o + string_opts[i].off) = optarg;
@@ -254,6 +287,7 @@ static int parse_option(int c, struct cli_opts *o, bool *want_help, char **argv)
 		return 0;
 	}
 	case LONG_JSON: o->format = CI_FORMAT_JSON; return 0;
+	case 'o': return set_kubectl_output(o, optarg);
 	case LONG_COLOR: return set_color(o, optarg);
 	case 'q': o->quiet = true; return 0;
 	case 'v': o->verbose = true; return 0;
@@ -270,9 +304,28 @@ static int parse_option(int c, struct cli_opts *o, bool *want_help, char **argv)
 	}
 }
 
+/* kubectl's TYPE/NAME for a pod: pod/NAME, pods/NAME and po/NAME (kubectl's
+ * short name) are NAME; another TYPE/ is not a pod.  0 or a usage error. */
+static int pod_name(const struct verb *v, const char **name, const char *what)
+{
+	static const char *const prefixes[] = {"pod/", "pods/", "po/"};
+	if (!*name || !strchr(*name, '/'))
+		return 0;
+	for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
+		if (!strncmp(*name, prefixes[i], strlen(prefixes[i]))) {
+			*name += strlen(prefixes[i]);
+			return 0;
+		}
+	return cli_usage_error(v->name,
+			       "%s'%s' is not a pod (kubectl's TYPE/NAME: pod/NAME; "
+			       "a DynamoGraphDeployment is --deployment NAME)",
+			       what, *name);
+}
+
 /* kubectl's habits: the pod after the verb (`node POD`) as well as --pod
- * POD, never both; no -n means the current context's namespace, read from
- * the kubeconfig (no network call).  *ns owns what it read. */
+ * POD, never both, each also as pod/NAME; no -n means the current context's
+ * namespace, read from the kubeconfig (no network call).  *ns owns what it
+ * read. */
 static int kubectl_habits(const struct verb *v, struct cli_opts *o, char **ns)
 {
 	if ((v->targets & VT_PROBE) && !(v->targets & VT_PATHS) && o->n_args == 1 &&
@@ -285,6 +338,11 @@ static int kubectl_habits(const struct verb *v, struct cli_opts *o, char **ns)
 		o->given |= OPT_POD;
 		o->n_args = 0;
 	}
+	int rc = pod_name(v, &o->pod, "");
+	if (!rc)
+		rc = pod_name(v, &o->peer, "--peer ");
+	if (rc)
+		return rc;
 	bool wants_ns = ((v->targets & VT_PROBE) && (o->given & OPT_POD)) ||
 			((v->targets & VT_FLEET) && (o->given & (OPT_DEPLOYMENT | OPT_SELECTOR)));
 	if (wants_ns && !(o->given & (OPT_NAMESPACE | OPT_REPLAY))) {
@@ -300,6 +358,13 @@ int main(int argc, char **argv)
 	/* First: from here on, a signal stops and reaps every child before the
 	 * tool exits with 128+signal (issue 11). */
 	run_signals_install();
+	cli_set_program(argc > 0 ? argv[0] : NULL);
+	/* kubectl's plugin completion runs kubectl_complete-interconnect (a
+	 * link to this binary, installed beside kubectl-interconnect) */
+	const char *base = argc > 0 ? strrchr(argv[0], '/') : NULL;
+	base = base ? base + 1 : argc > 0 ? argv[0] : "";
+	if (!strcmp(base, "kubectl_complete-interconnect"))
+		return help_complete(stdout, argc - 1, argv + 1);
 	struct cli_opts o = {.jobs = CLI_DEFAULT_JOBS};
 	const char *env_kubectl = getenv("KUBECTL");
 	o.kubectl = env_kubectl && *env_kubectl ? env_kubectl : "kubectl";
@@ -310,10 +375,12 @@ int main(int argc, char **argv)
 	 * the line is then also a JSON object on stdout (core/cli.h). */
 	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
 		if (!strcmp(argv[i], "--json") || !strcmp(argv[i], "--format=json") ||
-		    (!strcmp(argv[i], "--format") && i + 1 < argc && !strcmp(argv[i + 1], "json")))
+		    !strcmp(argv[i], "-ojson") ||
+		    ((!strcmp(argv[i], "--format") || !strcmp(argv[i], "-o")) && i + 1 < argc &&
+		     !strcmp(argv[i + 1], "json")))
 			cli_errors_as_json(true);
 	opterr = 0; /* we word our own errors */
-	while ((c = getopt_long(argc, argv, ":qvn:c:l:h", long_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":qvn:c:l:o:h", long_opts, NULL)) != -1) {
 		rc = parse_option(c, &o, &want_help, argv);
 		if (rc < 0) {
 			printf("check_interconnect %s\n", CI_VERSION);
@@ -321,6 +388,12 @@ int main(int argc, char **argv)
 		}
 		if (rc)
 			return rc;
+	}
+	/* A bare call prints the usage, as kubectl and git do; on stdout, but
+	 * with the usage code, since 0 would read as "ready" to a script. */
+	if (argc <= 1) {
+		print_help(NULL);
+		return CI_EXIT_USAGE;
 	}
 	if (optind >= argc)
 		return want_help ? print_help(NULL) : no_verb();
@@ -331,6 +404,10 @@ int main(int argc, char **argv)
 	if (!strcmp(verb, "help")) { /* help [VERB]: as git help */
 		if (o.n_args == 0)
 			return print_help(NULL);
+		if (!strcmp(o.args[0], "help")) {
+			help_print_help(stdout, term_width(fileno(stdout)));
+			return 0;
+		}
 		const struct verb *hv = verb_find(o.args[0]);
 		return hv ? print_help(hv) : unknown_verb(o.args[0]);
 	}

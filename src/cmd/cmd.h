@@ -65,6 +65,8 @@ struct verb {
 	const char *description;     /* a paragraph, for `help VERB` and the man page */
 	const char *const *examples; /* NULL-terminated command lines, same */
 	unsigned options;            /* OPT_* of its own, beyond its targets' */
+	unsigned fleet_options;      /* VT_FLEET: the OPT_* its deployment target
+				      * takes; 0: every fan-out option */
 	unsigned targets;            /* VT_* */
 	bool fleet_optional;         /* VT_PATHS | VT_FLEET: a deployment only when
 				     * --deployment names one (env), else paths */

@@ -30,8 +30,11 @@ const struct verb verbs[] = {
 				NULL,
 			},
 		.options = OPT_MAX_FILES,
-		/* paths, or with --deployment the live object (one kubectl get) */
+		/* paths, or with --deployment the live object (one kubectl get):
+		 * no pods, so no fan-out options */
 		.targets = VT_PATHS | VT_FLEET,
+		.fleet_options = OPT_NAMESPACE | OPT_CONTEXT | OPT_KUBECONFIG | OPT_KUBECTL |
+				 OPT_TIMEOUT | OPT_DEPLOYMENT,
 		.fleet_optional = true,
 		.min_args = 0,
 		.max_args = -1,

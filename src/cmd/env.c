@@ -61,10 +61,6 @@ static int env_live(struct verb_ctx *c, struct ci_report *r)
 	if (c->n_args)
 		return cli_usage_error("env",
 				       "--deployment reads the live object: give no recipe path");
-	if (c->fleet.selector)
-		return cli_usage_error("env",
-				       "--selector does not apply to env: --deployment names "
-				       "the DynamoGraphDeployment to read");
 	const struct probe_target *t = &c->fleet.probe;
 	char *out = NULL, *err = NULL;
 	size_t len = 0;

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cmd/help.h"
+#include "core/cli.h"
 #include "core/render.h"
 #include "probe/probe.h"
 
@@ -23,6 +24,9 @@ const struct option_doc option_docs[] = {
 	 "text json sarif "
 	 "prometheus junit nagios npd"},
 	{"--json", 0, NULL, 0, HG_OUTPUT, "the same as --format json", NULL},
+	{"-o", 0, "FMT", 0, HG_OUTPUT,
+	 "kubectl's -o: json (--format json), wide (-v) or a --format name; yaml is refused",
+	 "json wide text sarif prometheus junit nagios npd"},
 	{"--output", 0, "FILE", 0, HG_OUTPUT,
 	 "write the report to FILE atomically (a temporary file, then rename)", "file"},
 	{"--color", 0, "WHEN", 0, HG_OUTPUT,
@@ -65,7 +69,7 @@ const struct option_doc option_docs[] = {
 	 "file"},
 	{"--timeout", 0, "DURATION", OPT_TIMEOUT, HG_TARGETS,
 	 "deadline for one pod's probe: 30s, 2m, 1m30s or seconds (default " STR(
-		 PROBE_DEFAULT_TIMEOUT_S) "s)",
+		 PROBE_DEFAULT_TIMEOUT_S) "s); also --request-timeout",
 	 NULL},
 	{"--observe", 0, "SEC", OPT_OBSERVE, HG_TARGETS,
 	 "what moved in a window: RDMA, TCP, NIXL bytes", NULL},
@@ -73,7 +77,9 @@ const struct option_doc option_docs[] = {
 	 "scan the worker's log, last N lines (default " STR(PROBE_DEFAULT_LOGS_TAIL) ")", NULL},
 	{"--deadline", 0, "DURATION", OPT_DEADLINE, HG_TARGETS,
 	 "deadline for a whole fleet run (default none)", NULL},
-	{"--help", 'h', NULL, 0, HG_GENERAL, "this help; VERB --help or help VERB: that verb's",
+	{"--help", 'h', NULL, 0, HG_GENERAL,
+	 "print this help; 'help VERB' (or 'VERB --help') prints that verb's usage, options and "
+	 "examples",
 	 NULL},
 	{"--version", 0, NULL, 0, HG_GENERAL, "print the version", NULL},
 };
@@ -164,7 +170,31 @@ static void print_verbs(FILE *out, int width)
 	}
 	int col = fprintf(out, "  help [VERB]");
 	fprintf(out, "%*s", 32 - col, "");
-	wrap(out, "that verb's usage, options and examples", 32, 32, width);
+	wrap(out, "the usage, options and examples of VERB", 32, 32, width);
+}
+
+/* An example as the user would type it: under the name they called the
+ * tool by (`kubectl interconnect ...` as the plugin). */
+static void print_example(FILE *out, const char *e)
+{
+	static const char self[] = "check_interconnect ";
+	if (!strncmp(e, self, sizeof(self) - 1))
+		fprintf(out, "  %s %s\n", cli_program(), e + sizeof(self) - 1);
+	else
+		fprintf(out, "  %s\n", e);
+}
+
+void help_print_help(FILE *out, int width)
+{
+	fprintf(out, "usage: %s help [VERB]\n\n", cli_program());
+	wrap(out,
+	     "help: print the usage of VERB, the options it takes and examples; without VERB, "
+	     "every verb and option. 'VERB --help' prints the same.",
+	     0, 0, width);
+	fputs("\nverbs: ", out);
+	for (size_t i = 0; i < n_verbs; i++)
+		fprintf(out, "%s%s", i ? ", " : "", verbs[i].name);
+	fputs(", help\n", out);
 }
 
 static void print_exit_codes(FILE *out, int width)
@@ -179,7 +209,7 @@ static void print_exit_codes(FILE *out, int width)
 void help_print(FILE *out, const struct verb *v, int width)
 {
 	if (!v) {
-		fputs("usage: check_interconnect [options] <verb> [args]\n\n", out);
+		fprintf(out, "usage: %s [options] <verb> [args]\n\n", cli_program());
 		wrap(out,
 		     "Tells whether the transport under NVIDIA Dynamo's disaggregated serving "
 		     "(NIXL -> UCX/libfabric -> InfiniBand, RoCE, EFA, NVLink) can be trusted. "
@@ -196,7 +226,7 @@ void help_print(FILE *out, const struct verb *v, int width)
 		print_exit_codes(out, width);
 		return;
 	}
-	fprintf(out, "usage: check_interconnect %s [options]\n\n", v->synopsis);
+	fprintf(out, "usage: %s %s [options]\n\n", cli_program(), v->synopsis);
 	char line[512];
 	snprintf(line, sizeof(line), "%s: %s.", v->name, v->summary);
 	wrap(out, line, 0, 0, width);
@@ -223,7 +253,7 @@ void help_print(FILE *out, const struct verb *v, int width)
 		fputs("\nexamples:\n", out);
 		/* Commands are never wrapped: they must stay copy-pasteable. */
 		for (const char *const *e = v->examples; *e; e++)
-			fprintf(out, "  %s\n", *e);
+			print_example(out, *e);
 	}
 	print_exit_codes(out, width);
 }

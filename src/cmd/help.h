@@ -39,6 +39,11 @@ const char *const *help_verb_names(size_t *n);
 
 /* Global help (v NULL) or one verb's, wrapped at width columns. */
 void help_print(FILE *out, const struct verb *v, int width);
+/* kubectl_complete-interconnect ARGS... (complete.c): the candidates for
+ * the last word, one a line, then cobra's ":<directive>" line. */
+int help_complete(FILE *out, int argc, char **argv);
+/* `help help`. */
+void help_print_help(FILE *out, int width);
 /* Whether verb v takes the option (its table's options, its targets'). */
 bool help_verb_takes(const struct verb *v, const struct option_doc *d);
 

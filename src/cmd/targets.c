@@ -66,7 +66,7 @@ int verb_check_fleet_target(const struct verb *v, const struct cli_opts *o)
 		return cli_usage_error(verb,
 				       "--sysroot, --replay and --save-probe take one target; "
 				       "they cannot be used with --deployment or --selector");
-	int rc = cli_allow_only(verb, o, FLEET_OPTS | v->options);
+	int rc = cli_allow_only(verb, o, verb_allowed_options(v, VT_FLEET));
 	if (rc)
 		return rc;
 	/* What is missing first: `all RECIPE` alone lacks the deployment, not
@@ -94,7 +94,7 @@ unsigned verb_allowed_options(const struct verb *v, enum verb_target kind)
 	if (kind == VT_PROBE)
 		return v->options | PROBE_OPTS;
 	if (kind == VT_FLEET)
-		return v->options | FLEET_OPTS;
+		return v->options | (v->fleet_options ? v->fleet_options : FLEET_OPTS);
 	return v->options;
 }
 

@@ -20,6 +20,23 @@
 static bool json_errors;
 static bool json_done;
 static char *last_error;
+/* The name the user called the tool by (cli_set_program). */
+static const char *program = "check_interconnect";
+
+void cli_set_program(const char *argv0)
+{
+	const char *base = argv0 ? strrchr(argv0, '/') : NULL;
+	base = base ? base + 1 : argv0;
+	/* kubectl runs a plugin as kubectl-NAME: the user typed `kubectl NAME`
+	 * (kubectl's plugin mechanism, pkg/cmd/plugin.go, kubectl-<name>). */
+	if (base && !strcmp(base, "kubectl-interconnect"))
+		program = "kubectl interconnect";
+}
+
+const char *cli_program(void)
+{
+	return program;
+}
 
 void cli_errors_as_json(bool on)
 {
@@ -64,13 +81,20 @@ int cli_usage_error(const char *verb, const char *fmt, ...)
 	if (vasprintf(&msg, fmt, ap) < 0)
 		msg = NULL;
 	va_end(ap);
-	fputs("check_interconnect: ", stderr);
+	fprintf(stderr, "%s: ", program);
 	if (verb) {
 		sanitize_fputs(stderr, verb);
 		fputs(": ", stderr);
 	}
 	sanitize_fputs(stderr, msg ? msg : "usage error");
-	fputs(" (see 'check_interconnect --help')\n", stderr);
+	/* the help that answers it: the verb's own when there is one */
+	if (verb) {
+		fprintf(stderr, " (see '%s help ", program);
+		sanitize_fputs(stderr, verb);
+		fputs("')\n", stderr);
+	} else {
+		fprintf(stderr, " (see '%s --help')\n", program);
+	}
 	remember(verb, msg ? msg : "usage error");
 	free(msg);
 	print_json_error(verb);
@@ -85,7 +109,7 @@ void cli_error(const char *fmt, ...)
 	if (vasprintf(&msg, fmt, ap) < 0)
 		msg = NULL;
 	va_end(ap);
-	fputs("check_interconnect: ", stderr);
+	fprintf(stderr, "%s: ", program);
 	sanitize_fputs(stderr, msg ? msg : "error");
 	fputc('\n', stderr);
 	remember(NULL, msg ? msg : "error");

@@ -73,7 +73,14 @@ enum {
 	OPT_LOGS = 1u << 17,
 };
 
-/* Print "check_interconnect: <verb>: <message>" and a --help hint to stderr;
+/* The name messages and help call the tool by, from argv[0]: "kubectl
+ * interconnect" when kubectl ran it as its plugin (kubectl-interconnect),
+ * else "check_interconnect". */
+void cli_set_program(const char *argv0);
+const char *cli_program(void);
+
+/* Print "<program>: <verb>: <message>" and a hint to stderr ('<program> help
+ * VERB' with a verb, else '<program> --help');
  * returns CI_EXIT_USAGE so that callers can `return cli_usage_error(...)`. */
 int cli_usage_error(const char *verb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Print "check_interconnect: <message>" to stderr (no hint). */
