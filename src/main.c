@@ -304,6 +304,21 @@ static int parse_option(int c, struct cli_opts *o, bool *want_help, char **argv)
 	}
 }
 
+/* --version; with -v, also what the defaults chosen from this machine are. */
+static int print_version(bool verbose)
+{
+	printf("check_interconnect %s\n", CI_VERSION);
+	if (verbose) {
+		long ncpu;
+		unsigned long long mem;
+		int jobs = verb_machine_jobs(&ncpu, &mem);
+		printf("--jobs default here: %d (%ld CPUs, %llu MB available; one kubectl exec "
+		       "costs about %d ms of CPU and %d MB)\n",
+		       jobs, ncpu, mem / 1000000, CLI_EXEC_CPU_MS, CLI_EXEC_MB);
+	}
+	return 0;
+}
+
 /* kubectl's TYPE/NAME for a pod: pod/NAME, pods/NAME and po/NAME (kubectl's
  * short name) are NAME; another TYPE/ is not a pod.  0 or a usage error. */
 static int pod_name(const struct verb *v, const char **name, const char *what)
@@ -365,10 +380,10 @@ int main(int argc, char **argv)
 	base = base ? base + 1 : argc > 0 ? argv[0] : "";
 	if (!strcmp(base, "kubectl_complete-interconnect"))
 		return help_complete(stdout, argc - 1, argv + 1);
-	struct cli_opts o = {.jobs = CLI_DEFAULT_JOBS};
+	struct cli_opts o = {.jobs = verb_machine_jobs(NULL, NULL)};
 	const char *env_kubectl = getenv("KUBECTL");
 	o.kubectl = env_kubectl && *env_kubectl ? env_kubectl : "kubectl";
-	bool want_help = false;
+	bool want_help = false, version = false;
 	int c, rc;
 
 	/* --format json before anything is parsed: a usage error anywhere on
@@ -382,13 +397,13 @@ int main(int argc, char **argv)
 	opterr = 0; /* we word our own errors */
 	while ((c = getopt_long(argc, argv, ":qvn:c:l:o:h", long_opts, NULL)) != -1) {
 		rc = parse_option(c, &o, &want_help, argv);
-		if (rc < 0) {
-			printf("check_interconnect %s\n", CI_VERSION);
-			return 0;
-		}
-		if (rc)
+		if (rc < 0)
+			version = true;
+		else if (rc)
 			return rc;
 	}
+	if (version)
+		return print_version(o.verbose);
 	/* A bare call prints the usage, as kubectl and git do; on stdout, but
 	 * with the usage code, since 0 would read as "ready" to a script. */
 	if (argc <= 1) {

@@ -104,6 +104,10 @@ int verb_check_probe_target(const struct verb *v, const struct cli_opts *o);
 int verb_check_fleet_target(const struct verb *v, const struct cli_opts *o);
 /* The OPT_* mask verb v takes with a target of `kind`. */
 unsigned verb_allowed_options(const struct verb *v, enum verb_target kind);
+/* The default --jobs of this machine (cli_default_jobs): its online CPUs
+ * and MemAvailable (/proc/meminfo, Linux 3.14 and later; else the CPU bound
+ * alone); each out pointer may be NULL. */
+int verb_machine_jobs(long *ncpu, unsigned long long *mem_avail);
 void verb_ctx_init(struct verb_ctx *c, const struct verb *v, const struct cli_opts *o);
 
 /* The verbs (one file each). */

@@ -21,9 +21,9 @@
 
 /* cobra's ShellCompDirective values (spf13/cobra completions.go) */
 enum {
-	COMP_DEFAULT = 0,   /* ShellCompDirectiveDefault: file names */
-	COMP_NO_FILES = 4,  /* ShellCompDirectiveNoFileComp */
-	COMP_DIRS = 16,     /* ShellCompDirectiveFilterDirs */
+	COMP_DEFAULT = 0,  /* ShellCompDirectiveDefault: file names */
+	COMP_NO_FILES = 4, /* ShellCompDirectiveNoFileComp */
+	COMP_DIRS = 16,    /* ShellCompDirectiveFilterDirs */
 };
 /* how long a pod listing may take: a TAB waits on it */
 #define COMP_SECONDS 5.0
@@ -32,8 +32,8 @@ static const struct option_doc *option_named(const char *w)
 {
 	for (size_t i = 0; i < n_option_docs; i++) {
 		const struct option_doc *d = &option_docs[i];
-		if (!strcmp(w, d->name) || (d->short_name && w[0] == '-' &&
-					    w[1] == d->short_name && !w[2]))
+		if (!strcmp(w, d->name) ||
+		    (d->short_name && w[0] == '-' && w[1] == d->short_name && !w[2]))
 			return d;
 	}
 	return NULL;
@@ -78,8 +78,11 @@ static void pods(FILE *out, const char *ns, const char *context, const char *kub
 	struct kube_pod_list l;
 	kube_pod_list_init(&l);
 	char *msg = NULL;
-	if (kube_get_pods(&t, ns ? ns : own ? own : "default", NULL, run_now() + COMP_SECONDS, &l,
-			  &msg, NULL) == PROBE_OK)
+	if (kube_get_pods(&t,
+			  ns    ? ns
+			  : own ? own
+				: "default",
+			  NULL, run_now() + COMP_SECONDS, &l, &msg, NULL) == PROBE_OK)
 		for (size_t i = 0; i < l.n; i++)
 			candidate(out, l.pods[i].name, cur);
 	free(msg);

@@ -57,7 +57,11 @@ const struct option_doc option_docs[] = {
 	{"--selector", 'l', "LABELS", OPT_SELECTOR, HG_TARGETS,
 	 "every worker pod matching the labels", NULL},
 	{"--jobs", 0, "N", OPT_JOBS, HG_TARGETS,
-	 "pods probed in parallel (default " STR(CLI_DEFAULT_JOBS) ")", NULL},
+	 "pods probed in parallel (default: " STR(
+		 CLI_JOBS_PER_CPU) " per CPU, as many as a "
+				   "quarter of the free memory holds at " STR(CLI_EXEC_MB) " MB per kubectl exec, at most " STR(
+					   CLI_DEFAULT_JOBS_MAX) "; --version -v prints it)",
+	 NULL},
 	{"--peer", 0, "POD", OPT_PEER, HG_TARGETS, "the other side of the pair test (nixl)", "pod"},
 	{"--sysroot", 0, "DIR", OPT_SYSROOT, HG_TARGETS,
 	 "read /sys, /proc and /dev under DIR (local probe)", "dir"},

@@ -88,6 +88,24 @@ int verb_check_fleet_target(const struct verb *v, const struct cli_opts *o)
 	return 0;
 }
 
+int verb_machine_jobs(long *ncpu_out, unsigned long long *mem_out)
+{
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	unsigned long long kb = 0;
+	FILE *f = fopen("/proc/meminfo", "r");
+	char line[128];
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "MemAvailable: %llu kB", &kb) == 1)
+			break;
+	if (f)
+		fclose(f);
+	if (ncpu_out)
+		*ncpu_out = ncpu;
+	if (mem_out)
+		*mem_out = kb * 1024;
+	return cli_default_jobs(ncpu, kb * 1024);
+}
+
 /* Only options that apply: the verb's own and its target kind's. */
 unsigned verb_allowed_options(const struct verb *v, enum verb_target kind)
 {
@@ -121,7 +139,7 @@ void verb_ctx_init(struct verb_ctx *c, const struct verb *v, const struct cli_op
 		.probe = c->probe,
 		.deployment = o->deployment,
 		.selector = o->selector,
-		.jobs = o->jobs > 0 ? o->jobs : CLI_DEFAULT_JOBS,
+		.jobs = o->jobs > 0 ? o->jobs : 1,
 		.deadline_s = o->deadline_s,
 		.progress = !o->quiet && isatty(STDERR_FILENO),
 		/* run_verb renders a fleet verb's text with fleet_render_text */

@@ -151,3 +151,14 @@ int cli_allow_only(const char *verb, const struct cli_opts *o, unsigned allowed)
 					       opt_names[i].name, verb);
 	return 0;
 }
+
+int cli_default_jobs(long ncpu, unsigned long long mem_avail)
+{
+	unsigned long long by_cpu = (unsigned long long)(ncpu > 0 ? ncpu : 1) * CLI_JOBS_PER_CPU;
+	unsigned long long by_mem =
+		mem_avail ? mem_avail / CLI_JOBS_MEM_SHARE / (CLI_EXEC_MB * 1000000ull) : by_cpu;
+	unsigned long long n = by_cpu < by_mem ? by_cpu : by_mem;
+	if (n < 1)
+		n = 1;
+	return n > CLI_DEFAULT_JOBS_MAX ? CLI_DEFAULT_JOBS_MAX : (int)n;
+}

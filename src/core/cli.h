@@ -21,10 +21,24 @@ enum ci_color {
 	CI_COLOR_NEVER
 };
 
-/* --jobs when not given: pods probed at once by the fleet fan-out.  Each
- * kubectl exec costs the operator's machine ~48 MB and ~42 ms of CPU
- * (README, "Why --jobs defaults to 32"). */
-#define CLI_DEFAULT_JOBS 32
+/* --jobs when not given: pods probed at once by the fleet fan-out, chosen
+ * from the operator's machine by cli_default_jobs().  One `kubectl exec`
+ * costs that machine about CLI_EXEC_CPU_MS of CPU and CLI_EXEC_MB of memory
+ * for its life (kubectl 1.31 against a real API server, README "Why --jobs
+ * is chosen from the machine"); a real probe's round trip is 1-2 s, so a
+ * core keeps CLI_JOBS_PER_CPU execs going at under half its time, and the
+ * execs may hold a CLI_JOBS_MEM_SHARE-th of the memory available. */
+#define CLI_EXEC_CPU_MS      115
+#define CLI_EXEC_MB          50
+#define CLI_JOBS_PER_CPU     4
+#define CLI_JOBS_MEM_SHARE   4
+#define CLI_DEFAULT_JOBS_MAX 32 /* the most by default; --jobs goes to 256 */
+
+/* Pure: the default --jobs for ncpu online CPUs and mem_avail bytes of
+ * available memory (0 when unknown: the CPU bound alone): min(ncpu x
+ * CLI_JOBS_PER_CPU, mem_avail / CLI_JOBS_MEM_SHARE / CLI_EXEC_MB), at least
+ * 1 and at most CLI_DEFAULT_JOBS_MAX. */
+int cli_default_jobs(long ncpu, unsigned long long mem_avail);
 
 struct cli_opts {
 	enum ci_format format;
@@ -40,7 +54,7 @@ struct cli_opts {
 	const char *peer, *deployment, *selector;
 	double timeout_s;        /* --timeout; 0 when not given (PROBE_DEFAULT_TIMEOUT_S) */
 	double deadline_s;       /* --deadline: a whole fleet run; 0 none */
-	int jobs;                /* --jobs, default CLI_DEFAULT_JOBS */
+	int jobs;                /* --jobs, default cli_default_jobs() of this machine */
 	unsigned long max_files; /* --max-files: YAML files a folder walk reads (0: 20000) */
 	unsigned observe_s;      /* --observe SECONDS (node, all): the evidence window */
 	unsigned logs_tail;      /* --logs[=N] (node, all): kubectl logs --tail=N */

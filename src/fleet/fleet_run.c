@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/strmap.h"
 #include "core/xalloc.h"
 #include "fleet/fleet_run.h"
 #include "fleet/fleet_desc.h"
@@ -98,6 +99,7 @@ struct pod_ctx {
 	const struct nixl_peer_index *peers;
 	const struct fleet_plan_pod *pp;
 	struct fleet_job *job;
+	const char **peer; /* out: the pair test's peer (a name in the list), or NULL */
 };
 
 /* One pod's child report and summary, from its one transcript. */
@@ -162,6 +164,7 @@ static void judge_pod(const struct pod_ctx *x, struct ci_report *child, struct f
 			.dgd = kp->dgd,
 		};
 		if (pc.peer) {
+			*x->peer = pc.peer->name;
 			t.peer = pc.peer->name;
 			t.peer_ip = pc.peer->pod_ip;
 			t.peer_role = pc.peer->sub_component_type;
@@ -192,7 +195,36 @@ struct judge_ctx {
 	 * (the first prefill pod's, the first pod's: indices, n for none) */
 	bool trim;
 	size_t steps_prefill, steps_any;
+	/* The pair test never names a pod that did not answer: each child's
+	 * peer, the pods by name (index in pods) and which were judged; the
+	 * first children (prefill, any) whose peer had answered when they
+	 * were judged keep their steps too, for when the first ones' peers
+	 * turn out not to answer. */
+	const char **peer;
+	bool *judged;
+	struct strmap slot;
+	size_t safe_prefill, safe_any;
 };
+
+enum answer {
+	ANSWER_NO,
+	ANSWER_YES,
+	ANSWER_PENDING
+};
+
+/* Whether child i's peer answered (yes when it has none: the steps then
+ * name no other pod); pending while the peer is not judged yet. */
+static enum answer peer_answered(const struct judge_ctx *jc, size_t i)
+{
+	if (!jc->peer[i])
+		return ANSWER_YES;
+	size_t k = strmap_get(&jc->slot, jc->peer[i]);
+	if (k == STRMAP_NONE)
+		return ANSWER_NO; /* not probed at all (not ready, not a worker) */
+	if (!jc->judged[k])
+		return ANSWER_PENDING;
+	return jc->pods[k].probed ? ANSWER_YES : ANSWER_NO;
+}
 
 static void drop_steps(struct ci_report *c)
 {
@@ -212,13 +244,22 @@ static void keep_steps(struct judge_ctx *jc, size_t i)
 	if (!jc->children[i].n_steps)
 		return;
 	size_t was_p = jc->steps_prefill, was_a = jc->steps_any;
-	if (!strcmp(jc->pods[i].role, "prefill") && i < jc->steps_prefill)
+	size_t was_sp = jc->safe_prefill, was_sa = jc->safe_any;
+	bool prefill = !strcmp(jc->pods[i].role, "prefill");
+	if (prefill && i < jc->steps_prefill)
 		jc->steps_prefill = i;
 	if (i < jc->steps_any)
 		jc->steps_any = i;
-	size_t cand[3] = {i, was_p, was_a};
-	for (size_t k = 0; k < 3; k++)
-		if (cand[k] < jc->n && cand[k] != jc->steps_prefill && cand[k] != jc->steps_any)
+	if (peer_answered(jc, i) == ANSWER_YES) {
+		if (prefill && i < jc->safe_prefill)
+			jc->safe_prefill = i;
+		if (i < jc->safe_any)
+			jc->safe_any = i;
+	}
+	size_t cand[5] = {i, was_p, was_a, was_sp, was_sa};
+	for (size_t k = 0; k < 5; k++)
+		if (cand[k] < jc->n && cand[k] != jc->steps_prefill && cand[k] != jc->steps_any &&
+		    cand[k] != jc->safe_prefill && cand[k] != jc->safe_any)
 			drop_steps(&jc->children[cand[k]]);
 }
 
@@ -237,9 +278,14 @@ static void shrink_checks(struct ci_report *c)
 static void judge_one(void *ctx, size_t i, struct fleet_job *job)
 {
 	struct judge_ctx *jc = ctx;
-	struct pod_ctx x = {
-		.ft = jc->ft, .kind = jc->kind, .peers = jc->peers, .pp = jc->pps[i], .job = job};
+	struct pod_ctx x = {.ft = jc->ft,
+			    .kind = jc->kind,
+			    .peers = jc->peers,
+			    .pp = jc->pps[i],
+			    .job = job,
+			    .peer = &jc->peer[i]};
 	judge_pod(&x, &jc->children[i], &jc->pods[i]);
+	jc->judged[i] = true;
 	probe_outcome_release(&job->out);
 	if (jc->trim) {
 		fleet_text_trim_child(&jc->children[i]);
@@ -249,15 +295,17 @@ static void judge_one(void *ctx, size_t i, struct fleet_job *job)
 }
 
 /* The pair test is the same for every prefill/decode pair: show the first
- * prefill pod's commands once at the top. */
-static void lift_steps(struct ci_report *r, const struct fleet_pod *pods)
+ * prefill pod's commands once at the top, of a pod whose peer answered
+ * (every pod is judged by now); none when no pair answered. */
+static void lift_steps(struct ci_report *r, const struct judge_ctx *jc)
 {
 	const struct ci_report *pick = NULL;
 	for (size_t i = 0; i < r->n_children && !pick; i++)
-		if (r->children[i].n_steps && !strcmp(pods[i].role, "prefill"))
+		if (r->children[i].n_steps && !strcmp(jc->pods[i].role, "prefill") &&
+		    peer_answered(jc, i) == ANSWER_YES)
 			pick = &r->children[i];
 	for (size_t i = 0; i < r->n_children && !pick; i++)
-		if (r->children[i].n_steps)
+		if (r->children[i].n_steps && peer_answered(jc, i) == ANSWER_YES)
 			pick = &r->children[i];
 	for (size_t i = 0; pick && i < pick->n_steps; i++)
 		report_add_step(r, pick->steps[i].description, pick->steps[i].command);
@@ -322,14 +370,29 @@ int fleet_run(const struct fleet_target *ft, enum fleet_kind kind, struct ci_rep
 			       .n = n,
 			       .trim = ft->text_summary && n >= 2,
 			       .steps_prefill = n,
-			       .steps_any = n};
+			       .steps_any = n,
+			       .peer = xcalloc(n ? n : 1, sizeof(const char *)),
+			       .judged = xcalloc(n ? n : 1, sizeof(bool)),
+			       .safe_prefill = n,
+			       .safe_any = n};
+	strmap_init(&jc.slot);
+	for (size_t i = 0; i < n; i++)
+		strmap_put(&jc.slot, jobs[i].pod, i);
 	fleet_probe_all(ft, jobs, n, deadline, judge_one, &jc);
+	/* Every pod is judged: a pair test whose peer did not answer is no
+	 * command to give (it would point nixlbench at a dead pod). */
+	for (size_t i = 0; i < n; i++)
+		if (children[i].n_steps && peer_answered(&jc, i) != ANSWER_YES)
+			drop_steps(&children[i]);
 	fleet_checks_run(out, kind, pods, n);
 	fleet_check_live(out, pods, n, ft->jobs > 0 ? (size_t)ft->jobs : 1);
 	for (size_t i = 0; i < n; i++)
 		report_adopt_child(out, &children[i]);
 	if (kind != FLEET_NODE)
-		lift_steps(out, pods);
+		lift_steps(out, &jc);
+	strmap_release(&jc.slot);
+	free(jc.peer);
+	free(jc.judged);
 
 	if (res) {
 		res->pods = pods;

@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include "core/cli.h"
 #include "core/duration.h"
 #include "core/suggest.h"
 #include "core/term.h"
@@ -98,10 +99,26 @@ static void test_width(void **state)
 	assert_false(term_auto_color(STDOUT_FILENO));
 }
 
+/* --jobs from the machine: CPUs x 4, a quarter of the memory at 50 MB per
+ * kubectl exec, 1 to 32. */
+static void test_default_jobs(void **state)
+{
+	(void)state;
+	const unsigned long long GB = 1000000000ull;
+	assert_int_equal(cli_default_jobs(2, 16 * GB), 8);      /* this kind of laptop: CPU-bound */
+	assert_int_equal(cli_default_jobs(2, 1 * GB), 5);       /* 250 MB for execs: 5 */
+	assert_int_equal(cli_default_jobs(64, 512 * GB), 32);   /* the cap */
+	assert_int_equal(cli_default_jobs(16, 4 * GB), 20);     /* memory-bound below 64 */
+	assert_int_equal(cli_default_jobs(1, 100000000ull), 1); /* never 0 */
+	assert_int_equal(cli_default_jobs(-1, 0), 4);           /* nothing known: one CPU */
+	assert_int_equal(cli_default_jobs(3, 0), 12);           /* memory unknown: CPUs alone */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_duration),
+		cmocka_unit_test(test_default_jobs),
 		cmocka_unit_test(test_suggest),
 		cmocka_unit_test(test_width),
 	};
