@@ -51,6 +51,7 @@ enum {
 	LONG_OBSERVE,
 	LONG_LOGS,
 	LONG_FORCE,
+	LONG_BUNDLE,
 };
 
 static const struct option long_opts[] = {
@@ -70,6 +71,7 @@ static const struct option long_opts[] = {
 	{"sysroot", required_argument, NULL, LONG_SYSROOT},
 	{"save-probe", required_argument, NULL, LONG_SAVE_PROBE},
 	{"replay", required_argument, NULL, LONG_REPLAY},
+	{"bundle", required_argument, NULL, LONG_BUNDLE},
 	{"timeout", required_argument, NULL, LONG_TIMEOUT},
 	/* kubectl's name for the same bound on one call */
 	{"request-timeout", required_argument, NULL, LONG_TIMEOUT},
@@ -107,6 +109,7 @@ static const struct string_opt {
 	{LONG_DEPLOYMENT, offsetof(struct cli_opts, deployment), OPT_DEPLOYMENT},
 	{'l', offsetof(struct cli_opts, selector), OPT_SELECTOR},
 	{LONG_OUTPUT, offsetof(struct cli_opts, output), 0},
+	{LONG_BUNDLE, offsetof(struct cli_opts, bundle), 0},
 };
 
 /* Options that take a count: the range, and the words of its error. */

@@ -30,6 +30,7 @@ need_cmd ninja ninja-build
 need_cmd pkg-config pkg-config
 need_pc yaml-0.1 libyaml-dev
 need_pc jansson libjansson-dev
+need_pc zlib zlib1g-dev
 if [ "$what" = test ] || [ "$what" = ci ]; then
 	need_pc cmocka libcmocka-dev
 	need_cmd python3 python3

@@ -27,6 +27,7 @@
 #include "core/render.h"
 #include "core/report.h"
 #include "fleet/fleet_run.h"
+#include "probe/bundle.h"
 #include "probe/probe.h"
 
 /* Which targets a verb takes (struct verb.targets, a mask). */
@@ -54,8 +55,9 @@ struct verb_ctx {
 	unsigned long max_files; /* env, all --max-files (0: the loader's default) */
 	char **args;             /* positional arguments (VT_PATHS) */
 	int n_args;
-	void *state;      /* the verb's own, between start() and stop() */
-	bool save_failed; /* --save-probe failed: exit CI_EXIT_IO after the report */
+	void *state;                  /* the verb's own, between start() and stop() */
+	bool save_failed;             /* --save-probe failed: exit CI_EXIT_IO after the report */
+	struct bundle_writer *bundle; /* --bundle, or NULL */
 };
 
 struct verb {

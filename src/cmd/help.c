@@ -69,7 +69,11 @@ const struct option_doc option_docs[] = {
 	 "write the raw probe transcript (secret-free)", "file"},
 	{"--force", 0, NULL, OPT_SAVE_PROBE, HG_TARGETS,
 	 "let --save-probe overwrite a file (never a symlink)", NULL},
-	{"--replay", 0, "FILE", OPT_REPLAY, HG_TARGETS, "analyse a saved transcript offline",
+	{"--replay", 0, "FILE", OPT_REPLAY, HG_TARGETS,
+	 "analyse a saved transcript, or a --bundle (a fleet's too), offline", "file"},
+	{"--bundle", 0, "FILE", 0, HG_OUTPUT,
+	 "also write a support bundle FILE.tar.gz: the report as text and JSON, every probe "
+	 "transcript (secret-free) and manifest.json; --replay reads it back",
 	 "file"},
 	{"--timeout", 0, "DURATION", OPT_TIMEOUT, HG_TARGETS,
 	 "deadline for one pod's probe: 30s, 2m, 1m30s or seconds (default " STR(

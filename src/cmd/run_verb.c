@@ -5,12 +5,15 @@
  * and exited is written here once.
  */
 #include <errno.h>
+#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cmd/cmd.h"
+#include "core/render_json.h"
 #include "core/xalloc.h"
+#include "probe/bundle.h"
 
 /* The kind of target o names for v: a whole deployment when v takes one
  * and --deployment/--selector say so (or v takes nothing else), else a
@@ -106,6 +109,8 @@ static int run_probe(struct verb_ctx *c, struct ci_report *r)
 		v->start(c);
 	struct probe_outcome out;
 	probe_collect(&c->probe, NULL, &out);
+	if (c->bundle && out.err == PROBE_OK && out.raw)
+		bundle_add(c->bundle, "probe/transcript", out.raw, out.raw_len);
 	int rc = VERB_RENDER;
 	const char *msg = out.message ? out.message : probe_error_name(out.err);
 	if (out.err == PROBE_BAD_TARGET) {
@@ -166,17 +171,190 @@ static int check_stdout(int rc)
 	return rc;
 }
 
-int verb_run(const struct verb *v, const struct cli_opts *o)
+/* One rendering of r into memory, for the bundle. */
+static char *render_to_string(const struct ci_report *r, const struct render_opts *ro,
+			      render_fn *fn, size_t *len)
 {
-	enum verb_target kind = resolve_kind(v, o);
-	int rc = check_usage(v, o, kind);
-	if (rc)
+	char *buf = NULL;
+	FILE *m = open_memstream(&buf, len);
+	if (!m)
+		return NULL;
+	struct ci_verdict vd;
+	verdict_compute(r, &vd);
+	fn(m, r, &vd, ro);
+	verdict_release(&vd);
+	fclose(m);
+	return buf;
+}
+
+static void put(json_t *o, const char *key, const char *v)
+{
+	if (v)
+		json_object_set_new(o, key, json_string(v));
+}
+
+/* --bundle: the report as text and JSON, then manifest.json (what the
+ * bundle holds and the target the replay resolves), then into place. */
+static bool bundle_finish(struct verb_ctx *c, const struct ci_report *r, render_fn *text)
+{
+	struct render_opts ro = c->render;
+	ro.color = false;
+	ro.quiet = false;
+	ro.output = NULL;
+	size_t len = 0;
+	char *t = render_to_string(r, &ro, text, &len);
+	if (t)
+		bundle_add(c->bundle, "report.txt", t, len);
+	free(t);
+	ro.format = CI_FORMAT_JSON;
+	t = render_to_string(r, &ro, render_json, &len);
+	if (t)
+		bundle_add(c->bundle, "report.json", t, len);
+	free(t);
+
+	const struct fleet_target *ft = &c->fleet;
+	json_t *tg = json_object();
+	json_object_set_new(tg, "kind",
+			    json_string(c->target == VT_FLEET   ? "fleet"
+					: c->target == VT_PROBE ? "probe"
+								: "paths"));
+	put(tg, "name", r->target);
+	put(tg, "namespace", ft->probe.namespace_);
+	put(tg, "deployment", ft->deployment);
+	put(tg, "selector", ft->selector);
+	put(tg, "container", ft->probe.container);
+	json_object_set_new(tg, "timeout_s", json_real(probe_target_timeout(&ft->probe)));
+	json_object_set_new(tg, "deadline_s", json_real(ft->deadline_s));
+	json_object_set_new(tg, "jobs", json_integer(ft->jobs));
+	json_t *files = json_array();
+	for (size_t i = 0; i < bundle_count(c->bundle); i++) {
+		const char *name;
+		size_t n;
+		bundle_entry_at(c->bundle, i, &name, &n);
+		json_array_append_new(files,
+				      json_pack("{s:s,s:I}", "name", name, "bytes", (json_int_t)n));
+	}
+	char stamp[32];
+	render_rfc3339(render_timestamp(), stamp, sizeof(stamp));
+	json_t *m = json_pack("{s:s,s:o,s:s,s:s,s:o,s:o}", "schema", "check_interconnect/bundle/v1",
+			      "tool", render_json_tool(), "generated_at", stamp, "command",
+			      c->verb->name, "target", tg, "files", files);
+	char *ms = m ? json_dumps(m, JSON_INDENT(2) | JSON_PRESERVE_ORDER) : NULL;
+	if (ms)
+		bundle_add(c->bundle, "manifest.json", ms, strlen(ms));
+	free(ms);
+	json_decref(m);
+	char *why = NULL;
+	bool ok = bundle_commit(c->bundle, &why);
+	c->bundle = NULL;
+	if (!ok)
+		cli_error("%s: %s", c->verb->name, why ? why : "cannot write --bundle");
+	free(why);
+	return ok;
+}
+
+static const char *jstr(const json_t *o, const char *key)
+{
+	const json_t *v = json_object_get(o, key);
+	return json_is_string(v) ? json_string_value(v) : NULL;
+}
+
+/* --replay BUNDLE: the command line the bundle was taken with, from its
+ * manifest (the replay's target is the bundle's, whatever else is given);
+ * *man keeps the strings alive. */
+static int replay_bundle(const struct verb *v, struct cli_opts *o, struct bundle *b, json_t **man)
+{
+	char *why = NULL;
+	if (!bundle_read(o->replay, b, &why)) {
+		int rc = cli_usage_error(v->name, "--replay %s", why ? why : "unreadable");
+		free(why);
 		return rc;
+	}
+	const struct bundle_entry *e = bundle_find(b, "manifest.json");
+	*man = e ? json_loadb(e->data, e->len, 0, NULL) : NULL;
+	const char *cmd = jstr(*man, "command");
+	const json_t *tg = json_object_get(*man, "target");
+	const char *kind = jstr(tg, "kind");
+	if (!cmd || !kind)
+		return cli_usage_error(v->name, "--replay %s: a bundle without its manifest.json",
+				       o->replay);
+	if (strcmp(cmd, v->name))
+		return cli_usage_error(v->name,
+				       "--replay %s is a bundle of '%s': replay it with '%s "
+				       "--replay'",
+				       o->replay, cmd, cmd);
+	if (!strcmp(kind, "paths"))
+		return cli_usage_error(v->name,
+				       "--replay %s: an %s bundle keeps the report, not its "
+				       "recipes: run %s on them again",
+				       o->replay, cmd, cmd);
+	if (!strcmp(kind, "fleet")) {
+		o->given &= ~OPT_REPLAY;
+		o->given |= OPT_NAMESPACE | OPT_TIMEOUT | OPT_JOBS;
+		o->namespace_ = jstr(tg, "namespace");
+		o->deployment = jstr(tg, "deployment");
+		o->selector = jstr(tg, "selector");
+		o->container = jstr(tg, "container");
+		o->given |= (o->deployment ? OPT_DEPLOYMENT : 0) |
+			    (o->selector ? OPT_SELECTOR : 0) | (o->container ? OPT_CONTAINER : 0);
+		o->timeout_s = json_real_value(json_object_get(tg, "timeout_s"));
+		o->deadline_s = json_real_value(json_object_get(tg, "deadline_s"));
+		if (o->deadline_s > 0)
+			o->given |= OPT_DEADLINE;
+		o->jobs = (int)json_integer_value(json_object_get(tg, "jobs"));
+		if (o->jobs < 1)
+			o->jobs = 1;
+	}
+	return 0;
+}
+
+int verb_run(const struct verb *v, const struct cli_opts *o_in)
+{
+	struct cli_opts ro = *o_in;
+	const struct cli_opts *o = &ro;
+	struct bundle rb;
+	memset(&rb, 0, sizeof(rb));
+	json_t *man = NULL;
+	int rc = 0;
+	if ((ro.given & OPT_REPLAY) && bundle_looks_like(ro.replay))
+		rc = replay_bundle(v, &ro, &rb, &man);
+	enum verb_target kind = resolve_kind(v, o);
+	if (!rc)
+		rc = check_usage(v, o, kind);
+	if (rc) {
+		bundle_release(&rb);
+		json_decref(man);
+		return rc;
+	}
 	struct verb_ctx c;
 	verb_ctx_init(&c, v, o);
 	c.target = kind;
-	if (v->check && (rc = v->check(&c)))
+	if (rb.n && kind == VT_FLEET)
+		c.fleet.replay = &rb;
+	if (rb.n && kind == VT_PROBE) {
+		const struct bundle_entry *t = bundle_find(&rb, "probe/transcript");
+		static const char none[] = "";
+		c.probe.replay_data = t ? t->data : none;
+		c.probe.replay_len = t ? t->len : 0;
+		c.probe.replay_target = jstr(json_object_get(man, "target"), "name");
+	}
+	if (v->check && (rc = v->check(&c))) {
+		bundle_release(&rb);
+		json_decref(man);
 		return rc;
+	}
+	if (o->bundle) {
+		char *why = NULL;
+		c.bundle = bundle_create(o->bundle, render_timestamp(), &why);
+		if (!c.bundle) {
+			rc = cli_usage_error(v->name, "%s", why ? why : "cannot write --bundle");
+			free(why);
+			bundle_release(&rb);
+			json_decref(man);
+			return rc;
+		}
+		c.fleet.bundle = c.bundle;
+	}
 	/* --output is opened before any probe runs: a target that cannot be
 	 * written is said now, not after a long probe whose report it would
 	 * lose. */
@@ -200,12 +378,20 @@ int verb_run(const struct verb *v, const struct cli_opts *o)
 	}
 	/* The fleet layout is for pods; env --deployment reads one object. */
 	bool pods = kind == VT_FLEET && !v->fleet_optional;
+	render_fn *text = pods ? fleet_render_text : render_text;
+	bool bundle_ok = true;
+	if (c.bundle && rc == VERB_RENDER)
+		bundle_ok = bundle_finish(&c, &r, text);
+	else if (c.bundle)
+		bundle_abort(c.bundle);
 	if (rc == VERB_RENDER) {
-		rc = report_finish_as(&r, &c.render, pods ? fleet_render_text : render_text);
-		if (c.save_failed)
+		rc = report_finish_as(&r, &c.render, text);
+		if (c.save_failed || !bundle_ok)
 			rc = CI_EXIT_IO;
 	}
 	report_release(&r);
+	bundle_release(&rb);
+	json_decref(man);
 	render_output_abort(&out); /* not rendered (a usage error): nothing left */
 	return check_stdout(rc);
 }

@@ -51,6 +51,7 @@ struct cli_opts {
 	const char *kubectl; /* --kubectl, else $KUBECTL, else "kubectl" on PATH */
 	const char *sysroot, *save_probe, *replay;
 	const char *output; /* --output FILE: written atomically, else stdout */
+	const char *bundle; /* --bundle FILE.tar.gz: the support bundle (any verb) */
 	const char *peer, *deployment, *selector;
 	double timeout_s;        /* --timeout; 0 when not given (PROBE_DEFAULT_TIMEOUT_S) */
 	double deadline_s;       /* --deadline: a whole fleet run; 0 none */

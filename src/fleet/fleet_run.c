@@ -9,6 +9,7 @@
  * is its child report and its fleet_pod summary (what the fleet checks
  * compare).
  */
+#include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -275,9 +276,64 @@ static void shrink_checks(struct ci_report *c)
 /* fleet_probe_all's callback, on this thread, as each pod's answer comes
  * in: judge it into its own slot (the report keeps the listing's order,
  * whatever order the answers came in) and free the transcript. */
+/* --bundle: what a pod answered, as the replay reads it back: its
+ * transcript (secret-free, as --save-probe keeps it), or why it has none. */
+static void bundle_pod(const struct judge_ctx *jc, const struct fleet_job *job)
+{
+	char *name = xasprintf("probe/pods/%s", job->pod);
+	if (job->started && job->out.err == PROBE_OK && job->out.raw) {
+		bundle_add(jc->ft->bundle, name, job->out.raw, job->out.raw_len);
+	} else {
+		json_t *j = json_pack("{s:b,s:b,s:i,s:s?}", "started", job->started,
+				      "deadline_bound", job->deadline_bound, "error",
+				      (int)job->out.err, "message", job->out.message);
+		char *s = j ? json_dumps(j, JSON_PRESERVE_ORDER) : NULL;
+		char *err = xasprintf("%s.error", name);
+		if (s)
+			bundle_add(jc->ft->bundle, err, s, strlen(s));
+		free(err);
+		free(s);
+		json_decref(j);
+	}
+	free(name);
+}
+
+/* --replay BUNDLE: pod `job->pod`'s outcome as the bundle holds it. */
+static void replay_pod(const struct fleet_target *ft, struct fleet_job *job)
+{
+	memset(&job->out, 0, sizeof(job->out));
+	char *name = xasprintf("probe/pods/%s", job->pod);
+	char *err = xasprintf("%s.error", name);
+	const struct bundle_entry *t = bundle_find(ft->replay, name);
+	const struct bundle_entry *e = bundle_find(ft->replay, err);
+	job->started = true;
+	if (t) {
+		struct probe_target pt = ft->probe;
+		pt.replay_data = t->data;
+		pt.replay_len = t->len;
+		pt.replay_target = name;
+		probe_collect(&pt, NULL, &job->out);
+	} else {
+		json_t *j = e ? json_loadb(e->data, e->len, 0, NULL) : NULL;
+		json_t *m = json_object_get(j, "message");
+		job->started = !j || json_is_true(json_object_get(j, "started"));
+		job->deadline_bound = json_is_true(json_object_get(j, "deadline_bound"));
+		int code = (int)json_integer_value(json_object_get(j, "error"));
+		job->out.err = j && code > 0 ? (enum probe_error)code : PROBE_BAD_TRANSCRIPT;
+		job->out.message = json_is_string(m) ? xstrdup(json_string_value(m))
+				   : j               ? NULL
+				       : xasprintf("the bundle holds nothing for pod %s", job->pod);
+		json_decref(j);
+	}
+	free(err);
+	free(name);
+}
+
 static void judge_one(void *ctx, size_t i, struct fleet_job *job)
 {
 	struct judge_ctx *jc = ctx;
+	if (jc->ft->bundle)
+		bundle_pod(jc, job);
 	struct pod_ctx x = {.ft = jc->ft,
 			    .kind = jc->kind,
 			    .peers = jc->peers,
@@ -324,8 +380,17 @@ int fleet_run(const struct fleet_target *ft, enum fleet_kind kind, struct ci_rep
 	struct kube_pod_list list;
 	kube_pod_list_init(&list);
 	char *msg = NULL;
-	enum probe_error e =
-		kube_get_pods(&ft->probe, ft->probe.namespace_, sel, list_by, &list, &msg, NULL);
+	enum probe_error e = PROBE_OK;
+	if (ft->replay) {
+		const struct bundle_entry *pl = bundle_find(ft->replay, "probe/pods.json");
+		if (!pl || kube_pods_parse(pl->data, pl->len, &list)) {
+			e = PROBE_BAD_TRANSCRIPT;
+			msg = xstrdup("the bundle holds no pod list (probe/pods.json)");
+		}
+	} else {
+		e = kube_get_pods(&ft->probe, ft->probe.namespace_, sel, list_by, &list, &msg,
+				  NULL);
+	}
 	if (e != PROBE_OK) {
 		const char *m = msg ? msg : probe_error_name(e);
 		if (res)
@@ -341,6 +406,12 @@ int fleet_run(const struct fleet_target *ft, enum fleet_kind kind, struct ci_rep
 		return e == PROBE_BAD_TARGET ? CI_EXIT_USAGE : CI_EXIT_UNKNOWN;
 	}
 
+	if (ft->bundle) {
+		char *dump = kube_pods_dump(&list);
+		if (dump)
+			bundle_add(ft->bundle, "probe/pods.json", dump, strlen(dump));
+		free(dump);
+	}
 	struct fleet_plan plan;
 	fleet_plan_make(&list, &plan);
 	fleet_plan_report(out, &plan, what);
@@ -378,7 +449,14 @@ int fleet_run(const struct fleet_target *ft, enum fleet_kind kind, struct ci_rep
 	strmap_init(&jc.slot);
 	for (size_t i = 0; i < n; i++)
 		strmap_put(&jc.slot, jobs[i].pod, i);
-	fleet_probe_all(ft, jobs, n, deadline, judge_one, &jc);
+	if (ft->replay) {
+		for (size_t i = 0; i < n; i++) {
+			replay_pod(ft, &jobs[i]);
+			judge_one(&jc, i, &jobs[i]);
+		}
+	} else {
+		fleet_probe_all(ft, jobs, n, deadline, judge_one, &jc);
+	}
 	/* Every pod is judged: a pair test whose peer did not answer is no
 	 * command to give (it would point nixlbench at a dead pod). */
 	for (size_t i = 0; i < n; i++)

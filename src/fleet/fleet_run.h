@@ -10,21 +10,26 @@
 #define CI_FLEET_RUN_H
 
 #include "fleet/fleet.h"
+#include "probe/bundle.h"
 #include "probe/probe.h"
 
 /* A whole deployment, as the verb runner resolved it from the command line. */
 struct fleet_target {
-	struct probe_target probe; /* namespace, container, kubectl, --context,
+	struct probe_target probe;    /* namespace, container, kubectl, --context,
 				      * --kubeconfig and the one --timeout */
-	const char *deployment;    /* --deployment, or NULL */
-	const char *selector;      /* --selector, or NULL */
-	int jobs;                  /* pods probed at once (--jobs) */
-	double deadline_s;         /* --deadline: the whole run; 0: none (probe.timeout_s
+	const char *deployment;       /* --deployment, or NULL */
+	const char *selector;         /* --selector, or NULL */
+	int jobs;                     /* pods probed at once (--jobs) */
+	double deadline_s;            /* --deadline: the whole run; 0: none (probe.timeout_s
 				      * bounds each pod's round trip) */
-	bool progress;             /* "probed i/n pods" on stderr */
-	bool text_summary;         /* rendered by fleet_render_text without -v: each
+	bool progress;                /* "probed i/n pods" on stderr */
+	bool text_summary;            /* rendered by fleet_render_text without -v: each
 				      * pod keeps what that layout prints of it
 				      * (fleet_text_trim_child) */
+	struct bundle_writer *bundle; /* --bundle: the pod list and every pod's
+				       * transcript (or why it has none) go in */
+	const struct bundle *replay;  /* --replay BUNDLE: the same, read back
+				       * instead of kubectl (no process runs) */
 };
 
 /* ---- the worker pool (fleet_probe.c) ---- */

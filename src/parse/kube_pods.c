@@ -253,3 +253,50 @@ bool kube_selector_valid(const char *sel)
 	}
 	return true;
 }
+
+static void put_str(json_t *o, const char *key, const char *v)
+{
+	if (v)
+		json_object_set_new(o, key, json_string(v));
+}
+
+char *kube_pods_dump(const struct kube_pod_list *l)
+{
+	json_t *items = json_array();
+	for (size_t i = 0; i < l->n; i++) {
+		const struct kube_pod *p = &l->pods[i];
+		json_t *meta = json_object(), *labels = json_object();
+		put_str(meta, "name", p->name);
+		put_str(meta, "namespace", p->namespace_);
+		put_str(meta, "deletionTimestamp", p->deletion_timestamp);
+		put_str(labels, KUBE_LABEL_DGD, p->dgd);
+		put_str(labels, KUBE_LABEL_COMPONENT_TYPE, p->component_type);
+		put_str(labels, KUBE_LABEL_SUB_COMPONENT, p->sub_component_type);
+		put_str(labels, KUBE_LABEL_COMPONENT, p->component);
+		json_object_set_new(meta, "labels", labels);
+		json_t *spec = json_object(), *status = json_object();
+		json_t *specs = json_array(), *stats = json_array();
+		put_str(spec, "nodeName", p->node_name);
+		put_str(status, "phase", p->phase);
+		put_str(status, "podIP", p->pod_ip);
+		for (size_t k = 0; k < p->n_containers; k++) {
+			const struct kube_container *c = &p->containers[k];
+			json_array_append_new(specs, json_pack("{s:s}", "name", c->name));
+			if (c->has_status)
+				json_array_append_new(
+					stats, json_pack("{s:s,s:b,s:{s:{}}}", "name", c->name,
+							 "ready", c->ready, "state",
+							 c->running ? "running" : "waiting"));
+		}
+		json_object_set_new(spec, "containers", specs);
+		json_object_set_new(status, "containerStatuses", stats);
+		json_array_append_new(items, json_pack("{s:s,s:s,s:o,s:o,s:o}", "apiVersion", "v1",
+						       "kind", "Pod", "metadata", meta, "spec",
+						       spec, "status", status));
+	}
+	json_t *doc =
+		json_pack("{s:s,s:s,s:o}", "apiVersion", "v1", "kind", "List", "items", items);
+	char *s = json_dumps(doc, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
+	json_decref(doc);
+	return s;
+}

@@ -59,6 +59,11 @@ void kube_pod_list_release(struct kube_pod_list *l);
  * input allows even on -1. */
 int kube_pods_parse(const char *json, size_t len, struct kube_pod_list *out);
 
+/* Pure: l as a v1 List that kube_pods_parse reads back to the same list,
+ * holding only the fields kept (no pod spec, so no environment value:
+ * what the support bundle stores).  Caller frees (malloc'ed). */
+char *kube_pods_dump(const struct kube_pod_list *l);
+
 /* The pod named `name`, or NULL. */
 const struct kube_pod *kube_pods_find(const struct kube_pod_list *l, const char *name);
 /* Running, not terminating, and every container ready. */

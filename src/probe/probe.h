@@ -28,11 +28,15 @@ struct probe_target {
 	const char *kubectl;                      /* argv[0]; NULL or "": "kubectl" on PATH */
 	const char *sysroot;                      /* local probe under this tree */
 	const char *replay;                       /* a saved transcript ("-": stdin) */
-	const char *save_probe;                   /* write the raw transcript here */
-	bool save_force;                          /* --force: it may overwrite a regular file */
-	double timeout_s;                         /* <= 0: PROBE_DEFAULT_TIMEOUT_S */
-	unsigned observe_s; /* --observe: the window (0: none), 1..PROBE_MAX_OBSERVE_S */
-	unsigned logs_tail; /* --logs: kubectl logs --tail=N beside the exec (0: none) */
+	/* a transcript out of a support bundle (bundle.h), and the target it
+	 * was taken from; replay_data set: replay is the bundle's path */
+	const char *replay_data, *replay_target;
+	size_t replay_len;
+	const char *save_probe; /* write the raw transcript here */
+	bool save_force;        /* --force: it may overwrite a regular file */
+	double timeout_s;       /* <= 0: PROBE_DEFAULT_TIMEOUT_S */
+	unsigned observe_s;     /* --observe: the window (0: none), 1..PROBE_MAX_OBSERVE_S */
+	unsigned logs_tail;     /* --logs: kubectl logs --tail=N beside the exec (0: none) */
 };
 
 /* The longest --observe window, and the default --logs tail. */

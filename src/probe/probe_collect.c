@@ -601,7 +601,19 @@ void probe_collect(const struct probe_target *o, const char *pod_override,
 			return;
 		}
 	}
-	if (o->replay)
+	if (o->replay_data) {
+		out->target = xstrdup(o->replay_target ? o->replay_target : o->replay);
+		out->raw = xmalloc(o->replay_len + 1);
+		memcpy(out->raw, o->replay_data, o->replay_len);
+		out->raw[o->replay_len] = 0;
+		out->raw_len = o->replay_len;
+		transcript_parse(&out->t, out->raw, out->raw_len);
+		if (!out->t.valid || !out->t.complete)
+			fail(out, PROBE_BAD_TRANSCRIPT,
+			     xasprintf("cannot replay %s: its transcript is not a whole probe "
+				       "transcript",
+				       o->replay));
+	} else if (o->replay)
 		collect_replay(o->replay, start + timeout, out);
 	else if (pod || o->namespace_)
 		collect_pod(o, pod, start + timeout, out);
