@@ -28,10 +28,12 @@ import sys
 LAYERS = {
     'core': set(),
     'parse': {'core'},
-    'manifest': {'core'},
     # the transport knowledge (docs/HACKING.md): data and value rules, one
-    # module per transport, above the parsers and below every check area
+    # module per transport, above the parsers and below the deployment model
+    # (which reads Kubernetes' role labels and network names from rules/k8s)
+    # and every check area
     'rules': {'core', 'parse'},
+    'manifest': {'core', 'rules'},
     'probe': {'core', 'parse'},
     'env': {'core', 'parse', 'manifest', 'rules'},
     'live': {'core', 'parse', 'rules'},

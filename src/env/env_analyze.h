@@ -85,6 +85,9 @@ struct env_class {
 	char engine_how[160];
 	unsigned fabric; /* FAB_* mask */
 	char fabric_how[320];
+	/* extended resources the workers request that name no fabric and no
+	 * known accelerator (rules/k8s.c): shown, never silently ignored */
+	char other_res[200];
 	struct env_worker *w; /* workers (role worker/prefill/decode/unknown with a command) */
 	size_t n_w;
 	bool transport_used;   /* disaggregated, or a worker spans nodes */

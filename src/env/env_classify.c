@@ -15,6 +15,8 @@
 
 #include "core/xalloc.h"
 #include "env/env_analyze.h"
+#include "rules/engines.h"
+#include "rules/k8s.h"
 
 static const char *svc_cmd(const struct service *s)
 {
@@ -78,6 +80,25 @@ static enum env_engine engine_of_text(const char *t)
 	return ENG_UNKNOWN;
 }
 
+/* a device of any plugin: a NIC, an accelerator the model has no count for */
+static bool has_extended_resource(const struct service *s)
+{
+	for (size_t i = 0; i < s->resources.n; i++)
+		if (s->resources.v[i].key && strchr(s->resources.v[i].key, '/'))
+			return true;
+	return false;
+}
+
+static enum env_engine eng_of_id(enum engine_id id)
+{
+	switch (id) {
+	case ENGINE_VLLM: return ENG_VLLM;
+	case ENGINE_SGLANG: return ENG_SGLANG;
+	case ENGINE_TRTLLM: return ENG_TRTLLM;
+	default: return ENG_UNKNOWN;
+	}
+}
+
 static void decide_engine(struct env_class *c)
 {
 	const struct deployment *d = c->dep;
@@ -86,17 +107,34 @@ static void decide_engine(struct env_class *c)
 			 d->framework);
 		return;
 	}
-	static const char *const mods[] = {"dynamo.vllm", "dynamo.sglang", "dynamo.trtllm"};
-	static const enum env_engine engs[] = {ENG_VLLM, ENG_SGLANG, ENG_TRTLLM};
-	for (size_t i = 0; i < d->n_svcs; i++)
-		for (size_t m = 0; m < 3; m++)
-			if (strstr(svc_cmd(&d->svcs[i]), mods[m])) {
-				c->engine = engs[m];
+	/* Dynamo's wrappers first (they name the engine they run), then the
+	 * engines' own entry points (rules/engines.c), then flags only one
+	 * engine takes. */
+	for (int pass = 0; pass < 3; pass++)
+		for (size_t i = 0; i < d->n_svcs; i++) {
+			const struct engine_entry *row = NULL;
+			const char *cmd = svc_cmd(&d->svcs[i]);
+			enum engine_id id =
+				pass == 2 ? engine_of_flags(cmd) : engine_of_command(cmd, &row);
+			bool wrapper = id == ENGINE_DYNAMO_VLLM || id == ENGINE_DYNAMO_SGLANG ||
+				       id == ENGINE_DYNAMO_TRTLLM;
+			enum env_engine e = eng_of_id(engine_family(id));
+			if (e == ENG_UNKNOWN || (pass == 0 && !wrapper))
+				continue;
+			c->engine = e;
+			const char *who = d->svcs[i].name ? d->svcs[i].name : "a container";
+			if (wrapper)
 				snprintf(c->engine_how, sizeof(c->engine_how),
-					 "`python3 -m %s` in %s", mods[m],
-					 d->svcs[i].name ? d->svcs[i].name : "a container");
-				return;
-			}
+					 "`python3 -m %s` in %s", row->pattern, who);
+			else if (pass == 2)
+				snprintf(c->engine_how, sizeof(c->engine_how),
+					 "%s flags to the image's entrypoint in %s",
+					 env_engine_name(e), who);
+			else
+				snprintf(c->engine_how, sizeof(c->engine_how), "%s in %s",
+					 row ? row->pattern : "its `serve` command", who);
+			return;
+		}
 	for (size_t i = 0; i < d->n_svcs; i++)
 		if (env_is_mocker(&d->svcs[i])) {
 			c->engine = ENG_MOCKER;
@@ -228,6 +266,22 @@ static void decide_mode(struct env_class *c)
 	 * phases itself. */
 	if (!rs.pre && !rs.flagged) {
 		decide_aggregated(c, &rs);
+		/* A workload whose engine has a KV connector that moves KV between
+		 * engines is a KV endpoint, with or without a role: its peer is
+		 * another workload, in this input or not. */
+		for (size_t i = 0; c->workload && c->mode == MODE_AGG && i < c->dep->n_svcs; i++) {
+			const struct service *s = &c->dep->svcs[i];
+			const char *kc = engine_kv_transfer_connector(svc_cmd(s));
+			if (!kc)
+				continue;
+			c->mode = MODE_DISAGG;
+			c->cross_pod = true;
+			snprintf(c->mode_how, sizeof(c->mode_how),
+				 "KV endpoint %s (--kv-transfer-config %s%s%s): its peer is "
+				 "another pod",
+				 s->name ? s->name : "?", kc, s->role_source ? ", role " : "",
+				 s->role_source ? s->role_source : "");
+		}
 		return;
 	}
 	c->mode = MODE_DISAGG;
@@ -244,8 +298,9 @@ static void decide_mode(struct env_class *c)
 
 struct fab_acc {
 	unsigned mask;
-	char how[4][224]; /* indexed by bit position */
+	char how[4][256]; /* indexed by bit position */
 	char hint[192];   /* what suggests a fabric without making it one */
+	bool ib_unsure;   /* the IB bit is an RDMA NIC whose link layer is not said */
 };
 
 static int fab_bit(unsigned f)
@@ -293,6 +348,44 @@ const char *env_nic_claim(const struct manifest_set *ms, const struct service *s
 	return NULL;
 }
 
+/* The networks a pod template attaches (Multus, a cloud's CNI): an RDMA
+ * network when the annotation, or the NetworkAttachmentDefinition it names,
+ * says RDMA, RoCE, InfiniBand or SR-IOV. */
+static void fabric_from_networks(struct fab_acc *a, const struct manifest_set *ms,
+				 const struct service *s)
+{
+	/* a device resource names the NIC already: the network is the same one */
+	if (a->mask & (FAB_IB | FAB_ROCE | FAB_EFA))
+		return;
+	for (size_t i = 0; i < s->annotations.n; i++) {
+		const struct kv *an = &s->annotations.v[i];
+		const struct k8s_name_row *row = k8s_network_annotation(an->key);
+		if (!row || !an->value)
+			continue;
+		enum k8s_net net = k8s_name_fabric(an->value);
+		const char *nad = NULL;
+		for (size_t j = 0; net == K8S_NET_NONE && j < ms->nads.n; j++)
+			if (ms->nads.v[j].key && strstr(an->value, ms->nads.v[j].key) &&
+			    (net = k8s_name_fabric(ms->nads.v[j].value)) != K8S_NET_NONE)
+				nad = ms->nads.v[j].key;
+		if (net == K8S_NET_NONE)
+			continue;
+		char what[200];
+		snprintf(what, sizeof(what), "%.40s %.40s%s%.40s (%.12s network%.20s)", row->what,
+			 an->key, nad ? " naming " : "", nad ? nad : "", k8s_net_name(net),
+			 net == K8S_NET_RDMA ? ", InfiniBand or RoCE" : "");
+		what[sizeof(what) - 1] = '\0';
+		if (net == K8S_NET_RDMA)
+			a->ib_unsure = true;
+		fab_add(a,
+			net == K8S_NET_ROCE  ? FAB_ROCE
+			: net == K8S_NET_EFA ? FAB_EFA
+					     : FAB_IB,
+			what, s->name);
+		return;
+	}
+}
+
 static void fabric_from_service(struct fab_acc *a, const struct manifest_set *ms,
 				const struct deployment *d, const struct service *s)
 {
@@ -301,13 +394,21 @@ static void fabric_from_service(struct fab_acc *a, const struct manifest_set *ms
 		const char *k = s->resources.v[i].key;
 		if (!k)
 			continue;
-		char what[96];
-		snprintf(what, sizeof(what), "%.80s resource", k);
-		if (!strncmp(k, "rdma/", 5))
+		char what[150];
+		const struct k8s_name_row *row = NULL;
+		enum k8s_net net = k8s_resource_fabric(k, &row);
+		/* a name no row knows is read by the general rule, and said so */
+		snprintf(what, sizeof(what), "%.70s resource%s", k,
+			 row                   ? ""
+			 : net == K8S_NET_RDMA ? " (named RDMA: InfiniBand or RoCE, not said which)"
+					       : " (its name says the fabric)");
+		if (net == K8S_NET_RDMA && !(a->mask & FAB_IB))
+			a->ib_unsure = true;
+		if (net == K8S_NET_RDMA || net == K8S_NET_IB)
 			fab_add(a, FAB_IB, what, who);
-		else if (!strcmp(k, "vpc.amazonaws.com/efa"))
+		else if (net == K8S_NET_EFA)
 			fab_add(a, FAB_EFA, what, who);
-		else if (!strncmp(k, "networking.gke.io.networks/rdma", 31))
+		else if (net == K8S_NET_ROCE)
 			fab_add(a, FAB_ROCE, what, who);
 	}
 	for (size_t i = 0; i < s->host_paths.n; i++)
@@ -351,6 +452,17 @@ static void fabric_hints(struct fab_acc *a, const struct service *s)
 		fab_add(a, FAB_MNNVL, "NCCL_MNNVL_ENABLE", who);
 	if ((v = service_env_get(s, "MC_FORCE_MNNVL")) && env_truthy(v->value))
 		fab_add(a, FAB_MNNVL, "MC_FORCE_MNNVL", who);
+	/* an RDMA NIC of unsaid link layer beside a RoCE GID setting is RoCE */
+	if (a->ib_unsure && (a->mask & FAB_IB) && !(a->mask & FAB_ROCE) &&
+	    ((v = service_env_get(s, "UCX_IB_GID_INDEX")) ||
+	     (v = service_env_get(s, "NCCL_IB_GID_INDEX")))) {
+		char what[256];
+		snprintf(what, sizeof(what), "%.200s, RoCE by %s", a->how[0], v->name);
+		a->mask &= ~(unsigned)FAB_IB;
+		a->mask |= FAB_ROCE;
+		snprintf(a->how[1], sizeof(a->how[1]), "%s", what);
+		a->ib_unsure = false;
+	}
 	if (!(a->mask & (FAB_IB | FAB_ROCE | FAB_EFA))) {
 		if (service_env_get(s, "UCX_IB_GID_INDEX") ||
 		    service_env_get(s, "NCCL_IB_GID_INDEX") ||
@@ -371,6 +483,19 @@ static void decide_fabric(const struct manifest_set *ms, struct env_class *c)
 	for (size_t i = 0; i < d->n_svcs; i++)
 		if (is_worker(&d->svcs[i]))
 			fabric_from_service(&a, ms, d, &d->svcs[i]);
+	for (size_t i = 0; i < d->n_svcs; i++)
+		if (is_worker(&d->svcs[i]))
+			fabric_from_networks(&a, ms, &d->svcs[i]);
+	c->other_res[0] = '\0';
+	for (size_t i = 0; i < d->n_svcs; i++)
+		for (size_t j = 0; j < d->svcs[i].resources.n; j++) {
+			const char *k = d->svcs[i].resources.v[j].key;
+			size_t used = strlen(c->other_res);
+			if (k && k8s_resource_unrecognised(k) && !strstr(c->other_res, k) &&
+			    used + strlen(k) + 3 < sizeof(c->other_res))
+				snprintf(c->other_res + used, sizeof(c->other_res) - used, "%s%s",
+					 used ? ", " : "", k);
+		}
 	for (size_t i = 0; i < d->n_svcs; i++)
 		if (is_worker(&d->svcs[i]))
 			fabric_hints(&a, &d->svcs[i]);
@@ -767,13 +892,10 @@ static void decide_kv(const struct manifest_set *ms, struct env_class *c, struct
 		return;
 	}
 	enum env_engine e = c->engine;
-	/* A per-service module beats the deployment's framework field. */
-	if (strstr(svc_cmd(s), "dynamo.sglang"))
-		e = ENG_SGLANG;
-	else if (strstr(svc_cmd(s), "dynamo.trtllm"))
-		e = ENG_TRTLLM;
-	else if (strstr(svc_cmd(s), "dynamo.vllm"))
-		e = ENG_VLLM;
+	/* A per-service entry point beats the deployment's framework field. */
+	enum env_engine own = eng_of_id(engine_family(engine_of_command(svc_cmd(s), NULL)));
+	if (own != ENG_UNKNOWN)
+		e = own;
 	switch (e) {
 	case ENG_VLLM: kv_vllm(ms, s, &w->kv); break;
 	case ENG_SGLANG: kv_sglang(ms, s, &w->kv); break;
@@ -829,6 +951,11 @@ void env_classify(const struct manifest_set *ms, const struct deployment *d, str
 			continue;
 		}
 		if (!is_worker(s) && !(c->workload && s->role != ROLE_FRONTEND))
+			continue;
+		/* a workload's pod that runs no engine and holds no GPU (a router,
+		 * a proxy, a gateway) moves no KV and opens no NIC */
+		if (!is_worker(s) && s->gpus <= 0 &&
+		    !(s->n_ctrs && s->ctrs[s->engine_ctr].engine) && !has_extended_resource(s))
 			continue;
 		struct env_worker *w = XPUSH(c->w, c->n_w, cap);
 		memset(w, 0, sizeof(*w));

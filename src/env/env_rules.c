@@ -25,6 +25,7 @@
 #include "core/xalloc.h"
 #include "env/env_desc.h"
 #include "env/env_analyze.h"
+#include "rules/k8s.h"
 #include "env/env_varrules.h"
 
 /* ---- grouping helper ---- */
@@ -187,12 +188,13 @@ static void ev_var(struct acc *a, const struct env_var *v)
 		acc_ev(a, v->loc, "%s=%s", v->name, shown(v));
 }
 
+/* A device-plugin resource of a NIC: a row of rules/k8s.c, or an extended
+ * resource whose name says RDMA, HCA, RoCE, InfiniBand, SR-IOV or EFA. */
 static bool has_rdma_resource(const struct service *s, const char **which)
 {
 	for (size_t i = 0; i < s->resources.n; i++) {
 		const char *k = s->resources.v[i].key;
-		if (k && (!strncmp(k, "rdma/", 5) || !strcmp(k, "vpc.amazonaws.com/efa") ||
-			  !strncmp(k, "networking.gke.io.networks/rdma", 31))) {
+		if (k && k8s_resource_fabric(k, NULL) != K8S_NET_NONE) {
 			if (which)
 				*which = k;
 			return true;
@@ -306,7 +308,11 @@ static void check_fabric(struct ci_report *r, const struct env_class *c)
 	char fab[64];
 	env_fabric_summary(c->fabric, fab, sizeof(fab));
 	if (c->fabric) {
-		report_check(r, ENV_CHECK(FABRIC), CI_OK, c->label, "%s", c->fabric_how);
+		struct ci_check *ok =
+			report_check(r, ENV_CHECK(FABRIC), CI_OK, c->label, "%s", c->fabric_how);
+		if (c->other_res[0])
+			check_add_evidence(ok, "also requested, naming no fabric: %s",
+					   c->other_res);
 		return;
 	}
 	const char *what =
@@ -318,12 +324,15 @@ static void check_fabric(struct ci_report *r, const struct env_class *c)
 	struct ci_check *ck = report_check(
 		r, ENV_CHECK(FABRIC), CI_WARN, c->label,
 		"the recipe requests no RDMA device, /dev/infiniband mount or ComputeDomain and sets no "
-		"fabric variable: the path of %s depends on what the cluster injects, else TCP%s",
+		"fabric variable: the path of %s depends on what the cluster injects, else TCP%s%s%s%s",
 		what,
 		strstr(c->fabric_how, "is named -efa")
 			? " (an image named -efa is a hint, not EFA: the pods request no "
 			  "vpc.amazonaws.com/efa)"
-			: "");
+			: "",
+		c->other_res[0] ? " (they request " : "", c->other_res,
+		c->other_res[0] ? ", whose names say no RDMA, RoCE, InfiniBand, SR-IOV or EFA)"
+				: "");
 	check_set_fix(ck,
 		      "request the NIC in the workers' pod spec (rdma/ib, vpc.amazonaws.com/efa, "
 		      "networking.gke.io.networks/rdma-N, a ComputeDomain claim) or confirm the "

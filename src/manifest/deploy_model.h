@@ -170,6 +170,15 @@ struct service {
 	 * container when that is not the main one ("Prefill (sidecar
 	 * engine)", "Decode (container vllm)"); NULL: the name alone. */
 	char *label;
+	/* Pod template annotations (additive, capped): Multus and the clouds'
+	 * CNIs attach networks through them (rules/k8s.c reads which). */
+	struct kv_list annotations;
+	/* A role label of a project that deploys disaggregated serving
+	 * (llm-d.ai/role, ...: rules/k8s.c), when the template carries one. */
+	char *role_label;
+	/* The model the engine serves (--model, vllm serve's positional, SGLang
+	 * --model-path), for grouping KV endpoints of one model; NULL. */
+	char *model;
 };
 
 struct configmap {
@@ -198,6 +207,10 @@ struct deployment {
 	/* What kind of object a non-DGD workload came from when it is the
 	 * operator's rendering (Grove PodCliqueSet, LWS with Dynamo labels). */
 	bool operator_rendered;
+	char *ns; /* metadata.namespace, or NULL (additive) */
+	/* A workload CRD the model reads by its pod templates (StormService,
+	 * ModelService, RayService...), not by a schema it knows (additive). */
+	bool generic;
 };
 
 /* A resource claim template the input defines, or the channel template a
@@ -238,6 +251,9 @@ struct manifest_set {
 	size_t n_diags, cap_diags;
 	size_t max_files;             /* folder walk cap (--max-files); 0: MANIFEST_MAX_FILES */
 	struct manifest_names *names; /* deployment names, sorted once (manifest_name_count) */
+	/* Multus NetworkAttachmentDefinitions of the input: name -> spec.config
+	 * (additive). */
+	struct kv_list nads;
 };
 
 void manifest_set_init(struct manifest_set *ms);

@@ -9,6 +9,8 @@
  * walk here can blow up.
  */
 #include "manifest/manifest_internal.h"
+#include "rules/engines.h"
+#include "rules/k8s.h"
 #include "manifest/ytree.h"
 
 #include "core/xalloc.h"
@@ -28,6 +30,9 @@ struct pctx {
 	int docs;                  /* documents with content */
 	size_t copies, copy_bytes; /* see MANIFEST_MAX_COPIES */
 	bool copies_warned;
+	/* set while a workload CRD's pod template is read (generic_walk) */
+	const char *crd_role;
+	struct src_loc crd_role_loc;
 };
 
 /* A container of the pod being built, and what it is to the pod. */
@@ -47,7 +52,14 @@ struct sbuild {
 	const struct ynode *podspec; /* for /dev/shm volume lookups */
 	struct ctr_src src[MAX_CONTAINERS];
 	size_t n_src;
+	struct src_loc role_label_loc;
+	/* A workload CRD's own name for the pod template's role (AIBrix
+	 * roles[].name, llm-d ModelService's prefill/decode key). */
+	const char *crd_role;
+	struct src_loc crd_role_loc;
 };
+
+static void pod_meta(struct sbuild *b, const struct ynode *meta);
 
 static struct src_loc at(const struct pctx *pc, const struct ynode *n)
 {
@@ -449,23 +461,10 @@ static void mounts_apply(struct pctx *pc, struct service *s, const struct ynode 
  * a container the worker's engine container. */
 static bool runs_engine(const char *cmd)
 {
-	static const char *const mods[] = {
-		"dynamo.vllm",
-		"dynamo.sglang",
-		"dynamo.trtllm",
-		"dynamo.mocker",
-		"vllm serve",
-		"vllm.entrypoints",
-		"sglang.launch_server",
-		"trtllm-serve",
-		"nixlbench",
-		"ucx_perftest",
-		NULL,
-	};
-	for (size_t i = 0; cmd && mods[i]; i++)
-		if (strstr(cmd, mods[i]))
-			return true;
-	return false;
+	/* rules/engines.c: the engines' entry points, a container that only
+	 * passes an engine's flags to its image's entrypoint, a Ray node */
+	return engine_of_command(cmd, NULL) != ENGINE_NONE || engine_of_flags(cmd) != ENGINE_NONE ||
+	       engine_ray_start(cmd, NULL);
 }
 
 static void kv_copy_into(struct kv_list *dst, const struct kv_list *src)
@@ -892,6 +891,20 @@ static void role_decide(struct sbuild *b, bool allow_name)
 		role_set(s, mr, xstrdup(how), s->command_loc);
 		return;
 	}
+	/* A role label of the project that deploys the pair (llm-d.ai/role),
+	 * then the role name of a workload CRD (AIBrix roles[].name). */
+	const char *eq = s->role_label ? strchr(s->role_label, '=') : NULL;
+	if (eq && (role_word(eq + 1) == ROLE_PREFILL || role_word(eq + 1) == ROLE_DECODE)) {
+		role_set(s, role_word(eq + 1), xasprintf("label %s", s->role_label),
+			 b->role_label_loc);
+		return;
+	}
+	if (b->crd_role &&
+	    (role_word(b->crd_role) == ROLE_PREFILL || role_word(b->crd_role) == ROLE_DECODE)) {
+		role_set(s, role_word(b->crd_role), xasprintf("role %s", b->crd_role),
+			 b->crd_role_loc);
+		return;
+	}
 	lab = kv_list_find(&s->labels, "nvidia.com/dynamo-component-type");
 	if (!ct && lab) {
 		enum svc_role lr = role_word(lab->value);
@@ -948,6 +961,26 @@ static struct service *svc_new(struct pctx *pc, struct deployment *d, const char
 	return s;
 }
 
+/* The word after FLAG ("--model X", "--model=X", "serve X"), as written,
+ * or NULL; a following flag is no value. */
+static char *model_word(const char *cmd, const char *flag)
+{
+	size_t fl = strlen(flag);
+	for (const char *p = cmd ? strstr(cmd, flag) : NULL; p; p = strstr(p + 1, flag)) {
+		const char *q = p + fl;
+		if (*q != '=' && *q != ' ' && *q != '\t')
+			continue;
+		while (*q == '=' || *q == ' ' || *q == '\t' || *q == '"' || *q == '\'')
+			q++;
+		size_t n = 0;
+		while (q[n] && !strchr(" \t\n\"'\\", q[n]) && n < 200)
+			n++;
+		if (n && q[0] != '-')
+			return xstrndup(q, n);
+	}
+	return NULL;
+}
+
 static void svc_finish(struct sbuild *b)
 {
 	struct service *s = b->s;
@@ -959,6 +992,11 @@ static void svc_finish(struct sbuild *b)
 		s->gpus = parse_long(g->value, 0);
 		s->gpus_loc = g->loc;
 	}
+	/* The model served: grouping KV endpoints of one model in a namespace. */
+	static const char *const mflags[] = {"--model", "--model-path", "--model_path", " serve",
+					     NULL};
+	for (size_t i = 0; !s->model && mflags[i]; i++)
+		s->model = model_word(s->command_line, mflags[i]);
 }
 
 static void scalar_long(struct pctx *pc, const struct ynode *n, long *dst, struct src_loc *loc)
@@ -1063,6 +1101,7 @@ static bool on_v1_service(void *vctx, const struct ynode *k, const struct ynode 
 		s->shm_loc = at(pc, ymap_get(shm, "size"));
 	}
 	resources_apply(pc, s, ymap_get(v, "resources"), true);
+	pod_meta(&b, ymap_get(v, "extraPodMetadata"));
 	const struct ynode *eps = ymap_get(v, "extraPodSpec");
 	podspec_apply(&b, eps);
 	/* extraPodSpec is a PodSpec plus mainContainer: its containers[] are
@@ -1104,6 +1143,7 @@ static void v2_component(struct dgd_ctx *dc, const struct ynode *c)
 	}
 	resources_apply(pc, s, ymap_get(c, "resources"), true);
 	const struct ynode *ps = YPATH(c, "podTemplate", "spec");
+	pod_meta(&b, YPATH(c, "podTemplate", "metadata"));
 	podspec_apply(&b, ps);
 	pod_containers(&b, ps, main_container(ps), false);
 	svc_finish(&b);
@@ -1124,6 +1164,8 @@ static struct deployment *dep_new(struct pctx *pc, const struct ynode *root, con
 	d->api_version = api ? xstrdup(api) : NULL;
 	d->loc = at(pc, root);
 	d->doc_index = doc_index;
+	const char *ns = yscalar(YPATH(root, "metadata", "namespace"));
+	d->ns = ns ? xstrdup(ns) : NULL;
 	return d;
 }
 
@@ -1153,7 +1195,30 @@ static bool on_label(void *vctx, const struct ynode *k, const struct ynode *v)
 	struct sbuild *b = vctx;
 	if (yscalar(k) && yscalar(v) && !strncmp(yscalar(k), "nvidia.com/dynamo-", 18))
 		kv_list_set(&b->s->labels, yscalar(k), yscalar(v), at(b->pc, v));
+	else if (yscalar(k) && yscalar(v) && k8s_role_label(yscalar(k)) && !b->s->role_label) {
+		b->s->role_label = xasprintf("%s=%s", yscalar(k), yscalar(v));
+		b->role_label_loc = at(b->pc, v);
+	}
 	return true;
+}
+
+#define MAX_ANNOTATIONS 64 /* per pod template */
+
+static bool on_annotation(void *vctx, const struct ynode *k, const struct ynode *v)
+{
+	struct sbuild *b = vctx;
+	if (b->s->annotations.n >= MAX_ANNOTATIONS)
+		return false;
+	if (yscalar(k) && yscalar(v))
+		kv_list_set(&b->s->annotations, yscalar(k), yscalar(v), at(b->pc, v));
+	return true;
+}
+
+/* A pod template's metadata: the labels and annotations the model reads. */
+static void pod_meta(struct sbuild *b, const struct ynode *meta)
+{
+	ymap_each(ymap_get(meta, "labels"), on_label, b);
+	ymap_each(ymap_get(meta, "annotations"), on_annotation, b);
 }
 
 /* Multi-node flags of an engine that a plain workload runs: its pods form
@@ -1192,7 +1257,9 @@ static void pod_services(struct pctx *pc, struct deployment *d, const struct yno
 		return;
 	scalar_long(pc, replicas, &s->replicas, &s->replicas_loc);
 	s->node_count = node_count;
-	ymap_each(ymap_get(meta, "labels"), on_label, &b);
+	b.crd_role = pc->crd_role;
+	b.crd_role_loc = pc->crd_role_loc;
+	pod_meta(&b, meta);
 	podspec_apply(&b, ps);
 	pod_containers(&b, ps, NULL, true);
 	svc_finish(&b);
@@ -1383,6 +1450,87 @@ static void build_pcs(struct pctx *pc, const struct ynode *root, int doc_index)
 	}
 }
 
+/*
+ * A workload CRD the model has no schema for (AIBrix StormService, llm-d
+ * ModelService, KubeRay RayService, ...): any map holding containers[] is
+ * a pod spec, read as a plain pod's.  The role comes from the CRD's own
+ * naming: the "name" of the list item that holds the template (AIBrix
+ * roles[].name, rules/k8s.c) or a prefill/decode key above it (llm-d
+ * ModelService spec.prefill).  Depth and templates are capped.
+ */
+#define GENERIC_MAX_DEPTH 12
+
+static void generic_walk(struct pctx *pc, struct deployment *d, const struct ynode *n,
+			 const struct ynode *meta, const struct ynode *role, int depth)
+{
+	if (!n || depth > GENERIC_MAX_DEPTH || d->n_svcs >= MANIFEST_MAX_SERVICES)
+		return;
+	if (yis_seq(n)) {
+		for (size_t i = 0; i < n->n; i++)
+			generic_walk(pc, d, n->u.kids[i], meta, role, depth + 1);
+		return;
+	}
+	if (!yis_map(n))
+		return;
+	const struct ynode *cs = ymap_get(n, "containers");
+	if (yis_seq(cs) && cs->n && yis_map(cs->u.kids[0])) {
+		const char *rw = yscalar(role);
+		char *name = rw ? xasprintf("%s/%s", d->name, rw) : NULL;
+		pc->crd_role = rw;
+		pc->crd_role_loc = at(pc, role);
+		pod_services(pc, d, n, meta, ymap_get(n, "replicas"), 1, name);
+		pc->crd_role = NULL;
+		free(name);
+		return;
+	}
+	/* a list item's name (roles[].name, groupName) names what is below */
+	const struct ynode *own = ymap_get(n, "name");
+	if (!yscalar(own))
+		own = ymap_get(n, "groupName");
+	if (yscalar(own))
+		role = own;
+	for (size_t i = 0; i + 1 < n->n; i += 2) {
+		const struct ynode *k = n->u.kids[i], *v = n->u.kids[i + 1];
+		const char *key = yscalar(k);
+		if (!key || !strcmp(key, "metadata") || !strcmp(key, "status"))
+			continue;
+		const struct ynode *r = role;
+		if (!strcasecmp(key, "prefill") || !strcasecmp(key, "decode"))
+			r = k;
+		generic_walk(pc, d, v, !strcmp(key, "spec") ? ymap_get(n, "metadata") : meta, r,
+			     depth + 1);
+	}
+}
+
+static void build_generic(struct pctx *pc, const struct ynode *root, const char *kind,
+			  int doc_index)
+{
+	const struct ynode *spec = ymap_get(root, "spec");
+	if (!yis_map(spec))
+		return;
+	struct deployment *d = dep_new(pc, root, kind, doc_index);
+	d->generic = true;
+	generic_walk(pc, d, spec, NULL, NULL, 0);
+	if (!d->n_svcs) {
+		/* not a workload after all: drop it */
+		struct manifest_set *ms = pc->ms;
+		free(d->name);
+		free(d->kind);
+		free(d->api_version);
+		free(d->ns);
+		free(d->svcs);
+		ms->n_deps--;
+	}
+}
+
+static void build_nad(struct pctx *pc, const struct ynode *root)
+{
+	const char *name = yscalar(YPATH(root, "metadata", "name"));
+	const struct ynode *cfg = YPATH(root, "spec", "config");
+	if (name)
+		kv_list_set(&pc->ms->nads, name, yscalar(cfg) ? yscalar(cfg) : "", at(pc, root));
+}
+
 static const char *const pod_template_kinds[] = {
 	"Deployment", "StatefulSet",           "DaemonSet",   "ReplicaSet",
 	"Job",        "ReplicationController", "PodTemplate", NULL,
@@ -1435,8 +1583,13 @@ static void build_object(struct pctx *pc, const struct ynode *root, int doc_inde
 			if (strcmp(kind, "Job") == 0)
 				replicas = ymap_get(spec, "parallelism");
 		}
-		if (!yis_map(ps))
+		if (!yis_map(ps)) {
+			if (!strcmp(kind, k8s_nad_kind))
+				build_nad(pc, root);
+			else if (strcmp(kind, "Pod") && strcmp(kind, "CronJob"))
+				build_generic(pc, root, kind, doc_index);
 			return;
+		}
 		struct deployment *d = dep_new(pc, root, kind, doc_index);
 		const struct ynode *meta =
 			strcmp(kind, "Pod") == 0 ? ymap_get(root, "metadata") : NULL;

@@ -198,6 +198,9 @@ void service_release(struct service *s)
 	free(s->nodes_how);
 	free(s->label);
 	kv_list_release(&s->labels);
+	kv_list_release(&s->annotations);
+	free(s->role_label);
+	free(s->model);
 }
 
 void manifest_set_release(struct manifest_set *ms)
@@ -209,6 +212,7 @@ void manifest_set_release(struct manifest_set *ms)
 		free(d->api_version);
 		free(d->framework);
 		free(d->paired_with);
+		free(d->ns);
 		env_list_release(&d->env);
 		for (size_t j = 0; j < d->n_svcs; j++)
 			service_release(&d->svcs[j]);
@@ -226,6 +230,7 @@ void manifest_set_release(struct manifest_set *ms)
 		free(ms->claims[i].classes);
 	}
 	free(ms->claims);
+	kv_list_release(&ms->nads);
 	for (size_t i = 0; i < ms->n_diags; i++) {
 		free(ms->diags[i].file);
 		free(ms->diags[i].message);

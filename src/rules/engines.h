@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The engines' own entry points: how vLLM, SGLang, TRT-LLM and Dynamo's
+ * wrappers are started, whatever wraps them (`bash -c`, an entrypoint
+ * script, `exec`, a variable holding the binary), and Ray's cluster start.
+ * Each row carries its source (docs/checks.md cites the same).
+ */
+#ifndef CI_RULES_ENGINES_H
+#define CI_RULES_ENGINES_H
+
+#include <stdbool.h>
+
+enum engine_id {
+	ENGINE_NONE = 0,
+	ENGINE_VLLM,
+	ENGINE_SGLANG,
+	ENGINE_TRTLLM,
+	ENGINE_DYNAMO_VLLM,
+	ENGINE_DYNAMO_SGLANG,
+	ENGINE_DYNAMO_TRTLLM,
+	ENGINE_DYNAMO_MOCKER,
+	ENGINE_TEST, /* nixlbench, ucx_perftest: a transfer test */
+};
+
+struct engine_entry {
+	const char *pattern; /* a module or a console script, as the command says it */
+	enum engine_id engine;
+	const char *source;  /* project, file, version */
+};
+
+/* The engine a command line starts, by the rows (module names, console
+ * scripts) and, for a word no row names, by the general rule: a command
+ * word whose name says vllm/sglang followed by `serve` ("$VLLM_RS serve",
+ * "/opt/vllm-rs/bin/vllm-rs serve").  *row: the row, NULL for the general
+ * rule or none. */
+enum engine_id engine_of_command(const char *cmdline, const struct engine_entry **row);
+
+/* The engine a container that only passes arguments runs (its image's
+ * entrypoint), by flags only that engine takes: --kv-transfer-config is
+ * vLLM's, --disaggregation-transfer-backend SGLang's.  ENGINE_NONE. */
+enum engine_id engine_of_flags(const char *args);
+
+/* The vLLM KV connector a command line names that moves KV between engines
+ * (a prefill/decode endpoint, whatever kv_role says), or NULL: storage and
+ * offload connectors (LMCache, ExampleConnector) move none between pods. */
+const char *engine_kv_transfer_connector(const char *cmdline);
+
+/* vLLM, SGLang or TRT-LLM for any of the ids (Dynamo's wrappers run them). */
+enum engine_id engine_family(enum engine_id e);
+
+/* A Ray cluster start (`ray start --head` / `ray start --address=`): the
+ * pods that run it form one multi-node engine.  *head: it is the head. */
+bool engine_ray_start(const char *cmdline, bool *head);
+extern const char *const engine_ray_source;
+
+#endif

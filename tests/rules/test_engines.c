@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* rules/engines: the engines' entry points through every launch form. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include "rules/engines.h"
+
+static void test_entry_points(void **state)
+{
+	(void)state;
+	const struct engine_entry *row = NULL;
+	assert_int_equal(engine_of_command("vllm serve Qwen/Qwen3-0.6B", &row), ENGINE_VLLM);
+	assert_non_null(row);
+	assert_int_equal(engine_of_command("python3 -m vllm.entrypoints.openai.api_server", NULL),
+			 ENGINE_VLLM);
+	assert_int_equal(engine_of_command("sh -c python3 -m sglang.launch_server --tp 8", NULL),
+			 ENGINE_SGLANG);
+	assert_int_equal(engine_of_command("trtllm-serve serve /model", NULL), ENGINE_TRTLLM);
+	assert_int_equal(engine_of_command("python3 -m dynamo.vllm --model m", NULL),
+			 ENGINE_DYNAMO_VLLM);
+	/* the wrapper package's tool is not the engine */
+	assert_int_equal(engine_of_command("python3 -m dynamo.sglang.utils.clear_namespace && "
+					   "python3 -m dynamo.frontend",
+					   NULL),
+			 ENGINE_NONE);
+	assert_int_equal(engine_family(ENGINE_DYNAMO_TRTLLM), ENGINE_TRTLLM);
+}
+
+static void test_general_rule(void **state)
+{
+	(void)state;
+	const struct engine_entry *row = (const struct engine_entry *)&row;
+	/* a variable or a path holding the binary: its name says vllm */
+	assert_int_equal(engine_of_command("bash -c exec \"$VLLM_RS\" serve m --port 8000", &row),
+			 ENGINE_VLLM);
+	assert_null(row);
+	assert_int_equal(engine_of_command("exec /opt/vllm-rs/bin/vllm-rs serve m", NULL),
+			 ENGINE_VLLM);
+	assert_int_equal(engine_of_command("exec ${SGLANG_BIN} serve --model-path m", NULL),
+			 ENGINE_SGLANG);
+	assert_int_equal(engine_of_command("exec \"$APP\" serve", NULL), ENGINE_NONE);
+	assert_int_equal(engine_of_command("python -m http.server", NULL), ENGINE_NONE);
+	/* args only: the flags say whose entrypoint */
+	assert_int_equal(engine_of_flags("--kv-transfer-config={\"kv_connector\":\"X\"}"),
+			 ENGINE_VLLM);
+	assert_int_equal(engine_of_flags("--disaggregation-transfer-backend nixl"), ENGINE_SGLANG);
+}
+
+static void test_ray(void **state)
+{
+	(void)state;
+	bool head = false;
+	assert_true(engine_ray_start("ray start --head --port=6379 --block", &head));
+	assert_true(head);
+	assert_true(engine_ray_start("ray start --address=$HEAD:6379 --block", &head));
+	assert_false(head);
+	assert_false(engine_ray_start("ray status", &head));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_entry_points),
+		cmocka_unit_test(test_general_rule),
+		cmocka_unit_test(test_ray),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
