@@ -138,6 +138,7 @@ int cmd_env(struct verb_ctx *c, struct ci_report *r)
 	/* Nothing readable: a usage error, no report. */
 	int rc = CI_EXIT_USAGE;
 	if (readable) {
+		r->per_subject = true;
 		env_analyze(r, &ms, r->target);
 		rc = VERB_RENDER;
 	}

@@ -71,6 +71,10 @@ struct ci_report {
 	size_t n_children, cap_children;
 	char *child_label;    /* e.g. the pod's role/node, for children */
 	struct ci_live *live; /* the live section (core/report_live.h); NULL: not collected */
+	/* Each check subject is one deployment judged on its own (env over a
+	 * file or tree): a deployment that cannot be judged (a critical skip)
+	 * does not make the run unknown while another one was judged. */
+	bool per_subject;
 };
 
 enum ci_verdict_kind {

@@ -91,20 +91,76 @@ static bool evidence_ok(const struct flat *f)
 	return ok;
 }
 
+static const struct ci_check *const *subj_base;
+
+static int cmp_subj(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+	int d = strcmp(subj_base[x]->subject, subj_base[y]->subject);
+	return d ? d : (x > y) - (x < y);
+}
+
+/*
+ * per_subject: the deployments that cannot be judged (a critical skip and
+ * no failure) when at least one other was judged.  Their checks are listed
+ * (each deployment's row keeps its own verdict) but do not outrank the
+ * judged ones: unjudged[i] is true for such a check.  n log n.
+ */
+static bool *unjudged_subjects(const struct flat *f)
+{
+	size_t *idx = xcalloc(f->n ? f->n : 1, sizeof(*idx)), n = 0;
+	for (size_t i = 0; i < f->n; i++)
+		if (f->v[i]->subject && *f->v[i]->subject)
+			idx[n++] = i;
+	subj_base = f->v;
+	qsort(idx, n, sizeof(*idx), cmp_subj);
+	bool *out = xcalloc(f->n ? f->n : 1, sizeof(*out));
+	bool any_judged = false;
+	for (size_t a = 0, b; a < n; a = b) {
+		bool skip = false, fail = false, made = false;
+		for (b = a; b < n && !strcmp(f->v[idx[a]]->subject, f->v[idx[b]]->subject); b++) {
+			const struct ci_check *c = f->v[idx[b]];
+			skip |= c->status == CI_SKIPPED && c->critical;
+			fail |= c->status == CI_FAIL;
+			made |= c->status == CI_OK || c->status == CI_WARN;
+		}
+		bool judged = fail || (!skip && made);
+		any_judged |= judged;
+		for (size_t k = a; k < b; k++)
+			out[idx[k]] = !judged;
+	}
+	free(idx);
+	if (!any_judged)
+		memset(out, 0, f->n * sizeof(*out));
+	return out;
+}
+
 void verdict_compute(const struct ci_report *r, struct ci_verdict *v)
 {
 	memset(v, 0, sizeof(*v));
 	struct flat f = {0};
 	flatten(r, &f);
 
+	bool *unjudged = r->per_subject ? unjudged_subjects(&f) : NULL;
 	size_t fail = 0, warn = 0, crit_skip = 0, ok = 0;
 	for (size_t i = 0; i < f.n; i++) {
+		if (unjudged && unjudged[i])
+			continue;
 		switch (f.v[i]->status) {
 		case CI_FAIL: fail++; break;
 		case CI_WARN: warn++; break;
 		case CI_SKIPPED: crit_skip += f.v[i]->critical; break;
 		case CI_OK: ok++; break;
 		}
+	}
+	if (unjudged) {
+		/* keep only the judged deployments' checks for the fix-first list */
+		size_t m = 0;
+		for (size_t i = 0; i < f.n; i++)
+			if (!unjudged[i])
+				f.v[m++] = f.v[i];
+		f.n = m;
+		free(unjudged);
 	}
 	if (fail)
 		v->kind = CI_BLOCKED;
