@@ -650,23 +650,29 @@ static void vllm_no_connector(const struct service *s, struct worker_kv *k)
 	    strstr(cmd, "--engine-config-json"))
 		return;
 	int ma, mi;
-	if (!dynamo_image_version(s->image, &ma, &mi)) {
-		/* a decode worker on an unknown version says nothing */
-		if (!prefill)
-			return;
-		k->refuses = KV_REFUSE_UNKNOWN;
-		snprintf(k->refuse_why, sizeof(k->refuse_why),
-			 "the image tag (%.100s) does not say the Dynamo version",
-			 s->image ? s->image : "no image");
-	} else if (ma >= 1) {
+	const struct dynamo_release *cut = dynamo_no_default_connector();
+	bool tagged = dynamo_image_version(s->image, &ma, &mi);
+	if (!tagged) {
+		/* a tag that names no release (a placeholder, a private build, no
+		 * image) is judged by the newest release's behaviour, and said so */
+		ma = dynamo_newest()->major;
+		mi = dynamo_newest()->minor;
+	}
+	if (ma > cut->major || (ma == cut->major && mi >= cut->minor)) {
 		k->refuses = prefill ? KV_REFUSE_PREFILL : KV_NO_CONNECTOR_DECODE;
 		snprintf(
 			k->how, sizeof(k->how),
 			"no --kv-transfer-config: no connector (Dynamo %d.%d no longer defaults to "
 			"NIXL)",
 			ma, mi);
-		snprintf(k->refuse_why, sizeof(k->refuse_why),
-			 "Dynamo %d.%d by the image tag (%.100s)", ma, mi, s->image);
+		if (tagged)
+			snprintf(k->refuse_why, sizeof(k->refuse_why),
+				 "Dynamo %d.%d by the image tag (%.100s)", ma, mi, s->image);
+		else
+			snprintf(k->refuse_why, sizeof(k->refuse_why),
+				 "the image tag (%.100s) names no Dynamo release: judged by the "
+				 "newest, Dynamo %s",
+				 s->image ? s->image : "no image", dynamo_newest()->text);
 	}
 }
 

@@ -115,6 +115,25 @@ const char *engine_kv_transfer_connector(const char *cmd)
 	return NULL;
 }
 
+static const struct dynamo_release no_default_connector = {
+	1, 0, "1.0",
+	"ai-dynamo/dynamo v1.0.0 components/src/dynamo/vllm/args.py "
+	"(update_dynamo_config_with_engine: \"the default is no longer nixl\")"};
+static const struct dynamo_release newest = {
+	1, 5, "1.5",
+	"the newest release in the official recipe tree (shared/fixtures/recipes: "
+	"nvcr.io/nvidia/ai-dynamo/vllm-runtime:1.5.0-*)"};
+
+const struct dynamo_release *dynamo_no_default_connector(void)
+{
+	return &no_default_connector;
+}
+
+const struct dynamo_release *dynamo_newest(void)
+{
+	return &newest;
+}
+
 enum engine_id engine_family(enum engine_id e)
 {
 	switch (e) {

@@ -45,6 +45,18 @@ enum engine_id engine_of_flags(const char *args);
  * offload connectors (LMCache, ExampleConnector) move none between pods. */
 const char *engine_kv_transfer_connector(const char *cmdline);
 
+/* Dynamo releases whose behaviour a check follows. */
+struct dynamo_release {
+	int major, minor;
+	const char *text;   /* "1.0" */
+	const char *source; /* project, file, version */
+};
+/* dynamo.vllm stops defaulting to NIXL: a prefill worker without
+ * --kv-transfer-config does not start, a decode worker has no connector */
+const struct dynamo_release *dynamo_no_default_connector(void);
+/* the newest release: what an image tag that names none is judged by */
+const struct dynamo_release *dynamo_newest(void);
+
 /* vLLM, SGLang or TRT-LLM for any of the ids (Dynamo's wrappers run them). */
 enum engine_id engine_family(enum engine_id e);
 
