@@ -1228,6 +1228,20 @@ static void nodes_from_flags(struct service *s)
 {
 	static const char *const flags[] = {"--nnodes", "--num-nodes", "--num_nodes", NULL};
 	char w[32];
+	/* A Ray node (rules/engines.c): `ray start --address` joins a head,
+	 * `ray start --head` starts the cluster an engine then spans; the pods
+	 * that run them are one engine over at least two nodes. */
+	bool head = false;
+	if (engine_ray_start(s->command_line, &head) && s->node_count < 2) {
+		s->node_count = 2;
+		s->node_count_loc = s->command_loc;
+		free(s->nodes_how);
+		s->nodes_how = xstrdup(head ? "ray start --head (a Ray cluster: one engine over "
+					      "nodes)"
+					    : "ray start --address (joins a Ray head: one engine "
+					      "over nodes)");
+		return;
+	}
 	for (size_t i = 0; flags[i]; i++) {
 		if (!shell_flag_word(s->command_line, flags[i], w, sizeof(w)))
 			continue;
