@@ -26,6 +26,7 @@
 #include "env/env_desc.h"
 #include "env/env_analyze.h"
 #include "rules/k8s.h"
+#include "rules/ucx.h"
 #include "env/env_varrules.h"
 
 /* ---- grouping helper ---- */
@@ -667,9 +668,10 @@ size_t env_unset_critical(const struct env_class *c, const struct env_worker *w,
 		set[n++] = "UCX_NET_DEVICES";
 		if (w->svc->node_count > 1)
 			set[n++] = "NCCL_IB_HCA";
-	} else if (w->uses_ucx && mnnvl) {
-		set[n++] = "UCX_TLS";
 	}
+	/* On MNNVL UCX_TLS left unset is right: UCX's defaults try cuda_ipc over
+	 * fabric handles (rules/ucx.c UCX_MIN_MNNVL_IPC); a value that cuts
+	 * cuda_ipc is env.ucx.tls's. */
 	if (w->uses_libfabric && (c->fabric & FAB_EFA)) {
 		set[n++] = "FI_PROVIDER";
 		set[n++] = "FI_EFA_USE_DEVICE_RDMA";
@@ -717,7 +719,7 @@ static void vars_none_set(struct acc *a, const struct env_class *c, const struct
 static void vars_some_set(struct acc *a, const struct env_class *c, const struct env_worker *w,
 			  unsigned eff, const char *fab, size_t *applicable)
 {
-	struct strbuf missing = STRBUF_INIT, present = STRBUF_INIT;
+	struct strbuf missing = STRBUF_INIT, present = STRBUF_INIT, defaulted = STRBUF_INIT;
 	for (size_t k = 0; k < varcat_len; k++) {
 		const struct var_info *v = &varcat[k];
 		if (!(v->critical_on & eff) || own_check(v->name))
@@ -729,6 +731,10 @@ static void vars_some_set(struct acc *a, const struct env_class *c, const struct
 			continue;
 		(*applicable)++;
 		const struct env_var *e = service_env_get(w->svc, v->name);
+		if (!e && (eff & FAB_MNNVL) && !strcmp(v->name, "UCX_TLS")) {
+			strbuf_joinstr(&defaulted, ", ", v->name);
+			continue;
+		}
 		strbuf_joinstr(e ? &present : &missing, ", ", v->name);
 		if (e)
 			ev_var(a, e);
@@ -764,14 +770,22 @@ static void vars_some_set(struct acc *a, const struct env_class *c, const struct
 			"set %s in the workers' env for %s, or confirm the image's "
 			"values with `check_interconnect node`",
 			missing.buf, fab);
-	} else if (present.len || unpinned.len) {
-		acc_note(a, CI_OK, svc_name(w->svc), "%s%s%s%s%s", present.len ? "set: " : "",
+	} else if (present.len || unpinned.len || defaulted.len) {
+		char dflt[200] = "";
+		if (defaulted.len)
+			snprintf(dflt, sizeof(dflt),
+				 "%s%.40s left to UCX's defaults, right on MNNVL (cuda_ipc over "
+				 "fabric handles is tried by default from UCX %s)",
+				 present.len || unpinned.len ? "; " : "", defaulted.buf,
+				 ucx_rule(UCX_MIN_MNNVL_IPC)->text);
+		acc_note(a, CI_OK, svc_name(w->svc), "%s%s%s%s%s%s", present.len ? "set: " : "",
 			 present.buf, present.len && unpinned.len ? "; " : "",
 			 unpinned.len ? "not pinned, UCX picks them itself (the node check "
 					"reads the effective values): "
 				      : "",
-			 unpinned.buf);
+			 unpinned.buf, dflt);
 	}
+	strbuf_release(&defaulted);
 	strbuf_release(&missing);
 	strbuf_release(&present);
 	strbuf_release(&unpinned);
@@ -895,7 +909,7 @@ static bool any_ucx(const struct env_class *c)
 }
 
 /* One grouped check of a shared rule over the UCX workers. */
-static struct acc ucx_rule(const struct env_class *c, enum varrule_id id)
+static struct acc ucx_var_rule(const struct env_class *c, enum varrule_id id)
 {
 	struct acc a = {0};
 	for (size_t i = 0; i < c->n_w; i++)
@@ -906,7 +920,7 @@ static struct acc ucx_rule(const struct env_class *c, enum varrule_id id)
 
 static void check_ucx(struct ci_report *r, const struct env_class *c)
 {
-	struct acc a = ucx_rule(c, VR_UCX_TLS);
+	struct acc a = ucx_var_rule(c, VR_UCX_TLS);
 	if (!a.n)
 		report_na(r, ENV_CHECK(UCX_TLS), c->label,
 			  "UCX_TLS is not set in the recipe: UCX uses every transport it finds "
@@ -916,7 +930,7 @@ static void check_ucx(struct ci_report *r, const struct env_class *c)
 	static const enum varrule_id more[] = {VR_UCX_NET_DEVICES, VR_UCX_IB_ADDR_TYPE,
 					       VR_UCX_RNDV};
 	for (size_t k = 0; k < sizeof(more) / sizeof(more[0]); k++) {
-		a = ucx_rule(c, more[k]);
+		a = ucx_var_rule(c, more[k]);
 		acc_emit(&a, r, env_varrule_check(more[k]), c->label);
 	}
 }
