@@ -475,16 +475,27 @@ static void fabric_hints(struct fab_acc *a, const struct service *s)
 	}
 }
 
+/* Whose pod spec says the fabric: the workers, and in a plain workload any
+ * pod that runs an engine, holds a GPU or requests a device (a Neuron or
+ * other accelerator pod beside its EFA devices). */
+static bool fabric_worker(const struct env_class *c, const struct service *s)
+{
+	if (is_worker(s))
+		return true;
+	return c->workload && s->role != ROLE_FRONTEND && !env_is_mocker(s) &&
+	       ((s->n_ctrs && s->ctrs[s->engine_ctr].engine) || has_extended_resource(s));
+}
+
 static void decide_fabric(const struct manifest_set *ms, struct env_class *c)
 {
 	const struct deployment *d = c->dep;
 	struct fab_acc a = {0};
 	/* Resources first: a device request is stronger than a variable. */
 	for (size_t i = 0; i < d->n_svcs; i++)
-		if (is_worker(&d->svcs[i]))
+		if (fabric_worker(c, &d->svcs[i]))
 			fabric_from_service(&a, ms, d, &d->svcs[i]);
 	for (size_t i = 0; i < d->n_svcs; i++)
-		if (is_worker(&d->svcs[i]))
+		if (fabric_worker(c, &d->svcs[i]))
 			fabric_from_networks(&a, ms, &d->svcs[i]);
 	c->other_res[0] = '\0';
 	for (size_t i = 0; i < d->n_svcs; i++)
@@ -497,7 +508,7 @@ static void decide_fabric(const struct manifest_set *ms, struct env_class *c)
 					 used ? ", " : "", k);
 		}
 	for (size_t i = 0; i < d->n_svcs; i++)
-		if (is_worker(&d->svcs[i]))
+		if (fabric_worker(c, &d->svcs[i]))
 			fabric_hints(&a, &d->svcs[i]);
 	/* A NIC claimed through DRA (rdma-dranet...) is an RDMA NIC whose link
 	 * layer the class does not say: InfiniBand unless a variable says
@@ -505,7 +516,7 @@ static void decide_fabric(const struct manifest_set *ms, struct env_class *c)
 	 * tells InfiniBand from RoCE (both take the same UCX and NCCL rules),
 	 * and node reads the port's real link layer. */
 	for (size_t i = 0; i < d->n_svcs && !(a.mask & (FAB_IB | FAB_ROCE | FAB_EFA)); i++) {
-		const char *nc = is_worker(&d->svcs[i]) ? env_nic_claim(ms, &d->svcs[i]) : NULL;
+		const char *nc = fabric_worker(c, &d->svcs[i]) ? env_nic_claim(ms, &d->svcs[i]) : NULL;
 		if (nc) {
 			char what[160];
 			snprintf(what, sizeof(what),
