@@ -150,6 +150,19 @@ void env_analyze(struct ci_report *r, const struct manifest_set *ms, const char 
 	for (size_t i = 0; i < ms->n_deps; i++) {
 		if (!env_relevant(&ms->deps[i]))
 			continue;
+		const struct deployment *kd = &ms->deps[i];
+		if (kd->kustomize_overlay) {
+			/* a base is what its overlays complete: judged as they render
+			 * it, never alone (env does not run kustomize) */
+			report_na(r, ENV_CHECK(DEPLOYMENT), kd->name,
+				  "a kustomize base (%s:%d): overlay %s lists its folder and "
+				  "completes it; overlays were not rendered, so the base is not "
+				  "judged alone (render one: `kubectl kustomize %s`, and run env "
+				  "on the result)",
+				  kd->loc.file ? kd->loc.file : "?", kd->loc.line,
+				  kd->kustomize_overlay, kd->kustomize_overlay);
+			continue;
+		}
 		struct env_class c;
 		env_classify(ms, &ms->deps[i], &c);
 		env_check_deployment(r, ms, &c);

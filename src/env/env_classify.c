@@ -516,7 +516,8 @@ static void decide_fabric(const struct manifest_set *ms, struct env_class *c)
 	 * tells InfiniBand from RoCE (both take the same UCX and NCCL rules),
 	 * and node reads the port's real link layer. */
 	for (size_t i = 0; i < d->n_svcs && !(a.mask & (FAB_IB | FAB_ROCE | FAB_EFA)); i++) {
-		const char *nc = fabric_worker(c, &d->svcs[i]) ? env_nic_claim(ms, &d->svcs[i]) : NULL;
+		const char *nc =
+			fabric_worker(c, &d->svcs[i]) ? env_nic_claim(ms, &d->svcs[i]) : NULL;
 		if (nc) {
 			char what[160];
 			snprintf(what, sizeof(what),

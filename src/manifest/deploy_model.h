@@ -211,6 +211,10 @@ struct deployment {
 	/* A workload CRD the model reads by its pod templates (StormService,
 	 * ModelService, RayService...), not by a schema it knows (additive). */
 	bool generic;
+	/* The kustomize overlay (its folder) that lists this deployment's folder
+	 * as a base (resources: ../../base): the base alone is not what is
+	 * applied (additive). */
+	char *kustomize_overlay;
 };
 
 /* A resource claim template the input defines, or the channel template a
@@ -254,6 +258,9 @@ struct manifest_set {
 	/* Multus NetworkAttachmentDefinitions of the input: name -> spec.config
 	 * (additive). */
 	struct kv_list nads;
+	/* kustomize: each folder a Kustomization lists in resources/bases ->
+	 * the folder of that Kustomization (additive). */
+	struct kv_list kbases;
 };
 
 void manifest_set_init(struct manifest_set *ms);

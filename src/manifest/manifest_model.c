@@ -1545,6 +1545,67 @@ static void build_nad(struct pctx *pc, const struct ynode *root)
 		kv_list_set(&pc->ms->nads, name, yscalar(cfg) ? yscalar(cfg) : "", at(pc, root));
 }
 
+static size_t dir_len(const char *path);
+
+/* DIR/REF with "." and ".." segments folded ("a/b/overlays/x" + "../../base"
+ * -> "a/b/base"); a ".." above DIR's start is kept. */
+static char *path_join_norm(const char *dir, size_t dl, const char *ref)
+{
+	char *joined = dl ? xasprintf("%.*s/%s", (int)dl, dir, ref) : xstrdup(ref);
+	size_t n = strlen(joined);
+	char *out = xmalloc(n + 1);
+	size_t o = 0;
+	for (const char *p = joined; *p;) {
+		const char *e = strchr(p, '/');
+		size_t len = e ? (size_t)(e - p) : strlen(p);
+		if (len == 0 || (len == 1 && p[0] == '.')) {
+			/* skip "" and "." */
+		} else if (len == 2 && p[0] == '.' && p[1] == '.' && o &&
+			   !(o >= 2 && out[o - 1] == '.' && out[o - 2] == '.')) {
+			while (o && out[o - 1] != '/')
+				o--;
+			if (o)
+				o--;
+		} else {
+			if (o || joined[0] == '/')
+				out[o++] = '/';
+			memcpy(out + o, p, len);
+			o += len;
+		}
+		p += len;
+		if (*p == '/')
+			p++;
+	}
+	out[o] = '\0';
+	free(joined);
+	return out;
+}
+
+/* A Kustomization: the folders it lists as resources (bases) complete into
+ * what this folder renders. */
+static void build_kustomization(struct pctx *pc, const struct ynode *root)
+{
+	size_t dl = dir_len(pc->file);
+	static const char *const keys[] = {"resources", "bases", NULL};
+	for (size_t k = 0; keys[k]; k++) {
+		const struct ynode *seq = ymap_get(root, keys[k]);
+		for (size_t i = 0; yis_seq(seq) && i < seq->n && i < 64; i++) {
+			const char *ref = yscalar(seq->u.kids[i]);
+			size_t rl = ref ? strlen(ref) : 0;
+			/* a file (deploy.yaml) or a remote URL is not a base folder */
+			if (!rl || strstr(ref, "://") ||
+			    (rl > 5 && !strcmp(ref + rl - 5, ".yaml")) ||
+			    (rl > 4 && !strcmp(ref + rl - 4, ".yml")))
+				continue;
+			char *base = path_join_norm(pc->file, dl, ref);
+			char *self = dl ? xasprintf("%.*s", (int)dl, pc->file) : xstrdup(".");
+			kv_list_set(&pc->ms->kbases, base, self, at(pc, seq->u.kids[i]));
+			free(base);
+			free(self);
+		}
+	}
+}
+
 static const char *const pod_template_kinds[] = {
 	"Deployment", "StatefulSet",           "DaemonSet",   "ReplicaSet",
 	"Job",        "ReplicationController", "PodTemplate", NULL,
@@ -1572,6 +1633,8 @@ static void build_object(struct pctx *pc, const struct ynode *root, int doc_inde
 		build_pcs(pc, root, doc_index);
 	} else if (strcmp(kind, "ConfigMap") == 0) {
 		build_configmap(pc, root);
+	} else if (strcmp(kind, "Kustomization") == 0) {
+		build_kustomization(pc, root);
 	} else if (strcmp(kind, "LeaderWorkerSet") == 0) {
 		build_lws(pc, root, doc_index);
 	} else if (strcmp(kind, "List") == 0 || strcmp(kind, "DynamoGraphDeploymentList") == 0) {
@@ -1818,10 +1881,29 @@ static void pair_workloads(struct manifest_set *ms, size_t first_dep)
 	}
 }
 
+/* A deployment whose folder a Kustomization of the input lists as a base. */
+static void mark_kustomize_bases(struct manifest_set *ms, size_t first_dep)
+{
+	for (size_t i = first_dep; i < ms->n_deps && ms->kbases.n; i++) {
+		struct deployment *d = &ms->deps[i];
+		size_t dl = dir_len(d->loc.file);
+		if (!dl || d->kustomize_overlay)
+			continue;
+		for (size_t j = 0; j < ms->kbases.n; j++) {
+			const char *b = ms->kbases.v[j].key;
+			if (b && strlen(b) == dl && !strncmp(b, d->loc.file, dl)) {
+				d->kustomize_overlay = xstrdup(ms->kbases.v[j].value);
+				break;
+			}
+		}
+	}
+}
+
 void manifest_finish(struct manifest_set *ms, size_t first_dep)
 {
 	manifest_resolve_configmaps(ms, first_dep, false);
 	pair_workloads(ms, first_dep);
+	mark_kustomize_bases(ms, first_dep);
 }
 
 /* ---- entry ---- */

@@ -213,6 +213,7 @@ void manifest_set_release(struct manifest_set *ms)
 		free(d->framework);
 		free(d->paired_with);
 		free(d->ns);
+		free(d->kustomize_overlay);
 		env_list_release(&d->env);
 		for (size_t j = 0; j < d->n_svcs; j++)
 			service_release(&d->svcs[j]);
@@ -231,6 +232,7 @@ void manifest_set_release(struct manifest_set *ms)
 	}
 	free(ms->claims);
 	kv_list_release(&ms->nads);
+	kv_list_release(&ms->kbases);
 	for (size_t i = 0; i < ms->n_diags; i++) {
 		free(ms->diags[i].file);
 		free(ms->diags[i].message);

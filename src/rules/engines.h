@@ -25,7 +25,7 @@ enum engine_id {
 struct engine_entry {
 	const char *pattern; /* a module or a console script, as the command says it */
 	enum engine_id engine;
-	const char *source;  /* project, file, version */
+	const char *source; /* project, file, version */
 };
 
 /* The engine a command line starts, by the rows (module names, console

@@ -16,7 +16,8 @@ static void test_rows(void **state)
 	assert_int_equal(k8s_resource_fabric("rdma/hca_shared_devices_a", &r), K8S_NET_RDMA);
 	assert_non_null(r);
 	assert_int_equal(k8s_resource_fabric("vpc.amazonaws.com/efa", &r), K8S_NET_EFA);
-	assert_int_equal(k8s_resource_fabric("networking.gke.io.networks/rdma-3", &r), K8S_NET_ROCE);
+	assert_int_equal(k8s_resource_fabric("networking.gke.io.networks/rdma-3", &r),
+			 K8S_NET_ROCE);
 	assert_int_equal(k8s_resource_fabric("nvidia.com/hostdev", &r), K8S_NET_RDMA);
 	/* accelerators are rows, never fabrics, never "unrecognised" */
 	assert_int_equal(k8s_resource_fabric("nvidia.com/gpu", &r), K8S_NET_NONE);
