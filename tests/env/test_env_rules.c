@@ -228,12 +228,13 @@ static void test_mnnvl_missing_vars_warn(void **state)
 	struct fx *f = *state;
 	mnnvl_pair(&f->ms, NULL, NULL);
 	run(f);
+	/* UCX_TLS unset on MNNVL is UCX's right default (cuda_ipc over fabric
+	 * handles is tried from UCX 1.18): noted, not a warning (issue 20) */
 	const struct ci_check *c = tu_get(&f->r, "env.vars");
-	assert_int_equal(c->status, CI_WARN);
-	assert_non_null(strstr(c->detail, "UCX_TLS"));
+	assert_int_equal(c->status, CI_OK);
+	assert_non_null(strstr(c->detail, "UCX_TLS left to UCX's defaults"));
 	/* default try since UCX 1.18: not required */
 	assert_null(strstr(c->detail, "UCX_CUDA_IPC_ENABLE_MNNVL"));
-	assert_non_null(strstr(c->detail, "check_interconnect node"));
 	assert_int_equal(st(f, "env.ucx.tls"), CI_SKIPPED);
 	assert_false(tu_get(&f->r, "env.ucx.tls")->critical);
 }
@@ -799,18 +800,20 @@ static void test_vllm_without_kv_transfer_config(void **state)
 		 "prefill worker without --kv-transfer-config does not start"},
 		{"nvcr.io/nvidia/ai-dynamo/vllm-runtime:0.9.1",
 		 "python3 -m dynamo.vllm --disaggregation-mode prefill", false, CI_OK, NULL},
+		/* a tag that names no release: judged by the newest (a fail, said so) */
 		{"registry.example.com/engine:prod",
-		 "python3 -m dynamo.vllm --disaggregation-mode=prefill", false, CI_WARN,
-		 "prefill worker without --kv-transfer-config"},
+		 "python3 -m dynamo.vllm --disaggregation-mode=prefill", false, CI_FAIL,
+		 "judged by the newest"},
 		/* the command is not visible: the image's entrypoint is not judged */
 		{"nvcr.io/nvidia/ai-dynamo/vllm-runtime:1.0.1", NULL, true, CI_OK, NULL},
 		/* decode without the flag on >= 1.0: no connector (warn) */
 		{"nvcr.io/nvidia/ai-dynamo/vllm-runtime:1.2.0",
 		 "python3 -m dynamo.vllm --disaggregation-mode prefill", false, CI_WARN,
 		 "decode worker without --kv-transfer-config"},
-		/* ... on an unknown version: not judged */
+		/* ... on a tag that names no release: judged by the newest */
 		{"registry.example.com/engine:prod",
-		 "python3 -m dynamo.vllm --disaggregation-mode prefill", false, CI_OK, NULL},
+		 "python3 -m dynamo.vllm --disaggregation-mode prefill", false, CI_WARN,
+		 "decode worker without --kv-transfer-config"},
 	};
 	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
 		report_release(&f->r);
