@@ -52,6 +52,8 @@ if [ "$what" = ci ]; then
 	# `make lint` (cppcheck) and `make format-check` (clang-format)
 	need_cmd cppcheck cppcheck
 	need_cmd clang-format clang-format
+	# .ci/fresh-root.sh: the README's commands on a minimal Debian root
+	need_cmd mmdebstrap mmdebstrap
 	# libFuzzer's runtime for clang 14 (Debian 12)
 	if command -v dpkg-query >/dev/null 2>&1 &&
 		! dpkg-query -W -f='${Status}' libclang-rt-14-dev 2>/dev/null | grep -q 'ok installed'; then
