@@ -189,7 +189,7 @@ for cmd in "${cmds[@]}"; do
 	rc=0
 	in_root "$cmd" >"$log" 2>&1 || rc=$?
 	tail -n 3 "$log"
-	[ "$rc" = 0 ] || fail "'$cmd' exited $rc"
+	[ "$rc" = 0 ] || fail "'$cmd' exited $rc after $(($(date +%s) - s))s"
 	lap "'$cmd': exit 0 in $(($(date +%s) - s))s"
 	if [ "$n" = 1 ] && [ "$order" = readme ]; then
 		skill_checks >"$log" 2>&1 || fail "the skill's entry points after '$cmd'"
