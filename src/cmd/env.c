@@ -133,6 +133,8 @@ int cmd_env(struct verb_ctx *c, struct ci_report *r)
 			report_check_as(r, ENV_CHECK(INPUT), CI_FAIL, true, CI_LAYER_ENV, path,
 					"cannot read '%s': %s", path, msg);
 		check_set_fix(k, "check the path: env takes recipe folders and manifest files");
+		if (strcmp(path, "-"))
+			check_set_location(k, path, 0);
 		free(msg);
 	}
 	/* Nothing readable: a usage error, no report. */

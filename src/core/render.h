@@ -96,6 +96,10 @@ void render_rfc3339(long long ts, char *buf, size_t len);
 /* Outside text made safe to print (controls and bidi overrides escaped,
  * long values cut): a new string, never NULL; s NULL gives "". */
 char *render_clean(const char *s);
+/* "FILE:LINE" (or "FILE") where c's subject is written, for a format that
+ * prints it beside the subject; NULL when c has no location or its subject
+ * or detail already names that file (env.input). */
+char *render_check_location(const struct ci_check *c);
 
 /* --output FILE: a regular file (or a new name) is written to a temporary
  * file in FILE's folder, then renamed over FILE with FILE's mode and owner,

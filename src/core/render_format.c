@@ -125,3 +125,13 @@ char *render_clean(const char *s)
 {
 	return sanitize_str(s);
 }
+
+char *render_check_location(const struct ci_check *c)
+{
+	if (!c->loc_file || (c->subject && strstr(c->subject, c->loc_file)) ||
+	    (c->detail && strstr(c->detail, c->loc_file)))
+		return NULL;
+	if (c->loc_line > 0)
+		return xasprintf("%s:%d", c->loc_file, c->loc_line);
+	return xstrdup(c->loc_file);
+}

@@ -53,6 +53,13 @@ static json_t *check_json(const struct ci_check *c)
 	json_object_set_new(j, "layer", json_string(layer_name(c->layer)));
 	json_object_set_new(j, "subject",
 			    c->subject ? render_json_string(c->subject) : json_null());
+	/* Only where a file says it (present for every env finding). */
+	if (c->loc_file) {
+		json_t *at = json_pack("{s:o}", "file", render_json_string(c->loc_file));
+		if (c->loc_line > 0)
+			json_object_set_new(at, "line", json_integer(c->loc_line));
+		json_object_set_new(j, "location", at);
+	}
 	json_object_set_new(j, "detail", render_json_string(c->detail));
 	json_object_set_new(j, "fix", c->fix ? render_json_string(c->fix) : json_null());
 	json_object_set_new(j, "evidence", ev);

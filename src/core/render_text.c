@@ -120,7 +120,12 @@ static void print_check(FILE *out, const struct ci_check *c, const struct style 
 	if (indent > 40)
 		indent = base + STATUS_COL + 1;
 	char *line; /* any length: the sanitiser cuts it with a marker */
-	if (c->subject && *c->subject)
+	/* A finding names its file and line; an ok line (-v) does not repeat
+	 * them for every check of a deployment. */
+	char *at = c->status != CI_OK ? render_check_location(c) : NULL;
+	if (c->subject && *c->subject && at)
+		line = xasprintf("%s (%s): %s", c->subject, at, c->detail);
+	else if (c->subject && *c->subject)
 		line = xasprintf("%s: %s", c->subject, c->detail);
 	else
 		line = xasprintf("%s", c->detail);
@@ -130,6 +135,7 @@ static void print_check(FILE *out, const struct ci_check *c, const struct style 
 	}
 	render_text_wrap(out, line, col, indent);
 	free(line);
+	free(at);
 	/* The label is printed before wrapping so that a long first word
 	 * (a path) never leaves it alone on its line. */
 	if (c->fix && (c->status == CI_FAIL || c->status == CI_WARN || o->verbose)) {

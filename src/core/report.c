@@ -24,6 +24,7 @@ static void check_release(struct ci_check *c)
 	for (size_t i = 0; i < c->n_evidence; i++)
 		free(c->evidence[i]);
 	free(c->evidence);
+	free(c->loc_file);
 }
 
 void report_release(struct ci_report *r)
@@ -145,6 +146,15 @@ void check_add_evidence(struct ci_check *c, const char *fmt, ...)
 	char **slot = XPUSH(c->evidence, c->n_evidence, c->cap_evidence);
 	*slot = one_line(xvasprintf(fmt, ap));
 	va_end(ap);
+}
+
+void check_set_location(struct ci_check *c, const char *file, int line)
+{
+	if (!file || !*file)
+		return;
+	free(c->loc_file);
+	c->loc_file = one_line(xstrdup(file));
+	c->loc_line = line > 0 ? line : 0;
 }
 
 void report_add_fact(struct ci_report *r, const char *name, const char *value, const char *subject,

@@ -43,6 +43,12 @@ struct ci_check {
 	char *fix;       /* one line, may be NULL */
 	char **evidence; /* e.g. "deploy.yaml:57: UCX_TLS=tcp" */
 	size_t n_evidence, cap_evidence;
+	/* Where the thing the finding is about is written: the file and line
+	 * of its deployment (env), of the recipe a pod's deployment came from
+	 * (all RECIPE --deployment); NULL/0 when no file says it (a live
+	 * object, a node).  Every format prints it (check_set_location). */
+	char *loc_file;
+	int loc_line; /* 1-based; 0: the file only */
 };
 
 /* A transport setting observed in the input (recipe or pod). */
@@ -138,6 +144,8 @@ struct ci_check *report_add(struct ci_report *r, const char *id, enum ci_status 
 void check_set_fix(struct ci_check *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void check_add_evidence(struct ci_check *c, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* Set where the finding's subject is written (file may be NULL: no-op). */
+void check_set_location(struct ci_check *c, const char *file, int line);
 
 void report_add_fact(struct ci_report *r, const char *name, const char *value, const char *subject,
 		     const char *source);

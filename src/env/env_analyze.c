@@ -42,6 +42,7 @@ void env_report_inputs(struct ci_report *r, const struct manifest_set *ms)
 					      file);
 		}
 		check_add_evidence(c, "%s: %s", where, msg);
+		check_set_location(c, g->file, g->line);
 	}
 }
 
@@ -105,6 +106,7 @@ static bool env_report_patches(struct ci_report *r, const struct manifest_set *m
 		first->loc.file ? first->loc.file : "?", first->loc.line);
 	check_set_fix(c, "render an overlay that uses it (kustomize build OVERLAY > rendered.yaml) "
 			 "and run env on rendered.yaml");
+	check_set_location(c, first->loc.file, first->loc.line);
 	/* What the patch sets, so that -v shows what it would add. */
 	for (size_t i = 0; i < ms->n_deps; i++) {
 		const struct deployment *d = &ms->deps[i];
@@ -165,7 +167,16 @@ void env_analyze(struct ci_report *r, const struct manifest_set *ms, const char 
 		}
 		struct env_class c;
 		env_classify(ms, &ms->deps[i], &c);
+		size_t first = r->n_checks;
 		env_check_deployment(r, ms, &c);
+		/* Every finding names its deployment's file and line, so that
+		 * two deployments of one name (a recipe's variants) are told
+		 * apart in every format.  A live object has no line: the
+		 * object's name, its subject, is its location. */
+		const struct src_loc *at = &ms->deps[i].loc;
+		for (size_t k = first; at->line > 0 && k < r->n_checks; k++)
+			if (!r->checks[k].loc_file)
+				check_set_location(&r->checks[k], at->file, at->line);
 		env_report_facts(r, &c);
 		env_class_release(&c);
 	}

@@ -195,10 +195,54 @@ static void test_secrets_redacted_everywhere(void **state)
 	done(&x);
 }
 
+/* Two deployments of one name in one stream: every finding names the line
+ * its own deployment starts at (a recipe's variants are told apart). */
+static void test_findings_name_their_deployment_line(void **state)
+{
+	(void)state;
+	static const char two[] =
+		"apiVersion: nvidia.com/v1alpha1\n"
+		"kind: DynamoGraphDeployment\n"
+		"metadata: {name: twin}\n"
+		"spec:\n"
+		"  services:\n"
+		"    VllmDecodeWorker:\n"
+		"      componentType: worker\n"
+		"      subComponentType: decode\n"
+		"      extraPodSpec: {mainContainer: {image: vllm-runtime:1.0.0}}\n"
+		"---\n"
+		"apiVersion: nvidia.com/v1alpha1\n"
+		"kind: DynamoGraphDeployment\n"
+		"metadata: {name: twin}\n"
+		"spec:\n"
+		"  services:\n"
+		"    VllmPrefillWorker:\n"
+		"      componentType: worker\n"
+		"      subComponentType: prefill\n"
+		"      extraPodSpec: {mainContainer: {image: vllm-runtime:1.0.0}}\n";
+	struct run x;
+	analyse(&x, "variants.yaml", two);
+	size_t first = 0, second = 0;
+	for (size_t i = 0; i < x.r.n_checks; i++) {
+		const struct ci_check *c = &x.r.checks[i];
+		if (!c->subject || strncmp(c->subject, "twin", 4))
+			continue;
+		assert_non_null(c->loc_file);
+		assert_string_equal(c->loc_file, "variants.yaml");
+		assert_true(c->loc_line == 1 || c->loc_line == 11);
+		first += c->loc_line == 1;
+		second += c->loc_line == 11;
+	}
+	assert_true(first > 0);
+	assert_true(second > 0);
+	done(&x);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_v1beta1_mnnvl),
+		cmocka_unit_test(test_findings_name_their_deployment_line),
 		cmocka_unit_test(test_inline_shell_variables),
 		cmocka_unit_test(test_invalid_yaml_reported),
 		cmocka_unit_test(test_secrets_redacted_everywhere),
