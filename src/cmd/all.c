@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
+#include "core/xalloc.h"
 #include "env/env_analyze.h"
 #include "fleet/fleet_run.h"
 
@@ -34,9 +35,21 @@ int cmd_all(struct verb_ctx *c, struct ci_report *r)
 	int rc = fleet_run(&c->fleet, FLEET_ALL, r, &res);
 	if (res.error)
 		cli_error("all: %s", res.error);
-	if (rc == 0)
-		all_check_drift(r, &ms, all_pick_deployment(&ms, c->fleet.deployment), res.pods,
-				res.n);
+	if (rc == 0) {
+		const struct deployment *d = all_pick_deployment(&ms, c->fleet.deployment);
+		size_t first = r->n_checks;
+		all_check_drift(r, &ms, d, res.pods, res.n);
+		/* The pods and the drift come from the deployment the recipe
+		 * writes here: their findings are placed there (SARIF). */
+		for (size_t i = 0; d && d->loc.file && i < r->n_children; i++) {
+			free(r->children[i].loc_file);
+			r->children[i].loc_file = xstrdup(d->loc.file);
+			r->children[i].loc_line = d->loc.line;
+		}
+		for (size_t i = first; d && d->loc.file && i < r->n_checks; i++)
+			if (!r->checks[i].loc_file)
+				check_set_location(&r->checks[i], d->loc.file, d->loc.line);
+	}
 	fleet_result_release(&res);
 	manifest_set_release(&ms);
 	return rc == CI_EXIT_USAGE ? rc : VERB_RENDER;

@@ -147,6 +147,9 @@ void verb_ctx_init(struct verb_ctx *c, const struct verb *v, const struct cli_op
 	};
 	/* --color auto: colour only on a terminal that is not TERM=dumb, and
 	 * never with NO_COLOR set (https://no-color.org); --color always wins. */
+	/* SARIF names files relative to the folder the tool ran in, the
+	 * checkout code scanning maps them into. */
+	static char cwd[4096];
 	c->render = (struct render_opts){
 		.format = o->format,
 		.color = o->color == CI_COLOR_ALWAYS ||
@@ -156,6 +159,7 @@ void verb_ctx_init(struct verb_ctx *c, const struct verb *v, const struct cli_op
 		.output = o->output,
 		/* a file is no terminal: COLUMNS, else 80 */
 		.width = term_width(o->output ? -1 : STDOUT_FILENO),
+		.cwd = getcwd(cwd, sizeof(cwd)),
 	};
 	c->peer = o->peer;
 	c->max_files = o->max_files;

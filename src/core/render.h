@@ -32,6 +32,7 @@ struct render_opts {
 	const char *output;        /* --output FILE, written atomically; NULL: stdout */
 	struct render_output *out; /* --output opened by the runner, or NULL */
 	int width;                 /* columns text wraps at (core/term.h); 0: 80 */
+	const char *cwd; /* the folder the tool ran in (SARIF's %SRCROOT%); NULL: unknown */
 };
 
 void render_text(FILE *out, const struct ci_report *r, const struct ci_verdict *v,

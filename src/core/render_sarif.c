@@ -4,7 +4,14 @@
  * inline (GitHub code scanning, GitLab).  One run; its rules are the check
  * ids that occur, each with its docs/checks.md text; one result per check
  * that is not ok, located at the file:line[:column] its subject or evidence
- * names.  Validated against the vendored schema in tests/sarif/.
+ * names, else at its deployment (ci_check.loc_file); a pod's finding also
+ * names the pod as a logical location.  What GitHub's ingestion requires
+ * (docs.github.com, "SARIF support for code scanning"; the SARIF
+ * Multitool's GH10xx rules): a physical location with a region on every
+ * result, paths relative to the checkout, tool.driver.informationUri, rule
+ * help, and partialFingerprints that survive edits of unrelated lines.
+ * Validated against the vendored schema in tests/sarif/ and, where it is
+ * installed, by the Multitool with GitHub's rules (tests/formats/).
  */
 #include <ctype.h>
 #include <stdint.h>
@@ -22,6 +29,13 @@
 struct loc {
 	char *file;
 	long line, col;
+};
+
+struct sarif {
+	json_t *rules, *results;
+	json_t *rule_index; /* id -> index into rules */
+	const char *cwd;    /* render_opts.cwd */
+	bool absolute;      /* some location is a file:// URI */
 };
 
 /* "path:LINE[:COL]" at the start of s, followed by ": " or the end: the
@@ -46,16 +60,13 @@ static bool parse_loc(const char *s, struct loc *l)
 }
 
 /* SARIF wants URIs: a relative path stays relative (to the checkout root,
- * %SRCROOT%), an absolute one becomes file://; both percent-encoded. */
-static json_t *artifact_location(const char *path)
+ * %SRCROOT%, the folder the tool ran in), and so does an absolute one under
+ * that folder; any other absolute path becomes file:// (code scanning maps
+ * it only through invocations[].workingDirectory).  Percent-encoded. */
+static char *uri_encode(const char *prefix, const char *path)
 {
-	size_t n = strlen(path);
-	char *uri = xmalloc(n * 3 + 8), *p = uri;
-	bool abs = path[0] == '/';
-	if (abs)
-		p += sprintf(p, "file://");
-	while (!abs && path[0] == '.' && path[1] == '/')
-		path += 2;
+	char *uri = xmalloc(strlen(prefix) + strlen(path) * 3 + 1);
+	char *p = uri + sprintf(uri, "%s", prefix);
 	for (const unsigned char *q = (const unsigned char *)path; *q; q++) {
 		if (isalnum(*q) || strchr("/-._~", *q))
 			*p++ = (char)*q;
@@ -63,17 +74,33 @@ static json_t *artifact_location(const char *path)
 			p += sprintf(p, "%%%02X", *q);
 	}
 	*p = '\0';
+	return uri;
+}
+
+static json_t *artifact_location(struct sarif *s, const char *path)
+{
+	size_t cl = s->cwd ? strlen(s->cwd) : 0;
+	if (path[0] == '/' && cl > 1 && !strncmp(path, s->cwd, cl) && path[cl] == '/')
+		path += cl + 1;
+	bool abs = path[0] == '/';
+	while (!abs && path[0] == '.' && path[1] == '/')
+		path += 2;
+	char *uri = uri_encode(abs ? "file://" : "", path);
 	json_t *a = json_pack("{s:s}", "uri", uri);
-	if (!abs)
+	if (abs)
+		s->absolute = true;
+	else
 		json_object_set_new(a, "uriBaseId", json_string("%SRCROOT%"));
 	free(uri);
 	return a;
 }
 
-static json_t *location_json(const struct loc *l)
+/* A region is what code scanning annotates: a finding about a whole file
+ * (line 0: it could not be read) is placed at its first line. */
+static json_t *location_json(struct sarif *s, const struct loc *l)
 {
-	json_t *phys = json_pack("{s:o}", "artifactLocation", artifact_location(l->file));
-	json_t *region = json_pack("{s:I}", "startLine", (json_int_t)l->line);
+	json_t *phys = json_pack("{s:o}", "artifactLocation", artifact_location(s, l->file));
+	json_t *region = json_pack("{s:I}", "startLine", (json_int_t)(l->line > 0 ? l->line : 1));
 	if (l->col > 0)
 		json_object_set_new(region, "startColumn", json_integer(l->col));
 	json_object_set_new(phys, "region", region);
@@ -101,21 +128,46 @@ static size_t primary_evidence(const struct ci_check *c)
 	return first;
 }
 
+/* "env.pod.anti_affinity" -> "EnvPodAntiAffinity": the rule's friendly
+ * name (SARIF 3.49.7, one Pascal-case identifier). */
+static char *rule_name(const char *id)
+{
+	char *n = xmalloc(strlen(id) + 1), *p = n;
+	bool up = true;
+	for (const char *q = id; *q; q++) {
+		if (!isalnum((unsigned char)*q)) {
+			up = true;
+			continue;
+		}
+		*p++ = up ? (char)toupper((unsigned char)*q) : *q;
+		up = false;
+	}
+	*p = '\0';
+	return n;
+}
+
 static json_t *rule_json(const struct ci_check *c)
 {
 	const struct check_doc *d = check_doc_find(c->id);
-	json_t *rule = json_pack("{s:s}", "id", c->id);
+	char *name = rule_name(c->id);
+	json_t *rule = json_pack("{s:s,s:s}", "id", c->id, "name", name);
+	free(name);
 	if (d) {
-		char *md = xasprintf("%s\n\nSee docs/checks.md#%s in check_interconnect.", d->text,
-				     d->anchor);
+		char *md = xasprintf("%s\n\nSee [docs/checks.md](%s/blob/main/docs/checks.md#%s) "
+				     "in check_interconnect.",
+				     d->text, CI_HOMEPAGE, d->anchor);
+		char *uri = xasprintf("%s/blob/main/docs/checks.md#%s", CI_HOMEPAGE, d->anchor);
 		json_object_set_new(rule, "shortDescription", json_pack("{s:s}", "text", c->id));
 		json_object_set_new(rule, "fullDescription", json_pack("{s:s}", "text", d->text));
+		json_object_set_new(rule, "helpUri", json_string(uri));
 		json_object_set_new(rule, "help",
 				    json_pack("{s:s,s:s}", "text", d->text, "markdown", md));
 		free(md);
+		free(uri);
 	}
-	json_t *props =
-		json_pack("{s:s,s:b}", "layer", layer_name(c->layer), "critical", c->critical);
+	/* tags: what code scanning filters alerts by. */
+	json_t *props = json_pack("{s:[s,s],s:s,s:b}", "tags", "interconnect", layer_name(c->layer),
+				  "layer", layer_name(c->layer), "critical", c->critical);
 	if (d) {
 		char *doc = xasprintf("docs/checks.md#%s", d->anchor);
 		json_object_set_new(props, "documentation", json_string(doc));
@@ -124,11 +176,6 @@ static json_t *rule_json(const struct ci_check *c)
 	json_object_set_new(rule, "properties", props);
 	return rule;
 }
-
-struct sarif {
-	json_t *rules, *results;
-	json_t *rule_index; /* id -> index into rules */
-};
 
 static size_t rule_of(struct sarif *s, const struct ci_check *c)
 {
@@ -141,7 +188,30 @@ static size_t rule_of(struct sarif *s, const struct ci_check *c)
 	return n;
 }
 
-static void add_result(struct sarif *s, const struct ci_check *c, const char *pod)
+/* partialFingerprints: what code scanning matches a result by across runs
+ * (docs.github.com, "SARIF support for code scanning").  Its own key, not
+ * primaryLocationLineHash (the upload action computes that one from the
+ * source and warns when a tool's differs); FNV-1a 64 over what names the
+ * finding, the rule, the pod, the subject and its file, and not the line,
+ * so that an edit above a deployment does not open a new alert. */
+static json_t *fingerprint(const struct ci_check *c, const char *pod)
+{
+	const char *parts[] = {c->id, pod ? pod : "", c->subject ? c->subject : "",
+			       c->loc_file ? c->loc_file : ""};
+	uint64_t h = 0xcbf29ce484222325ULL;
+	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++)
+		for (const unsigned char *p = (const unsigned char *)parts[i];; p++) {
+			h = (h ^ *p) * 0x100000001b3ULL; /* the NUL separates the parts */
+			if (!*p)
+				break;
+		}
+	char hex[17];
+	snprintf(hex, sizeof(hex), "%016llx", (unsigned long long)h);
+	return json_pack("{s:s}", "checkInterconnect/v1", hex);
+}
+
+static void add_result(struct sarif *s, const struct ci_check *c, const struct ci_report *owner,
+		       const char *pod)
 {
 	/* fail and warn are findings (error, warning); a critical skip is an
 	 * open question SARIF calls "open" (a level other than none is only
@@ -179,7 +249,7 @@ static void add_result(struct sarif *s, const struct ci_check *c, const char *po
 	struct loc l;
 	size_t primary = SIZE_MAX;
 	if (c->subject && parse_loc(c->subject, &l)) {
-		json_array_append_new(locs, location_json(&l));
+		json_array_append_new(locs, location_json(s, &l));
 		free(l.file);
 	} else {
 		primary = primary_evidence(c);
@@ -187,15 +257,34 @@ static void add_result(struct sarif *s, const struct ci_check *c, const char *po
 	for (size_t i = 0; i < c->n_evidence; i++) {
 		if (i != primary || !parse_loc(c->evidence[i], &l))
 			continue;
-		json_array_append_new(locs, location_json(&l));
+		json_array_append_new(locs, location_json(s, &l));
 		free(l.file);
+	}
+	/* No line of its own: where its deployment is written (a pod's: the
+	 * deployment it belongs to, in the recipe the run read). */
+	if (!json_array_size(locs) && (c->loc_file || (owner && owner->loc_file))) {
+		struct loc at = {c->loc_file ? c->loc_file : owner->loc_file,
+				 c->loc_file ? c->loc_line : owner->loc_line, 0};
+		json_array_append_new(locs, location_json(s, &at));
+	}
+	/* A pod's finding: the pod, as a logical location beside the manifest
+	 * it came from (when the run read one), or alone. */
+	if (pod) {
+		const char *slash = strrchr(pod, '/');
+		json_t *lg = json_pack(
+			"[{s:o,s:o,s:s}]", "name", render_json_string(slash ? slash + 1 : pod),
+			"fullyQualifiedName", render_json_string(pod), "kind", "resource");
+		if (json_array_size(locs))
+			json_object_set_new(json_array_get(locs, 0), "logicalLocations", lg);
+		else
+			json_array_append_new(locs, json_pack("{s:o}", "logicalLocations", lg));
 	}
 	for (size_t i = 0; i < c->n_evidence; i++) {
 		if (i == primary || !parse_loc(c->evidence[i], &l))
 			continue;
 		/* The other places the finding names (the side of a prefill/
 		 * decode pair that is right): related, with what was read there. */
-		json_t *j = location_json(&l);
+		json_t *j = location_json(s, &l);
 		free(l.file);
 		json_object_set_new(j, "id", json_integer((json_int_t)json_array_size(related)));
 		json_object_set_new(j, "message",
@@ -210,6 +299,7 @@ static void add_result(struct sarif *s, const struct ci_check *c, const char *po
 		json_object_set_new(res, "relatedLocations", related);
 	else
 		json_decref(related);
+	json_object_set_new(res, "partialFingerprints", fingerprint(c, pod));
 	json_object_set_new(res, "properties",
 			    json_pack("{s:s,s:b,s:s}", "status", status_name(c->status), "critical",
 				      c->critical, "layer", layer_name(c->layer)));
@@ -219,7 +309,7 @@ static void add_result(struct sarif *s, const struct ci_check *c, const char *po
 static void add_report(struct sarif *s, const struct ci_report *r, const char *pod)
 {
 	for (size_t i = 0; i < r->n_checks; i++)
-		add_result(s, &r->checks[i], pod);
+		add_result(s, &r->checks[i], r, pod);
 	for (size_t i = 0; i < r->n_children; i++)
 		add_report(s, &r->children[i], r->children[i].target);
 }
@@ -227,16 +317,24 @@ static void add_report(struct sarif *s, const struct ci_report *r, const char *p
 void render_sarif(FILE *out, const struct ci_report *r, const struct ci_verdict *v,
 		  const struct render_opts *o)
 {
-	(void)o;
-	struct sarif s = {json_array(), json_array(), json_object()};
+	struct sarif s = {json_array(), json_array(), json_object(), o ? o->cwd : NULL, false};
 	add_report(&s, r, NULL);
 
-	json_t *driver = json_pack("{s:s,s:s,s:s,s:o}", "name", "check_interconnect", "version",
-				   CI_VERSION, "semanticVersion", CI_VERSION, "rules", s.rules);
+	json_t *driver = json_pack("{s:s,s:s,s:s,s:s,s:o}", "name", "check_interconnect",
+				   "informationUri", CI_HOMEPAGE, "version", CI_VERSION,
+				   "semanticVersion", CI_VERSION, "rules", s.rules);
 	char when[32];
 	render_rfc3339(render_timestamp(), when, sizeof(when));
 	json_t *inv = json_pack("{s:b,s:s,s:i}", "executionSuccessful", true, "endTimeUtc", when,
 				"exitCode", verdict_exit_code(v));
+	/* An absolute file:// location is mapped into the checkout through
+	 * the folder the tool ran in (the Multitool's GH1006). */
+	if (s.absolute && s.cwd) {
+		char *slash = xasprintf("%s/", s.cwd), *dir = uri_encode("file://", slash);
+		json_object_set_new(inv, "workingDirectory", json_pack("{s:s}", "uri", dir));
+		free(dir);
+		free(slash);
+	}
 	json_t *run = json_pack("{s:{s:o},s:[o],s:o}", "tool", "driver", driver, "invocations", inv,
 				"results", s.results);
 	json_object_set_new(run, "properties",

@@ -50,6 +50,7 @@ void report_release(struct ci_report *r)
 	free(r->command);
 	free(r->target);
 	free(r->child_label);
+	free(r->loc_file);
 	if (r->live) {
 		ci_live_release(r->live);
 		free(r->live);

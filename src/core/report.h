@@ -75,7 +75,12 @@ struct ci_report {
 	size_t n_steps, cap_steps;
 	struct ci_report *children; /* per-pod reports in a fleet run */
 	size_t n_children, cap_children;
-	char *child_label;    /* e.g. the pod's role/node, for children */
+	char *child_label; /* e.g. the pod's role/node, for children */
+	/* A pod's report: where its deployment is written in the recipe the
+	 * run read (all RECIPE --deployment), for formats that place every
+	 * finding in a file (SARIF); NULL when no manifest was read. */
+	char *loc_file;
+	int loc_line;
 	struct ci_live *live; /* the live section (core/report_live.h); NULL: not collected */
 	/* Each check subject is one deployment judged on its own (env over a
 	 * file or tree): a deployment that cannot be judged (a critical skip)
