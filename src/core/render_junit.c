@@ -4,10 +4,15 @@
  * one <testsuite> for the run's own checks and one per pod of a fleet run,
  * one <testcase> per check.  fail is a <failure type="fail">, warn a
  * <failure type="warn"> (a known risk keeps the transport from being
- * trusted, as the verdict says), skipped a <skipped> (a critical one says
- * so: it is why a verdict is unknown).  Outside text is sanitised, then
- * escaped for XML; XML 1.0 cannot carry control characters even escaped
- * (the sanitiser has already turned them into visible \xNN), nor U+FFFE,
+ * trusted, as the verdict says), a critical skipped an <error
+ * type="unknown"> (a check that had to be made and could not: the run is
+ * not green, as its verdict unknown says), any other skipped a <skipped>.
+ * The structure is the Jenkins xunit plugin's JUnit schema (junit-10.xsd,
+ * tests/junit/), checked with xmllint in the tests: <testsuites> carries
+ * no skipped count there.  A finding with a location is named and opened
+ * with its file and line.  Outside text is sanitised, then escaped for
+ * XML; XML 1.0 cannot carry control characters even escaped (the
+ * sanitiser has already turned them into visible \xNN), nor U+FFFE,
  * U+FFFF, surrogates or broken UTF-8: those bytes are written \xNN too.
  */
 #include <stdlib.h>
@@ -86,32 +91,50 @@ static void classname(FILE *out, const char *id)
 	fputc('"', out);
 }
 
+/* A critical check that was skipped: the tool could not tell. */
+static bool is_error(const struct ci_check *c)
+{
+	return c->status == CI_SKIPPED && c->critical;
+}
+
 static void testcase(FILE *out, const struct ci_check *c)
 {
+	char *at = render_check_location(c);
 	fputs("    <testcase", out);
 	classname(out, c->id);
 	fputs(" name=\"", out);
 	xml_text(out, c->id);
-	if (c->subject && *c->subject) {
+	if ((c->subject && *c->subject) || at) {
 		fputs(" (", out);
-		xml_text(out, c->subject);
+		xml_text(out, c->subject && *c->subject ? c->subject : "");
+		if (at) {
+			fputs(c->subject && *c->subject ? " at " : "at ", out);
+			xml_text(out, at);
+		}
 		fputc(')', out);
 	}
 	fputs("\" time=\"0\"", out);
 	if (c->status == CI_OK) {
 		fputs("/>\n", out);
+		free(at);
 		return;
 	}
 	fputs(">\n", out);
-	if (c->status == CI_SKIPPED) {
+	if (c->status == CI_SKIPPED && !c->critical) {
 		fputs("      <skipped", out);
 		attr(out, "message", c->detail);
 		fputs("/>\n", out);
 	} else {
-		fputs("      <failure", out);
-		attr(out, "type", c->status == CI_FAIL ? "fail" : "warn");
+		const char *el = is_error(c) ? "error" : "failure";
+		fprintf(out, "      <%s", el);
+		attr(out, "type", is_error(c) ? "unknown" : c->status == CI_FAIL ? "fail" : "warn");
 		attr(out, "message", c->detail);
 		fputc('>', out);
+		if (at) {
+			fputs("at ", out);
+			xml_text(out, at);
+			fputc('\n', out);
+		}
 		if (c->fix) {
 			fputs("fix: ", out);
 			xml_text(out, c->fix);
@@ -122,26 +145,39 @@ static void testcase(FILE *out, const struct ci_check *c)
 			xml_text(out, c->evidence[i]);
 			fputc('\n', out);
 		}
-		fputs("</failure>\n", out);
+		fprintf(out, "</%s>\n", el);
 	}
 	fputs("    </testcase>\n", out);
+	free(at);
 }
 
+struct junit_counts {
+	size_t tests, failures, errors, skipped;
+};
+
+static void count(const struct ci_report *r, bool deep, struct junit_counts *n)
+{
+	for (size_t i = 0; i < r->n_checks; i++) {
+		const struct ci_check *c = &r->checks[i];
+		n->tests++;
+		n->failures += c->status == CI_FAIL || c->status == CI_WARN;
+		n->errors += is_error(c);
+		n->skipped += c->status == CI_SKIPPED && !c->critical;
+	}
+	for (size_t i = 0; deep && i < r->n_children; i++)
+		count(&r->children[i], deep, n);
+}
+
+/* <testsuites> has no skipped attribute in junit-10.xsd; <testsuite> has. */
 static void counts_attrs(FILE *out, const struct ci_report *r, bool deep, const char *when)
 {
-	size_t n = r->n_checks, fail = 0, skip = 0;
-	for (size_t i = 0; i < r->n_checks; i++) {
-		fail += r->checks[i].status == CI_FAIL || r->checks[i].status == CI_WARN;
-		skip += r->checks[i].status == CI_SKIPPED;
-	}
-	if (deep) {
-		struct ci_counts c = report_counts(r);
-		n = c.ok + c.warn + c.fail + c.skipped;
-		fail = c.warn + c.fail;
-		skip = c.skipped;
-	}
-	fprintf(out, " tests=\"%zu\" failures=\"%zu\" errors=\"0\" skipped=\"%zu\" time=\"0\"", n,
-		fail, skip);
+	struct junit_counts n = {0};
+	count(r, deep, &n);
+	fprintf(out, " tests=\"%zu\" failures=\"%zu\" errors=\"%zu\"", n.tests, n.failures,
+		n.errors);
+	if (!deep)
+		fprintf(out, " skipped=\"%zu\"", n.skipped);
+	fputs(" time=\"0\"", out);
 	if (when)
 		attr(out, "timestamp", when);
 }
