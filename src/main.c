@@ -371,7 +371,7 @@ static int kubectl_habits(const struct verb *v, struct cli_opts *o, char **ns)
 	return 0;
 }
 
-int main(int argc, char **argv)
+static int cli_main(int argc, char **argv)
 {
 	/* First: from here on, a signal stops and reaps every child before the
 	 * tool exits with 128+signal (issue 11). */
@@ -389,14 +389,20 @@ int main(int argc, char **argv)
 	bool want_help = false, version = false;
 	int c, rc;
 
-	/* --format json before anything is parsed: a usage error anywhere on
-	 * the line is then also a JSON object on stdout (core/cli.h). */
-	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
-		if (!strcmp(argv[i], "--json") || !strcmp(argv[i], "--format=json") ||
-		    !strcmp(argv[i], "-ojson") ||
-		    ((!strcmp(argv[i], "--format") || !strcmp(argv[i], "-o")) && i + 1 < argc &&
-		     !strcmp(argv[i + 1], "json")))
-			cli_errors_as_json(true);
+	/* --format (or kubectl's -o) before anything is parsed: a usage error
+	 * anywhere on the line then also reaches stdout as that format's
+	 * consumer reads it (a JSON object, Nagios's UNKNOWN line;
+	 * core/cli.h).  The last one wins, as when it is parsed. */
+	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++) {
+		if (!strcmp(argv[i], "--json"))
+			cli_errors_for_format("json");
+		else if (!strncmp(argv[i], "--format=", 9))
+			cli_errors_for_format(argv[i] + 9);
+		else if (!strncmp(argv[i], "-o", 2) && argv[i][2])
+			cli_errors_for_format(argv[i] + 2);
+		else if ((!strcmp(argv[i], "--format") || !strcmp(argv[i], "-o")) && i + 1 < argc)
+			cli_errors_for_format(argv[i + 1]);
+	}
 	opterr = 0; /* we word our own errors */
 	while ((c = getopt_long(argc, argv, ":qvn:c:l:o:h", long_opts, NULL)) != -1) {
 		rc = parse_option(c, &o, &want_help, argv);
@@ -440,4 +446,9 @@ int main(int argc, char **argv)
 		rc = verb_run(v, &o);
 	free(ns);
 	return cli_usage_finish(verb, rc);
+}
+
+int main(int argc, char **argv)
+{
+	return cli_exit_code(cli_main(argc, argv));
 }

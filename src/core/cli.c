@@ -17,8 +17,14 @@
  * stdout, so that a pipeline reading stdout learns why there is no report.
  * last_error is the most recent message (a usage error, or the line a verb
  * printed before it returned 64), json_done whether it was printed. */
-static bool json_errors;
-static bool json_done;
+/* How a usage error reaches the program that reads stdout (--format). */
+static enum {
+	ERR_PLAIN,
+	ERR_JSON,
+	ERR_NAGIOS,
+	ERR_NPD
+} err_mode;
+static bool err_done;
 static char *last_error;
 /* The name the user called the tool by (cli_set_program). */
 static const char *program = "check_interconnect";
@@ -38,9 +44,12 @@ const char *cli_program(void)
 	return program;
 }
 
-void cli_errors_as_json(bool on)
+void cli_errors_for_format(const char *format)
 {
-	json_errors = on;
+	err_mode = !strcmp(format, "json")     ? ERR_JSON
+		   : !strcmp(format, "nagios") ? ERR_NAGIOS
+		   : !strcmp(format, "npd")    ? ERR_NPD
+					       : ERR_PLAIN;
 }
 
 static void remember(const char *verb, const char *msg)
@@ -49,16 +58,32 @@ static void remember(const char *verb, const char *msg)
 	last_error = verb ? xasprintf("%s: %s", verb, msg) : xstrdup(msg);
 }
 
-/* {"schema", "tool", "generated_at", "command", "error": {kind, message,
- * exit_code}}: schema/check_interconnect.schema.json, $defs/usage_error. */
-static void print_json_error(const char *verb)
+/* json: {"schema", "tool", "generated_at", "command", "error": {kind,
+ * message, exit_code}} (schema/check_interconnect.schema.json,
+ * $defs/usage_error).  nagios: one UNKNOWN line, as the Monitoring Plugins
+ * guidelines want for invalid arguments (exit 3, cli_exit_code); a '|'
+ * would start performance data, so none is printed.  npd: one line within
+ * NPD's default max_output_length (80 bytes), exit NPD's Unknown (2). */
+static void print_usage_error(const char *verb)
 {
-	if (!json_errors || json_done)
+	if (err_mode == ERR_PLAIN || err_done)
 		return;
-	json_done = true;
+	err_done = true;
+	char *clean = render_clean(last_error ? last_error : "usage error");
+	if (err_mode == ERR_NAGIOS || err_mode == ERR_NPD) {
+		for (char *p = clean; *p; p++)
+			if (*p == '|')
+				*p = '/';
+		if (err_mode == ERR_NAGIOS)
+			printf("INTERCONNECT UNKNOWN - usage error: %s\n", clean);
+		else
+			printf("%.80s\n", clean);
+		free(clean);
+		fflush(stdout);
+		return;
+	}
 	char stamp[32];
 	render_rfc3339(render_timestamp(), stamp, sizeof(stamp));
-	char *clean = render_clean(last_error ? last_error : "usage error");
 	json_t *j =
 		json_pack("{s:s,s:o,s:s,s:o,s:{s:s,s:o,s:i}}", "schema", "check_interconnect/v1",
 			  "tool", render_json_tool(), "generated_at", stamp, "command",
@@ -71,6 +96,13 @@ static void print_json_error(const char *verb)
 		json_decref(j);
 	}
 	fflush(stdout);
+}
+
+int cli_exit_code(int rc)
+{
+	if (rc != CI_EXIT_USAGE)
+		return rc;
+	return err_mode == ERR_NAGIOS ? CI_EXIT_UNKNOWN : err_mode == ERR_NPD ? 2 : rc;
 }
 
 int cli_usage_error(const char *verb, const char *fmt, ...)
@@ -97,7 +129,7 @@ int cli_usage_error(const char *verb, const char *fmt, ...)
 	}
 	remember(verb, msg ? msg : "usage error");
 	free(msg);
-	print_json_error(verb);
+	print_usage_error(verb);
 	return CI_EXIT_USAGE;
 }
 
@@ -119,7 +151,7 @@ void cli_error(const char *fmt, ...)
 int cli_usage_finish(const char *verb, int rc)
 {
 	if (rc == CI_EXIT_USAGE)
-		print_json_error(verb);
+		print_usage_error(verb);
 	free(last_error);
 	last_error = NULL;
 	return rc;

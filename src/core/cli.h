@@ -100,12 +100,16 @@ const char *cli_program(void);
 int cli_usage_error(const char *verb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Print "check_interconnect: <message>" to stderr (no hint). */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* --format json: usage errors also print a JSON error object on stdout
- * (main.c decides before it parses anything, so that even a bad option
- * gets one). */
-void cli_errors_as_json(bool on);
-/* The runner's last word: when rc is the usage code and no JSON error was
- * printed yet (a verb said why with cli_error and returned 64), print it
+/* --format FORMAT: usage errors also reach stdout the way that format's
+ * consumer reads them: json an error object, nagios one UNKNOWN line, npd
+ * one line (main.c decides before it parses anything, so that even a bad
+ * option gets one).  Other formats: stderr only. */
+void cli_errors_for_format(const char *format);
+/* The process exit code for rc: a usage error (64) is Nagios's UNKNOWN (3)
+ * under --format nagios and NPD's Unknown (2) under --format npd. */
+int cli_exit_code(int rc);
+/* The runner's last word: when rc is the usage code and no error was
+ * printed on stdout yet (a verb said why with cli_error and returned 64), print it
  * with the last message.  Returns rc. */
 int cli_usage_finish(const char *verb, int rc);
 /* Refuse options outside `allowed` (a mask of OPT_*); returns 0 or 64. */
