@@ -44,6 +44,12 @@ if [ "$what" = test ] || [ "$what" = ci ]; then
 	command -v man >/dev/null 2>&1 || optional="$optional man-db"
 	# the zsh completion is driven in zsh (tests/sec/completion.sh)
 	command -v zsh >/dev/null 2>&1 || optional="$optional zsh"
+	# the formats' consumers (tests/formats/check_consumers.py): xmllint
+	# against the JUnit schema, promtool check metrics, and npm for the
+	# SARIF Multitool that .ci/run installs (a .NET app that needs ICU)
+	command -v xmllint >/dev/null 2>&1 || optional="$optional libxml2-utils"
+	command -v promtool >/dev/null 2>&1 || optional="$optional prometheus"
+	command -v npm >/dev/null 2>&1 || optional="$optional npm"
 fi
 if [ "$what" = ci ]; then
 	need_cmd clang clang
