@@ -16,6 +16,7 @@
 #include "core/xalloc.h"
 #include "env/env_analyze.h"
 #include "env/env_varrules.h"
+#include "rules/ucx.h"
 
 /* The id suffix of each rule; its layer and criticality are the callers'
  * descriptors' (env_desc.c, node_desc.c). */
@@ -156,7 +157,6 @@ static void rule_ucx_tls(const struct var_view *vars, size_t n, const struct var
 	ev(res, v);
 	struct tls_info t;
 	ucx_tls_parse(v->value, &t);
-	static const char cuda_fix[] = "add cuda_copy (and cuda_ipc) to UCX_TLS";
 	if (t.empty) {
 		note(res, CI_WARN, "remove the empty UCX_TLS or list the transports",
 		     "UCX_TLS is empty");
@@ -189,11 +189,12 @@ static void rule_ucx_tls(const struct var_view *vars, size_t n, const struct var
 		     "UCX_TLS=%s leaves no RDMA transport (rc, dc, ud, ib): KV between pods goes "
 		     "over TCP",
 		     v->value);
-	} else if (!t.cuda && x->gpu) {
-		note(res, CI_WARN, cuda_fix,
-		     "UCX_TLS=%s lists no CUDA transport (cuda_copy, "
-		     "cuda_ipc): GPU buffers are staged through host memory",
-		     v->value);
+	} else if (!t.cuda_copy && x->gpu) {
+		/* rules/ucx.c: NIXL's memReg refuses VRAM seen as host (one
+		 * status with nixl.ucx.filters) */
+		const struct ucx_value_rule *vr = ucx_value_rule(UCX_VR_TLS_NO_CUDA_COPY);
+		note(res, (enum ci_status)vr->status, vr->fix,
+		     "UCX_TLS=%s leaves out cuda_copy: %s", v->value, vr->what);
 	} else if (!t.rdma) {
 		note(res, CI_OK, NULL,
 		     "UCX_TLS=%s leaves out the RDMA transports, and this host "

@@ -23,6 +23,7 @@
 #include "node/gpudirect.h"
 #include "node/node_checks.h"
 #include "parse/ucx_tls.h"
+#include "rules/nixl.h"
 #include "rules/ucx.h"
 
 /* Lists in details stop at about this many bytes, and say how many more
@@ -410,8 +411,34 @@ static bool listing_cut(struct ci_report *r, const struct nixl_facts *f,
 	return true;
 }
 
+/* The UCX NIXL loads is its wheel's when the wheel bundles one: judge the
+ * modules that copy can load ({pkg}.libs/ucx/libuct_*, rules/nixl.c),
+ * whatever the ucx_info on PATH (another copy) lists.  True when said. */
+static bool wheel_module_missing(struct ci_report *r, const struct nixl_facts *f,
+				 const struct check_desc *ck, enum nixl_ucx_module m,
+				 const char *what)
+{
+	const struct node_facts *n = &f->node;
+	if (f->backend != NB_UCX || !n->wheel_uct_listed || (n->wheel_uct_mask & (1u << m)))
+		return false;
+	struct ci_check *c = report_check(
+		r, ck, CI_FAIL, n->wheel_uct_dir ? n->wheel_uct_dir : "NIXL wheel",
+		"the UCX that NIXL loads (its wheel's bundled copy, %s) has no %s module: %s",
+		n->wheel_uct_dir ? n->wheel_uct_dir : "{pkg}.libs/ucx", nixl_ucx_module_name(m),
+		what);
+	check_set_fix(c,
+		      "install a NIXL wheel whose bundled UCX has %s (the cu12/cu13 build "
+		      "matching the CUDA of the image), or point UCX_MODULE_DIR at a UCX "
+		      "module directory that has it",
+		      nixl_ucx_module_name(m));
+	return true;
+}
+
 static void check_ucx_rdma(struct ci_report *r, const struct nixl_facts *f)
 {
+	if (wheel_module_missing(r, f, NIXL_CHECK(UCX_RDMA), NIXL_UCT_IB,
+				 "no verbs transport, so KV would move over TCP"))
+		return;
 	if (ucx_unusable(r, f, NIXL_CHECK(UCX_RDMA), "ucx_info -d", true))
 		return;
 	const struct ucx_devices *d = &f->ucxd;
@@ -499,9 +526,7 @@ static void host_staging(struct ci_report *r, const struct nixl_facts *f, const 
 			 n_host == 1 ? "" : "s", mds, n_host == 1 ? "s" : "",
 			 node_host_staging_words());
 	const char *gdr = nixl_env(f, "UCX_IB_GPU_DIRECT_RDMA");
-	bool gdr_off =
-		gdr && (!strcasecmp(gdr, "n") || !strcasecmp(gdr, "no") || !strcmp(gdr, "0") ||
-			!strcasecmp(gdr, "off") || !strcasecmp(gdr, "false"));
+	bool gdr_off = ucx_value_off(gdr);
 	if (gdr_off) {
 		check_set_fix(c, "UCX_IB_GPU_DIRECT_RDMA=%s turns GPUDirect off in UCX: unset it",
 			      gdr);
@@ -556,7 +581,16 @@ static void check_ucx_gpudirect(struct ci_report *r, const struct nixl_facts *f)
 			strbuf_joinf_capped(&host, LIST_CAP, ", ", "%s", md->name);
 		}
 	}
-	if (n_cuda) {
+	const char *gdr = nixl_env(f, "UCX_IB_GPU_DIRECT_RDMA");
+	if (n_cuda && ucx_value_off(gdr)) {
+		/* rules/ucx.c: the variable turns the CUDA registration off in the
+		 * worker, whatever this listing (taken without it) shows */
+		const struct ucx_value_rule *vr = ucx_value_rule(UCX_VR_GDR_OFF);
+		struct ci_check *c = report_check(
+			r, NIXL_CHECK(UCX_GPUDIRECT), (enum ci_status)vr->status,
+			"UCX_IB_GPU_DIRECT_RDMA", "UCX_IB_GPU_DIRECT_RDMA=%s: %s", gdr, vr->what);
+		check_set_fix(c, "%s", vr->fix);
+	} else if (n_cuda) {
 		struct ci_check *c = report_check(
 			r, NIXL_CHECK(UCX_GPUDIRECT), CI_OK, "ucx_info -d",
 			"GPUDirect RDMA inside UCX: the memory domain%s %s list%s cuda memory",
@@ -578,6 +612,10 @@ static void check_ucx_gpudirect(struct ci_report *r, const struct nixl_facts *f)
 static void check_ucx_cuda(struct ci_report *r, const struct nixl_facts *f)
 {
 	struct ci_check *c;
+	if (wheel_module_missing(r, f, NIXL_CHECK(UCX_CUDA), NIXL_UCT_CUDA,
+				 "no cuda_copy/cuda_ipc, so VRAM is classified as host memory and "
+				 "NIXL's memReg fails (NIXL_ERR_BACKEND)"))
+		return;
 	/* UCX's own log says its CUDA module did not load: that is an answer,
 	 * whatever else the listing holds (even nothing). */
 	if (f->backend == NB_UCX && f->ucx_cuda_missing) {
@@ -697,10 +735,11 @@ static void filters_say(struct ci_report *r, const struct nixl_facts *f,
 			      "unset) and name devices ucx_info -d lists in UCX_NET_DEVICES "
 			      "(dev:port, e.g. mlx5_0:1)");
 	} else if (!u->copy_ok) {
-		c = report_check(r, ck, CI_FAIL, u->subj,
-				 "UCX_TLS=%s leaves out cuda_copy: GPU buffers cannot be moved",
-				 u->tls);
-		check_set_fix(c, "add cuda_copy (or cuda) to UCX_TLS");
+		/* rules/ucx.c: the same row node.env.ucx.tls and env.ucx.tls judge */
+		const struct ucx_value_rule *vr = ucx_value_rule(UCX_VR_TLS_NO_CUDA_COPY);
+		c = report_check(r, ck, (enum ci_status)vr->status, u->subj,
+				 "UCX_TLS=%s leaves out cuda_copy: %s", u->tls, vr->what);
+		check_set_fix(c, "%s", vr->fix);
 	} else {
 		c = report_check(r, ck, CI_OK, u->subj, "the environment filters keep RDMA: %s",
 				 u->use.buf);
@@ -830,6 +869,7 @@ void nixl_analyze(struct ci_report *r, const struct nixl_facts *f, const struct 
 	check_ucx_gpudirect(r, f);
 	check_ucx_cuda(r, f);
 	check_ucx_filters(r, f);
+	node_check_kv_env(r, &f->node, NIXL_CHECK(ENV_KV));
 	check_peer(r, f, t);
 	check_reachability(r, t);
 	node_report_env_facts(r, &f->node, subject);

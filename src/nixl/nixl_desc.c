@@ -26,6 +26,8 @@ const struct check_desc nixl_check_table[NIXL_CK_COUNT] = {
 			      "UCX has its CUDA transports"},
 	[NIXL_CK_UCX_FILTERS] = {"nixl.ucx.filters", CI_LAYER_ENV, true,
 				 "UCX_TLS / UCX_NET_DEVICES leave an RDMA path"},
+	[NIXL_CK_ENV_KV] = {"nixl.env.kv", CI_LAYER_ENV, false,
+			    "engine and NCCL variables that break or slow the KV path"},
 	[NIXL_CK_PEER] = {"nixl.peer", CI_LAYER_ENV, false, "the peer pod for the pair test"},
 	[NIXL_CK_REACHABILITY] = {"nixl.reachability", CI_LAYER_FABRIC, false,
 				  "whether the peer is reachable (needs the pair test)"},

@@ -17,6 +17,7 @@
 #include "node/sections.h"
 #include "parse/lines.h"
 #include "parse/logscan.h"
+#include "rules/nixl.h"
 
 static const char *const tool_names[NT_COUNT] = {
 	[NT_NIXLBENCH] = "nixlbench",       [NT_NIXL_TEST] = "nixl_test",
@@ -170,6 +171,9 @@ static void read_plugins(struct nixl_facts *f, const struct section *s)
 			continue;
 		const char *name = base + 10;
 		size_t nl = strlen(name) - 3;
+		/* auditwheel may rename a bundled library "libplugin_UCX-<hash>.so"
+		 * (rules/nixl.c): the plugin's name is before the hash */
+		nl = nixl_layout_strip_hash(name, nl);
 		if (!nl || f->n_plugins >= NIXL_MAX_PLUGINS)
 			continue;
 		char *nm = xstrndup(name, nl);

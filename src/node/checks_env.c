@@ -17,6 +17,7 @@
 #include "env/env_varrules.h"
 #include "node/node_checks.h"
 #include "node/node_desc.h"
+#include "rules/engine_vars.h"
 
 /* Next comma-separated entry of *p into buf (trimmed); false at the end. */
 static bool next_entry(const char **p, char *buf, size_t len)
@@ -396,6 +397,36 @@ void node_check_env(struct ci_report *r, const struct node_facts *f)
 	if ((v = node_env_get(f, "GLOO_SOCKET_IFNAME")))
 		check_socket_ifname(r, f, "GLOO_SOCKET_IFNAME", v);
 	node_check_gid_index(r, f);
+	node_check_kv_env(r, f, NODE_CHECK(ENV_KV));
+}
+
+void node_check_kv_env(struct ci_report *r, const struct node_facts *f, const struct check_desc *ck)
+{
+	if (!f->have_env) {
+		report_check(r, ck, CI_SKIPPED, "environment",
+			     "the pod's environment could not be read");
+		return;
+	}
+	struct fabric_model m;
+	node_fabric(f, &m);
+	size_t bad = 0, known = 0;
+	struct ci_check *c = NULL;
+	for (size_t i = 0; i < f->n_env; i++) {
+		const struct engine_var_rule *row =
+			engine_var_judge(f->env[i].name, f->env[i].value, &m);
+		for (const struct engine_var_rule *k = engine_var_rules(); k->name; k++)
+			known += !strcmp(k->name, f->env[i].name);
+		if (!row)
+			continue;
+		bad++;
+		c = report_check(r, ck, (enum ci_status)row->status, row->name, "%s=%s: %s",
+				 row->name, redact_value(row->name, f->env[i].value), row->what);
+		check_set_fix(c, "%s", row->fix);
+	}
+	if (!bad)
+		report_check(r, ck, CI_OK, "environment",
+			     known ? "the engine and NCCL variables set here keep the KV path"
+				   : "no engine or NCCL variable that breaks the KV path is set");
 }
 
 void node_report_env_facts(struct ci_report *r, const struct node_facts *f, const char *subject)

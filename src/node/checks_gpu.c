@@ -11,6 +11,7 @@
 #include "node/node_checks.h"
 #include "node/node_desc.h"
 #include "parse/lines.h"
+#include "rules/gdrcopy.h"
 
 void node_check_gpudirect(struct ci_report *r, const struct node_facts *f)
 {
@@ -52,15 +53,6 @@ void node_check_gpudirect(struct ci_report *r, const struct node_facts *f)
 		check_add_evidence(c, "DMA-BUF prerequisites: %s", v.dmabuf);
 }
 
-/* "2.4.1" and "2.4" agree; "2.4" and "2.5" do not. */
-static bool same_minor(const char *a, const char *b)
-{
-	unsigned am = 0, an = 0, bm = 0, bn = 0;
-	if (sscanf(a, "%u.%u", &am, &an) != 2 || sscanf(b, "%u.%u", &bm, &bn) != 2)
-		return true; /* unreadable: no claim */
-	return am == bm && an == bn;
-}
-
 void node_check_gdrcopy(struct ci_report *r, const struct node_facts *f)
 {
 	const struct check_desc *ck = NODE_CHECK(GDRCOPY);
@@ -74,19 +66,21 @@ void node_check_gdrcopy(struct ci_report *r, const struct node_facts *f)
 				  ? "libfabric's GPUDirect on EFA and fast small transfers need it"
 				  : "small transfers are slower; NIXL still works";
 	if (f->dev_gdrdrv && (f->mod_gdrdrv || !f->have_modules)) {
-		/* The library and the driver talk through ioctls whose ABI moves
-		 * with the minor version: a newer libgdrapi against an older
-		 * gdrdrv fails at gdr_open (gdrcopy_sanity "ioctl ... errno 22"). */
-		if (f->gdrdrv_version && f->gdrapi_version &&
-		    !same_minor(f->gdrdrv_version, f->gdrapi_version)) {
+		/* gdr_open()'s own version rule (rules/gdrcopy.c). */
+		enum gdrcopy_compat gc = gdrcopy_compat(f->gdrdrv_version, f->gdrapi_version);
+		if (gc == GDRCOPY_COMPAT_BROKEN || gc == GDRCOPY_COMPAT_LIB_NEWER) {
+			bool broken = gc == GDRCOPY_COMPAT_BROKEN;
 			c = report_check(
 				r, ck, CI_WARN, subj,
-				"GDRCopy versions differ: gdrdrv %s on the node, libgdrapi.so.%s "
-				"in the image (a library newer than the driver fails gdr_open)",
-				f->gdrdrv_version, f->gdrapi_version);
+				"GDRCopy versions: gdrdrv %s on the node, libgdrapi.so.%s in the "
+				"image: %s",
+				f->gdrdrv_version, f->gdrapi_version,
+				broken ? "a major version apart, gdr_open fails (no GDRCopy)"
+				       : "the library is newer than the driver: gdr_open works, the "
+					 "calls the driver lacks fail with EINVAL");
 			check_set_fix(c,
-				      "use the gdrcopy library that matches the node's gdrdrv (or "
-				      "upgrade gdrdrv with the GPU operator's gdrcopy driver)");
+				      "use a libgdrapi no newer than the node's gdrdrv (or upgrade "
+				      "gdrdrv with the GPU operator's gdrcopy driver)");
 			return;
 		}
 		c = report_check(r, ck, CI_OK, subj, "GDRCopy usable: %s/dev/gdrdrv is in the pod",

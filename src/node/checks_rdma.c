@@ -390,11 +390,19 @@ void node_check_rdma_uverbs(struct ci_report *r, const struct node_facts *f)
 	strbuf_release(&u.notgiven);
 }
 
+static bool port_has_v1(const struct node_port *p)
+{
+	for (unsigned g = 0; g < p->n_gids; g++)
+		if (p->gids[g].type == IB_GID_IB_ROCE_V1)
+			return true;
+	return false;
+}
+
 void node_check_roce_gid(struct ci_report *r, const struct node_facts *f)
 {
 	const struct check_desc *ck = NODE_CHECK(ROCE_GID);
 	size_t n = 0, good = 0, unread = 0;
-	struct strbuf bad = STRBUF_INIT, goodl = STRBUF_INIT, ll = STRBUF_INIT;
+	struct strbuf bad = STRBUF_INIT, goodl = STRBUF_INIT, ll = STRBUF_INIT, v1 = STRBUF_INIT;
 	for (size_t i = 0; i < f->n_devs; i++) {
 		const struct node_rdma_dev *d = &f->devs[i];
 		if (d->efa || !node_data_dev(f, d))
@@ -413,6 +421,8 @@ void node_check_roce_gid(struct ci_report *r, const struct node_facts *f)
 							    p->num);
 			} else if (!p->have_gid_types) {
 				unread++;
+			} else if (port_has_v1(p)) {
+				strbuf_joinf(&v1, ", ", "%s/%u", d->name, p->num);
 			} else {
 				strbuf_joinf(&bad, ", ", "%s/%u", d->name, p->num);
 			}
@@ -430,6 +440,19 @@ void node_check_roce_gid(struct ci_report *r, const struct node_facts *f)
 			c,
 			"give the RoCE netdev an IP address (GIDs follow its addresses) and "
 			"leave UCX_IB_GID_INDEX / NCCL_IB_GID_INDEX unset or on a RoCE v2 index");
+	} else if (v1.len) {
+		/* UCX's uct_ib_device_select_gid() walks RoCE v2 IPv4, v2 IPv6, v1
+		 * IPv4, v1 IPv6 and takes the first present: a v1-only port still
+		 * connects, inside one L2 segment (v1 is not routable). */
+		c = report_check(
+			r, ck, CI_WARN, SUBJ_IB,
+			"RoCE port%s with only RoCE v1 GIDs: %s; UCX and NCCL fall back to "
+			"RoCE v1, which works inside one L2 segment and is not routed",
+			strchr(v1.buf, ',') ? "s" : "", v1.buf);
+		check_set_fix(c, "give the RoCE netdev an IP address on a RoCE v2-enabled port "
+				 "(the kernel adds the v2 GIDs) if the fabric is routed");
+		if (goodl.len)
+			check_add_evidence(c, "%s", goodl.buf);
 	} else if (unread == n) {
 		report_check(r, ck, CI_SKIPPED, SUBJ_IB,
 			     "the GID types of the %zu RoCE port%s could not be read", n,
@@ -456,6 +479,7 @@ void node_check_roce_gid(struct ci_report *r, const struct node_facts *f)
 	strbuf_release(&bad);
 	strbuf_release(&goodl);
 	strbuf_release(&ll);
+	strbuf_release(&v1);
 }
 
 void node_check_efa(struct ci_report *r, const struct node_facts *f)

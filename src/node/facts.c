@@ -63,6 +63,7 @@ void node_facts_release(struct node_facts *f)
 	free(f->gdrapi_version);
 	free(f->ucp_system);
 	free(f->ucp_wheel);
+	free(f->wheel_uct_dir);
 	if (f->smi_topo_t.state == TOOL_OK)
 		smi_topo_release(&f->topo);
 	if (f->smi_nvlink_t.state == TOOL_OK)

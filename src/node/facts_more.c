@@ -16,6 +16,7 @@
 #include "parse/proc_net.h"
 #include "parse/smi_error.h"
 #include "parse/ucx_info.h"
+#include "rules/nixl.h"
 
 static struct node_netif *netif(struct node_facts *f, const char *name)
 {
@@ -64,9 +65,16 @@ static void read_libs(struct node_facts *f, const struct section *s)
 				n--;
 			if (n && n < 16)
 				f->gdrapi_version = xstrndup(v, n);
+		} else if (str_starts(base, "libuct_") && nixl_layout_wheel_dir(l)) {
+			enum nixl_ucx_module m = nixl_layout_ucx_module(l);
+			if (!f->wheel_uct_listed && strlen(l) < 512)
+				f->wheel_uct_dir = xstrndup(l, (size_t)(base - l) - 1);
+			f->wheel_uct_listed = true;
+			if (m < NIXL_UCT_COUNT)
+				f->wheel_uct_mask |= 1u << m;
 		} else if (str_starts(base, "libucp")) {
-			/* The NIXL wheel bundles its own UCX under .nixl*.libs/ */
-			bool wheel = strstr(l, "/.nixl") && strstr(l, ".libs/");
+			/* A NIXL wheel bundles its own UCX ({pkg}.libs/, rules/nixl.c) */
+			bool wheel = nixl_layout_wheel_dir(l) > 0;
 			char **slot = wheel ? &f->ucp_wheel : &f->ucp_system;
 			if (!*slot && strlen(l) < 512)
 				*slot = xstrdup(l);

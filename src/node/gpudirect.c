@@ -82,7 +82,7 @@ static bool dmabuf_possible(const struct node_facts *f, char *why, size_t len, c
 	return false;
 }
 
-void node_gpudirect_view(const struct node_facts *f, struct gdr_view *v)
+static void gpudirect_view(const struct node_facts *f, struct gdr_view *v)
 {
 	memset(v, 0, sizeof(*v));
 	char why[200];
@@ -166,4 +166,27 @@ void node_gpudirect_view(const struct node_facts *f, struct gdr_view *v)
 			 "load nvidia_peermem on the node (GPU operator driver.rdma.enabled=true), "
 			 "or use DMA-BUF (%s)",
 			 need);
+}
+
+void node_gpudirect_view(const struct node_facts *f, struct gdr_view *v)
+{
+	gpudirect_view(f, v);
+	/* UCX_IB_GPU_DIRECT_RDMA off (rules/ucx.c): the kernel side may be
+	 * ready, UCX still stages through host memory (not on EFA: libfabric). */
+	const char *gdr = node_env_get(f, "UCX_IB_GPU_DIRECT_RDMA");
+	if (!ucx_value_off(gdr) || node_count_efa_devs(f) || v->mode == GDR_MODE_UNKNOWN ||
+	    v->mode == GDR_MODE_STAGING)
+		return;
+	const struct ucx_value_rule *vr = ucx_value_rule(UCX_VR_GDR_OFF);
+	char was[sizeof(v->detail)];
+	snprintf(was, sizeof(was), "%s", v->detail);
+	v->mode = GDR_MODE_STAGING;
+	v->status = (enum ci_status)vr->status;
+	v->name = "host staging";
+	int n = snprintf(v->detail, sizeof(v->detail), "UCX_IB_GPU_DIRECT_RDMA=%s: %s", gdr,
+			 vr->what);
+	if (n > 0 && (size_t)n + 20 < sizeof(v->detail))
+		snprintf(v->detail + n, sizeof(v->detail) - (size_t)n, " (the node side: %.*s)",
+			 (int)(sizeof(v->detail) - (size_t)n - 20), was);
+	snprintf(v->fix, sizeof(v->fix), "%s", vr->fix);
 }

@@ -38,6 +38,10 @@ void node_check_memlock(struct ci_report *r, const struct node_facts *f);
 void node_check_shm(struct ci_report *r, const struct node_facts *f);
 /* checks_env.c */
 void node_check_env(struct ci_report *r, const struct node_facts *f);
+/* The engine/NCCL variable rows (rules/engine_vars.c) under check `ck`:
+ * node.env.kv and nixl.env.kv say the same. */
+void node_check_kv_env(struct ci_report *r, const struct node_facts *f,
+		       const struct check_desc *ck);
 /* The transport variables as facts. */
 void node_report_env_facts(struct ci_report *r, const struct node_facts *f, const char *subject);
 

@@ -62,6 +62,8 @@ const struct check_desc node_check_table[NODE_CK_COUNT] = {
 				  "the shared UCX rendezvous rule on the pod's values"},
 	[NODE_CK_ENV_NCCL_IB] = {"node.env.nccl.ib", CI_LAYER_ENV, true,
 				 "the shared NCCL InfiniBand rule on the pod's values"},
+	[NODE_CK_ENV_KV] = {"node.env.kv", CI_LAYER_ENV, false,
+			    "engine and NCCL variables that break or slow the KV path"},
 };
 
 /* The value rules' checks sit in enum varrule_id's order. */

@@ -190,7 +190,12 @@ struct node_facts {
 	int ibverbs_abi;      /* N of libibverbs.so.1.N.*; -1 when none seen */
 	char *gdrapi_version; /* "2.4" from libgdrapi.so.2.4; NULL */
 	char *ucp_system;     /* a libucp.so outside the NIXL wheel; NULL */
-	char *ucp_wheel;      /* .nixl*.libs/libucp*; NULL */
+	char *ucp_wheel;      /* a NIXL wheel's bundled libucp* (rules/nixl.c); NULL */
+	/* the wheel's bundled UCX modules ({pkg}.libs/ucx/libuct_*): listed at
+	 * all, and which (bit enum nixl_ucx_module, rules/nixl.h) */
+	bool wheel_uct_listed;
+	unsigned wheel_uct_mask;
+	char *wheel_uct_dir; /* "<wheel>/ucx" as listed; NULL */
 
 	/* UCX as ucx_info -v reports it (the DMA-BUF path needs >= 1.14) */
 	bool have_ucx_version;

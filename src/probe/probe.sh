@@ -1151,15 +1151,53 @@ if [ -z "$sysroot" ] && [ -n "$ctr_ports" ]; then
 fi
 
 # --- NIXL installation -----------------------------------------------------
+# The Python trees that can hold a NIXL wheel: the system's, /usr/local's,
+# venvs under /opt and /workspace (lib and lib64: llm-d's images use a lib64
+# venv) and the user site.  A lib64 that is a link to lib is skipped (the
+# same files twice).  Inside each, the layouts of NIXL's packaging
+# (ai-dynamo/nixl contrib/wheel + meson-python; rules/nixl.c reads them):
+# auditwheel's {pkg}.libs/ with the bundled UCX (libucp*, ucx/libuct_*) and
+# the plugins (nixl/libplugin_*), meson-python's .{pkg}.mesonpy.libs/plugins,
+# older wheels' .nixl*.libs/plugins, TensorRT-LLM's tensorrt_llm/libs/nixl.
+sites=
+for sp in "$root"/usr/lib*/python3*/*-packages "$root"/usr/local/lib*/python3*/*-packages \
+	"$root"/opt/*/lib*/python3*/site-packages "$root"/opt/*/*/lib*/python3*/site-packages \
+	"$root"/workspace/*/lib*/python3*/site-packages \
+	"$root"/root/.local/lib/python3*/site-packages; do
+	[ -d "$sp" ] || continue
+	libdir=${sp%/python3*}
+	[ ! -L "$libdir" ] || continue
+	inroot "$sp" || continue
+	sites="$sites$sp$nl"
+done
+
 begin nixl:plugins
 np=0
 plugin_dir=${pid1_plugin_dir:-${NIXL_PLUGIN_DIR-}}
-for d in "$root$plugin_dir" "$root"/opt/nvidia/nvda_nixl/lib*/plugins \
-	"$root"/opt/nvidia/nvda_nixl/lib*/*/plugins "$root"/usr/local/nixl/lib*/plugins \
-	"$root"/usr/local/nixl/lib*/*/plugins "$root"/usr/lib*/python3*/*-packages/.nixl*.libs/plugins \
-	"$root"/usr/local/lib*/python3*/*-packages/.nixl*.libs/plugins \
-	"$root"/opt/*/lib/python3*/site-packages/.nixl*.libs/plugins \
-	"$root"/opt/*/*/lib/python3*/site-packages/.nixl*.libs/plugins; do
+set -f
+IFS=$nl
+# shellcheck disable=SC2086
+set -- $sites
+IFS=$sp_ifs
+set +f
+pdirs=
+for sp do
+	for d in "$sp"/nixl*.libs/nixl "$sp"/.nixl*.mesonpy.libs/plugins \
+		"$sp"/.nixl*.libs/plugins "$sp"/tensorrt_llm/libs/nixl/plugins; do
+		[ -d "$d" ] && pdirs="$pdirs$d$nl"
+	done
+done
+for d in "$root"/opt/nvidia/nvda_nixl/lib*/plugins "$root"/opt/nvidia/nvda_nixl/lib*/*/plugins \
+	"$root"/usr/local/nixl/lib*/plugins "$root"/usr/local/nixl/lib*/*/plugins; do
+	pdirs="$pdirs$d$nl"
+done
+set -f
+IFS=$nl
+# shellcheck disable=SC2086
+set -- "$root$plugin_dir" $pdirs
+IFS=$sp_ifs
+set +f
+for d do
 	[ -n "$plugin_dir" ] || [ "$d" != "$root" ] || continue
 	[ -d "$d" ] || continue
 	inroot "$d" || continue
@@ -1174,20 +1212,40 @@ done
 endsec nixl:plugins 0 ''
 
 # The image's libraries, by name only (never opened): rdma-core's ABI
-# (ibv_reg_dmabuf_mr), GDRCopy's library against gdrdrv, and a system UCX
-# beside the one the NIXL wheel bundles.
+# (ibv_reg_dmabuf_mr), GDRCopy's library against gdrdrv, a system UCX beside
+# the one a NIXL wheel bundles, and that bundled UCX's modules (ucx/libuct_*:
+# which of IB, CUDA, GDRCopy NIXL's own UCX can load).
 begin files:libs
 nf=0
+wl=
+set -f
+IFS=$nl
+# shellcheck disable=SC2086
+set -- $sites
+IFS=$sp_ifs
+set +f
+for sp do
+	for f in "$sp"/nixl*.libs/libucp* "$sp"/.nixl*.libs/libucp* \
+		"$sp"/.nixl*.mesonpy.libs/libucp* "$sp"/nixl*.libs/ucx/libuct_*; do
+		[ -e "$f" ] && wl="$wl$f$nl"
+	done
+done
 for f in "$root"/usr/lib/*-linux-gnu/libibverbs.so.1.* "$root"/usr/lib64/libibverbs.so.1.* \
 	"$root"/usr/lib/libibverbs.so.1.* "$root"/usr/local/lib/libibverbs.so.1.* \
 	"$root"/usr/lib/*-linux-gnu/libgdrapi.so.2.* "$root"/usr/lib64/libgdrapi.so.2.* \
 	"$root"/usr/lib/libgdrapi.so.2.* "$root"/usr/local/lib/libgdrapi.so.2.* \
 	"$root"/usr/lib/*-linux-gnu/libucp.so.* "$root"/usr/lib64/libucp.so.* \
 	"$root"/usr/lib/libucp.so.* "$root"/usr/local/lib/libucp.so.* \
-	"$root"/usr/local/ucx/lib/libucp.so.* "$root"/opt/hpcx/ucx/lib/libucp.so.* \
-	"$root"/usr/lib*/python3*/*-packages/.nixl*.libs/libucp* \
-	"$root"/usr/local/lib*/python3*/*-packages/.nixl*.libs/libucp* \
-	"$root"/opt/*/lib/python3*/site-packages/.nixl*.libs/libucp*; do
+	"$root"/usr/local/ucx/lib/libucp.so.* "$root"/opt/hpcx/ucx/lib/libucp.so.*; do
+	[ -e "$f" ] && wl="$f$nl$wl"
+done
+set -f
+IFS=$nl
+# shellcheck disable=SC2086
+set -- $wl
+IFS=$sp_ifs
+set +f
+for f do
 	[ -e "$f" ] || continue
 	inroot "${f%/*}" || continue
 	nf=$((nf + 1))
@@ -1198,24 +1256,27 @@ endsec files:libs 0 ''
 
 begin nixl:python
 nm=0
-for m in "$root"/usr/lib*/python3*/*-packages/nixl*.dist-info/METADATA \
-	"$root"/usr/local/lib*/python3*/*-packages/nixl*.dist-info/METADATA \
-	"$root"/opt/*/lib/python3*/site-packages/nixl*.dist-info/METADATA \
-	"$root"/opt/*/*/lib/python3*/site-packages/nixl*.dist-info/METADATA \
-	"$root"/workspace/*/lib/python3*/site-packages/nixl*.dist-info/METADATA \
-	"$root"/root/.local/lib/python3*/site-packages/nixl*.dist-info/METADATA; do
-	[ -r "$m" ] || continue
-	safe "$m" || continue
-	nm=$((nm + 1))
-	[ "$nm" -le 16 ] || break
-	nl2=0
-	while IFS= read -r l && [ "$nl2" -lt 40 ]; do
-		nl2=$((nl2 + 1))
-		case $l in
-		Name:* | Version:*) pline "${m#"$root"}: $l" ;;
-		'') break ;;
-		esac
-	done <"$m"
+set -f
+IFS=$nl
+# shellcheck disable=SC2086
+set -- $sites
+IFS=$sp_ifs
+set +f
+for sp do
+	for m in "$sp"/nixl*.dist-info/METADATA; do
+		[ -r "$m" ] || continue
+		safe "$m" || continue
+		nm=$((nm + 1))
+		[ "$nm" -le 16 ] || break
+		nl2=0
+		while IFS= read -r l && [ "$nl2" -lt 40 ]; do
+			nl2=$((nl2 + 1))
+			case $l in
+			Name:* | Version:*) pline "${m#"$root"}: $l" ;;
+			'') break ;;
+			esac
+		done <"$m"
+	done
 done
 endsec nixl:python 0 ''
 

@@ -1,6 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "rules/ucx.h"
 
+#include <strings.h>
+
+#include "core/report.h"
+
 static const struct ucx_version_rule rules[UCX_THRESHOLD_COUNT] = {
 	[UCX_MIN_DMABUF] = {1, 14, "1.14", "DMA-BUF memory registration",
 			    "openucx/ucx v1.14.0 NEWS: \"Added support for dmabuf\" "
@@ -22,4 +26,37 @@ bool ucx_meets(enum ucx_threshold t, unsigned major, unsigned minor)
 {
 	const struct ucx_version_rule *r = ucx_rule(t);
 	return major > r->major || (major == r->major && minor >= r->minor);
+}
+
+static const struct ucx_value_rule value_rules[UCX_VALUE_RULE_COUNT] = {
+	[UCX_VR_TLS_NO_CUDA_COPY] =
+		{CI_FAIL,
+		 "VRAM is detected as host memory, so NIXL's UCX memReg refuses "
+		 "it (NIXL_ERR_BACKEND)",
+		 "add cuda_copy (and cuda_ipc) to UCX_TLS, or leave UCX_TLS unset",
+		 "ai-dynamo/nixl src/plugins/ucx/ucx_utils.cpp nixlUcxContext::memReg "
+		 "(PR #1385/#1393: fail when VRAM is seen as host); PR #1617 (fail on "
+		 "a UCX_TLS without GPU support)"},
+	[UCX_VR_GDR_OFF] =
+		{CI_WARN,
+		 "UCX never registers GPU memory with the NIC: GPU buffers are staged "
+		 "through host memory (it works, several times slower)",
+		 "remove UCX_IB_GPU_DIRECT_RDMA (UCX's default `try` uses GPUDirect RDMA "
+		 "where the node has it)",
+		 "openucx/ucx src/uct/ib/base/ib_md.c (GPU_DIRECT_RDMA ternary, default "
+		 "try: no adds no CUDA memory type to the IB memory domain)"},
+};
+
+const struct ucx_value_rule *ucx_value_rule(enum ucx_value_rule_id id)
+{
+	return id < UCX_VALUE_RULE_COUNT ? &value_rules[id] : &value_rules[0];
+}
+
+bool ucx_value_off(const char *v)
+{
+	static const char *const no[] = {"n", "no", "off", "0", "false", NULL};
+	for (size_t i = 0; v && no[i]; i++)
+		if (!strcasecmp(v, no[i]))
+			return true;
+	return false;
 }

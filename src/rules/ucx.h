@@ -27,4 +27,29 @@ const struct ucx_version_rule *ucx_rule(enum ucx_threshold t);
 /* major.minor at least the threshold's */
 bool ucx_meets(enum ucx_threshold t, unsigned major, unsigned minor);
 
+/* UCX value rules: one fact, one status, in every verb (env, node, nixl, all).
+ * Each row: the status, the words the checks print, the source. */
+enum ucx_value_rule_id {
+	/* UCX_TLS keeps RDMA but not cuda_copy, on a GPU pod: UCX's cuda_copy
+	 * memory domain is the one that detects CUDA memory, so without it
+	 * VRAM is classified as host memory and NIXL's memReg fails. */
+	UCX_VR_TLS_NO_CUDA_COPY,
+	/* UCX_IB_GPU_DIRECT_RDMA off: UCX's IB memory domain never registers
+	 * GPU memory, so GPU buffers are staged through host memory. */
+	UCX_VR_GDR_OFF,
+	UCX_VALUE_RULE_COUNT,
+};
+
+struct ucx_value_rule {
+	int status;       /* enum ci_status (core/report.h) */
+	const char *what; /* the consequence, printed by every verb */
+	const char *fix;
+	const char *source;
+};
+
+const struct ucx_value_rule *ucx_value_rule(enum ucx_value_rule_id id);
+/* UCX's ternary/boolean "off" spellings (ucs_config_sscanf_ternary / bool):
+ * n, no, off, 0, false, any case. */
+bool ucx_value_off(const char *v);
+
 #endif

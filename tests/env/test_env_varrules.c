@@ -79,8 +79,11 @@ static void test_ucx_tls(void **state)
 	recipe_none.fabric = 0;
 	assert_int_equal(eval_st(VR_UCX_TLS, tcp, 1, &recipe_none, NULL, 0), CI_FAIL);
 
+	/* no cuda_copy on a GPU pod: NIXL's memReg refuses VRAM (rules/ucx.c) */
 	struct var_view nocuda[] = {V("UCX_TLS", "rc_x,rc")};
-	assert_int_equal(eval_st(VR_UCX_TLS, nocuda, 1, &host_ib, NULL, 0), CI_WARN);
+	assert_int_equal(eval_st(VR_UCX_TLS, nocuda, 1, &host_ib, NULL, 0), CI_FAIL);
+	struct var_view ipc_only[] = {V("UCX_TLS", "rc_x,rc,cuda_ipc")};
+	assert_int_equal(eval_st(VR_UCX_TLS, ipc_only, 1, &host_ib, NULL, 0), CI_FAIL);
 	struct varrule_ctx host_nogpu = host_ib;
 	host_nogpu.gpu = false;
 	assert_int_equal(eval_st(VR_UCX_TLS, nocuda, 1, &host_nogpu, NULL, 0), CI_OK);
