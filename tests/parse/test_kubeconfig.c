@@ -95,6 +95,8 @@ static char *nested(int n, bool flow)
 {
 	size_t cap = (size_t)n * (flow ? 2 : (size_t)n + 8) + 256;
 	char *s = malloc(cap), *p = s;
+	if (!s)
+		abort();
 	p += sprintf(p, "current-context: a\ncontexts:\n- name: a\n  context:\n    namespace: ns\n"
 			"    deep: ");
 	if (flow) {
