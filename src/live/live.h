@@ -34,6 +34,7 @@
 #include "parse/proc_maps.h"
 #include "parse/prom_text.h"
 #include "parse/transcript.h"
+#include "rules/logs.h"
 #include "rules/nixl_telemetry.h"
 
 #define SEC_LIVE_PROC    "live:proc"
@@ -96,6 +97,15 @@ struct live_sample {
 	char nixl_why[120]; /* why there is no telemetry, from the probe */
 };
 
+/* A log line that one of the sources' format strings printed. */
+struct live_log_hit {
+	const struct log_rule *rule;
+	enum log_src src;
+	char *evidence; /* the first such line, capped at 300 bytes */
+	size_t count;
+};
+#define LIVE_MAX_LOG_HITS 64
+
 struct live_facts {
 	bool collected; /* the probe looked for the engine process */
 	bool found;     /* an engine process was found */
@@ -121,6 +131,10 @@ struct live_facts {
 	char *logs_why;      /* why not */
 	size_t logs_lines;   /* lines scanned */
 	struct logscan logs; /* known transport lines only */
+	/* lines that match a format string of rules/logs_table.c and no
+	 * symptom above, one per row, in order of first appearance */
+	struct live_log_hit *hits;
+	size_t n_hits;
 	struct live_sample s[2];
 };
 

@@ -406,6 +406,20 @@ static void check_errors(struct ci_report *r, const char *subject, const struct 
 		     "NIXL's error counters did not grow during the window");
 }
 
+/* NCCL's socket transport lists its interfaces when it initialises
+ * ("NET/Socket : Using [0]ib0:..."); NCCL versions that initialise it for
+ * the bootstrap print the line on runs that then pick NET/IB or a plugin.
+ * The network the same log says NCCL chose decides (NCCL's own "Using
+ * network ..." / "NET/IB : Using [", src/transport/net_socket.cc, net.cc). */
+static bool socket_list_only(const struct live_facts *f, const struct log_finding *g)
+{
+	return strstr(g->evidence, "NET/Socket : Using [") &&
+	       !strstr(g->evidence, "via NET/Socket") &&
+	       (logscan_get(&f->logs, LOG_NCCL_NET_IB) || logscan_get(&f->logs, LOG_NCCL_NET_OFI) ||
+		logscan_get(&f->logs, LOG_NCCL_GDRDMA_USED) ||
+		logscan_get(&f->logs, LOG_NCCL_NET_IB_NO_GDR));
+}
+
 /* What a known line in a worker's log means for the KV path. */
 static enum ci_status log_weight(enum log_symptom sym)
 {
@@ -452,9 +466,17 @@ static void check_logs(struct ci_report *r, const struct live_facts *f, const ch
 	size_t bad = 0, withheld = 0;
 	for (size_t i = 0; i < f->logs.n; i++) {
 		enum ci_status w = log_weight(f->logs.v[i].sym);
+		if (f->logs.v[i].sym == LOG_NCCL_NET_SOCKET && socket_list_only(f, &f->logs.v[i]))
+			w = CI_OK;
 		if (w == CI_FAIL || (w == CI_WARN && worst == CI_OK))
 			worst = w;
 		bad += w != CI_OK;
+	}
+	for (size_t i = 0; i < f->n_hits; i++) {
+		enum ci_status w = f->hits[i].rule->meaning == LOG_MEAN_FAIL ? CI_FAIL : CI_WARN;
+		if (w == CI_FAIL || worst == CI_OK)
+			worst = w;
+		bad++;
 	}
 	struct ci_check *c;
 	if (!bad)
@@ -475,6 +497,20 @@ static void check_logs(struct ci_report *r, const struct live_facts *f, const ch
 		char *line = redact_url_credentials(g->evidence);
 		check_add_evidence(c, "%s (%zu line%s): %s", log_symptom_name(g->sym), g->count,
 				   g->count == 1 ? "" : "s", line);
+		free(line);
+	}
+	for (size_t i = 0; i < f->n_hits; i++) {
+		const struct live_log_hit *h = &f->hits[i];
+		const struct log_source *ls = &log_sources_table[h->src];
+		if (!log_line_safe(h->evidence)) {
+			withheld++;
+			continue;
+		}
+		char *line = redact_url_credentials(h->evidence);
+		check_add_evidence(c, "%s %s (%s %s, %zu line%s): %s", ls->name,
+				   h->rule->meaning == LOG_MEAN_FAIL ? "error" : "warning",
+				   h->rule->file, ls->tags[(h->rule->versions & 1) ? 0 : 1],
+				   h->count, h->count == 1 ? "" : "s", line);
 		free(line);
 	}
 	if (withheld)

@@ -45,6 +45,9 @@ void live_facts_release(struct live_facts *f)
 	free(f->tm_metrics);
 	if (f->logs_read)
 		logscan_release(&f->logs);
+	for (size_t i = 0; i < f->n_hits; i++)
+		free(f->hits[i].evidence);
+	free(f->hits);
 	live_facts_init(f);
 }
 
@@ -278,6 +281,34 @@ static void read_logs(struct live_facts *f, const struct section *s)
 	for (size_t i = 0; i < s->len; i++)
 		f->logs_lines += s->body[i] == '\n';
 	(void)logscan_parse(s->body, s->len, &f->logs);
+	/* Then every line the sources' format strings account for (rules/
+	 * logs.h), unless a symptom already names it. */
+	struct lines it;
+	char *l;
+	lines_init(&it, s->body, s->len);
+	while ((l = lines_next(&it))) {
+		const char *t = str_skip_ws(l);
+		enum log_src src;
+		const struct log_rule *rule;
+		if (!*t || logscan_line_known(t) || !(rule = log_rule_match(t, &src)))
+			continue;
+		size_t k = 0;
+		while (k < f->n_hits && f->hits[k].rule != rule)
+			k++;
+		if (k < f->n_hits) {
+			f->hits[k].count++;
+			continue;
+		}
+		if (f->n_hits >= LIVE_MAX_LOG_HITS)
+			continue;
+		f->hits = xrealloc(f->hits, (f->n_hits + 1) * sizeof(*f->hits));
+		f->hits[f->n_hits++] =
+			(struct live_log_hit){.rule = rule,
+					      .src = src,
+					      .evidence = xstrndup(t, strnlen(t, 300)),
+					      .count = 1};
+	}
+	lines_release(&it);
 }
 
 /* Why no exporter was scraped, from the switches the probe read (the

@@ -89,6 +89,24 @@ static bool extra_ok(enum log_symptom sym, const char *l)
 	}
 }
 
+bool logscan_line_known(const char *s)
+{
+	for (size_t p = 0; p < sizeof(patterns) / sizeof(patterns[0]); p++) {
+		const struct pattern *pt = &patterns[p];
+		size_t k;
+		for (k = 0; k < 4 && pt->needle[k]; k++)
+			if (strstr(s, pt->needle[k]))
+				break;
+		if (k == 4 || !pt->needle[k])
+			continue;
+		if (pt->unless && strstr(s, pt->unless))
+			continue;
+		if (extra_ok(pt->sym, s))
+			return true;
+	}
+	return false;
+}
+
 static void add(struct logscan *out, enum log_symptom sym, const char *line, size_t lineno)
 {
 	size_t i;

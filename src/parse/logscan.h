@@ -10,6 +10,7 @@
 #ifndef CI_PARSE_LOGSCAN_H
 #define CI_PARSE_LOGSCAN_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 enum log_symptom {
@@ -66,5 +67,7 @@ int logscan_parse(const char *buf, size_t len, struct logscan *out);
 void logscan_release(struct logscan *l);
 const struct log_finding *logscan_get(const struct logscan *l, enum log_symptom sym);
 const char *log_symptom_name(enum log_symptom sym); /* "nccl.net_socket", ... */
+/* The line is one of the symptoms above (matching as logscan_parse does). */
+bool logscan_line_known(const char *line);
 
 #endif

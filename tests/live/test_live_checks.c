@@ -428,6 +428,51 @@ static void logs_nccl_socket_and_healthy(void **state)
 	report_release(&r);
 }
 
+/* An older NCCL lists the socket transport's interfaces on runs that then
+ * use NET/IB: the network the same log says was chosen decides. */
+static void logs_nccl_socket_list_then_ib(void **state)
+{
+	struct tb b = {0};
+	struct ci_report r;
+	(void)state;
+	add(&b, SEC_LIVE_LOGS,
+	    "node-1:412:412 [0] NCCL INFO NCCL version 2.7.8+cuda11.0\n"
+	    "node-1:412:412 [0] NCCL INFO NET/Socket : Using [0]ib0:10.0.0.1<0>\n"
+	    "node-1:412:500 [0] NCCL INFO NET/IB : Using [0]mlx5_0:1/IB ; OOB ib0:10.0.0.1<0>\n");
+	judge(&b, &r);
+	assert_int_equal(find(&r, "node.live.logs")->status, CI_OK);
+	report_release(&r);
+	/* the same list on a run that chose no RDMA network is a warning */
+	add(&b, SEC_LIVE_LOGS,
+	    "node-1:412:412 [0] NCCL INFO NET/Socket : Using [0]ib0:10.0.0.1<0>\n");
+	judge(&b, &r);
+	assert_int_equal(find(&r, "node.live.logs")->status, CI_WARN);
+	report_release(&r);
+}
+
+/* A UCX error that no symptom names is read from UCX's own format string
+ * (rules/logs_table.c), with its file and tag. */
+static void logs_from_source_format(void **state)
+{
+	struct tb b = {0};
+	struct ci_report r;
+	(void)state;
+	add(&b, SEC_LIVE_LOGS,
+	    "[1718224849.578624] [gds1:1761229:0]       ib_device.c:1163 UCX  ERROR   "
+	    "ibv_create_ah(dlid=49152 sl=0 port=1) for UD mlx5 connect on mlx5_0 failed: Invalid "
+	    "argument\n"
+	    "[1718224849.1] [gds1:1761229:0]     ucp_worker.c:1903 UCX  INFO  ucp_context_0 "
+	    "intra-node cfg#1 tag(self/memory cma/memory)\n");
+	judge(&b, &r);
+	const struct ci_check *c = find(&r, "node.live.logs");
+	assert_int_equal(c->status, CI_FAIL);
+	bool cited = false;
+	for (size_t i = 0; i < c->n_evidence; i++)
+		cited |= strstr(c->evidence[i], "ucx error (src/uct/ib/base/ib_device.c") != NULL;
+	assert_true(cited);
+	report_release(&r);
+}
+
 static void logs_unreadable(void **state)
 {
 	struct tb b = {0};
@@ -710,6 +755,8 @@ int main(void)
 		cmocka_unit_test(logs_nixl_backend_error),
 		cmocka_unit_test(logs_nccl_socket_and_healthy),
 		cmocka_unit_test(logs_unreadable),
+		cmocka_unit_test(logs_nccl_socket_list_then_ib),
+		cmocka_unit_test(logs_from_source_format),
 		cmocka_unit_test(nixl_09_names_read),
 		cmocka_unit_test(nixl_11_names_read),
 		cmocka_unit_test(prometheus_mp_ranks_summed),

@@ -1,0 +1,154 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* rules/logs: every format string, rendered into a line as its source
+ * would print it, matches its own row; real benign lines match none. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "parse/logscan.h"
+#include "rules/logs.h"
+
+/* A value for each conversion, as a run would print one. */
+static void render(const char *fmt, char *out, size_t cap)
+{
+	size_t n = 0;
+	for (const char *f = fmt; *f && n + 32 < cap;) {
+		if (f[0] == '%' && f[1] == '%') {
+			out[n++] = '%';
+			f += 2;
+			continue;
+		}
+		if (f[0] != '%') {
+			out[n++] = *f++;
+			continue;
+		}
+		f++;
+		while (*f && strchr("-+ #0123456789.*hlzjtLq", *f))
+			f++;
+		const char *v = "7";
+		switch (*f) {
+		case 's': v = "mlx5_0"; break;
+		case 'p': v = "0x7f2a1c000000"; break;
+		case 'm': v = "Invalid argument"; break;
+		case 'x':
+		case 'X': v = "1f"; break;
+		case 'f':
+		case 'g':
+		case 'e': v = "0.5"; break;
+		case 'c': v = "x"; break;
+		default: break;
+		}
+		if (*f)
+			f++;
+		n += (size_t)snprintf(out + n, cap - n, "%s", v);
+	}
+	out[n] = '\0';
+}
+
+/* The mark each source's logger puts before the message, at its level. */
+static const char *mark(enum log_src s, enum log_meaning m)
+{
+	switch (s) {
+	case LOG_SRC_UCX:
+		return m == LOG_MEAN_FAIL ? "[1700000000.1] [h:1:0]   ib_iface.c:1 UCX  ERROR "
+					  : "[1700000000.1] [h:1:0]   ib_iface.c:1 UCX  WARN  ";
+	case LOG_SRC_NIXL:
+		return m == LOG_MEAN_FAIL ? "E1201 12:00:00.000001    412 nixl_agent.cpp:1] "
+					  : "W1201 12:00:00.000001    412 nixl_agent.cpp:1] ";
+	case LOG_SRC_NCCL: return "h:412:500 [0] transport/net_ib.cc:1 NCCL WARN ";
+	case LOG_SRC_OFI: return "h:412:500 [0] nccl_net_ofi_rdma.cpp:1 NCCL WARN NET/OFI ";
+	case LOG_SRC_EFA: return "libfabric:412:1700000000::efa:ep_ctrl:efa_rdm_ep_open():1<warn> ";
+	case LOG_SRC_COUNT: break;
+	}
+	return "";
+}
+
+static void test_every_row_matches_its_line(void **state)
+{
+	(void)state;
+	size_t total = 0;
+	for (int s = 0; s < LOG_SRC_COUNT; s++) {
+		const struct log_source *ls = &log_sources_table[s];
+		assert_true(ls->n > 0);
+		for (size_t i = 0; i < ls->n; i++) {
+			const struct log_rule *r = &ls->rows[i];
+			char msg[1024], line[1400];
+			render(r->fmt, msg, sizeof(msg));
+			snprintf(line, sizeof(line), "%s%s", mark((enum log_src)s, r->meaning),
+				 msg);
+			if (!log_fmt_matches(r->fmt, line))
+				fail_msg("%s row \"%s\" does not match its line \"%s\"", ls->name,
+					 r->fmt, line);
+			enum log_src got;
+			const struct log_rule *m = log_rule_match(line, &got);
+			if (!m)
+				fail_msg("no row matches \"%s\"", line);
+			/* the row found first means what this one means */
+			if (m->meaning != r->meaning && log_sources_table[got].rows != ls->rows)
+				fail_msg("\"%s\" is read as another source's %s", line, m->fmt);
+			assert_true(r->versions >= 1 && r->versions <= 3);
+			assert_non_null(r->file);
+			total++;
+		}
+	}
+	assert_true(total > 1000);
+}
+
+/* Real benign lines of the same loggers (INFO/DEBUG of NCCL, UCX, NIXL,
+ * the OFI plugin; tests/fixtures/live/logs and issue threads) match no row. */
+static void test_benign_lines_match_none(void **state)
+{
+	(void)state;
+	static const char *const benign[] = {
+		"[1744331142.028115] [ccw-gpu-51:2802608:3]      ucp_worker.c:1903 UCX  INFO    "
+		"ucp_context_2 inter-node cfg#3 rma(rc_mlx5/mlx5_ib2:1)",
+		"[1710151844.440842] [m201:4904 :0]           ib_md.c:1815 UCX  DEBUG mlx5_0: dmabuf "
+		"is supported",
+		"aigc-0:1639:1915 [0] NCCL INFO Call to ibv_set_ece failed with error Operation not "
+		"supported errno 95",
+		"8h200-2:6831:6840 [0] NCCL INFO NET/OFI Support for DMA-BUF registrations: false",
+		"I0801 15:40:05.041813    1049 nixl_plugin_manager.cpp:316] Discovered and loaded "
+		"plugin: UCX",
+		"ip-10-36-29-253:79:79 [0] NCCL INFO NET/Plugin: Failed to find ncclCollNetPlugin_v8 "
+		"symbol.",
+		"h:1:1 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[1] via P2P/CUMEM",
+		NULL,
+	};
+	for (size_t i = 0; benign[i]; i++) {
+		enum log_src s;
+		const struct log_rule *r = log_rule_match(benign[i], &s);
+		if (r)
+			fail_msg("benign \"%s\" matched %s row \"%s\"", benign[i],
+				 log_sources_table[s].name, r->fmt);
+	}
+}
+
+/* Fragments in order, conversions as wildcards; spaces-only fragments
+ * say nothing. */
+static void test_fragments(void **state)
+{
+	(void)state;
+	assert_true(log_fmt_matches(
+		"failed to register address %p (%s) length %zu",
+		"x UCX  ERROR failed to register address 0x7f (host) length 4096 on md"));
+	assert_false(log_fmt_matches("failed to register address %p (%s) length %zu",
+				     "length 4096 failed to register address 0x7f"));
+	assert_true(
+		log_fmt_matches("%s%s%s %s %s not available, please use one or more of: %s",
+				"UCX  WARN  transports 'cuda_ipc','cuda_copy' are not available, "
+				"please use one or more of: tcp"));
+	assert_true(log_fmt_matches("100%% done", "100% done"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_every_row_matches_its_line),
+		cmocka_unit_test(test_benign_lines_match_none),
+		cmocka_unit_test(test_fragments),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
