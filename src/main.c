@@ -52,6 +52,10 @@ enum {
 	LONG_LOGS,
 	LONG_FORCE,
 	LONG_BUNDLE,
+	LONG_INTERVAL,
+	LONG_LISTEN,
+	LONG_ONCE,
+	LONG_NODE_INTERVAL,
 };
 
 static const struct option long_opts[] = {
@@ -84,6 +88,10 @@ static const struct option long_opts[] = {
 	{"max-files", required_argument, NULL, LONG_MAX_FILES},
 	{"observe", required_argument, NULL, LONG_OBSERVE},
 	{"logs", optional_argument, NULL, LONG_LOGS},
+	{"interval", required_argument, NULL, LONG_INTERVAL},
+	{"listen", required_argument, NULL, LONG_LISTEN},
+	{"once", no_argument, NULL, LONG_ONCE},
+	{"node-interval", required_argument, NULL, LONG_NODE_INTERVAL},
 	{"help", no_argument, NULL, 'h'},
 	{"version", no_argument, NULL, LONG_VERSION},
 	{NULL, 0, NULL, 0},
@@ -110,6 +118,7 @@ static const struct string_opt {
 	{'l', offsetof(struct cli_opts, selector), OPT_SELECTOR},
 	{LONG_OUTPUT, offsetof(struct cli_opts, output), 0},
 	{LONG_BUNDLE, offsetof(struct cli_opts, bundle), 0},
+	{LONG_LISTEN, offsetof(struct cli_opts, listen), OPT_LISTEN},
 };
 
 /* Options that take a count: the range, and the words of its error. */
@@ -175,6 +184,12 @@ static int set_duration(const char *arg, double *out, unsigned given, unsigned *
 		*given_bits |= given;
 		return 0;
 	}
+	if (given == OPT_INTERVAL || given == OPT_NODE_INTERVAL)
+		return cli_usage_error(NULL,
+				       "invalid %s '%s' (a duration as kubectl takes it: "
+				       "60s, 5m, or seconds; at most 24h)",
+				       given == OPT_INTERVAL ? "--interval" : "--node-interval",
+				       arg);
 	if (given == OPT_TIMEOUT)
 		return cli_usage_error(NULL,
 				       "invalid --timeout '%s' (a duration as kubectl takes it: "
@@ -295,6 +310,13 @@ static int parse_option(int c, struct cli_opts *o, bool *want_help, char **argv)
 	case 'q': o->quiet = true; return 0;
 	case 'v': o->verbose = true; return 0;
 	case LONG_FORCE: o->force = true; return 0;
+	case LONG_ONCE:
+		o->once = true;
+		o->given |= OPT_ONCE;
+		return 0;
+	case LONG_INTERVAL: return set_duration(optarg, &o->interval_s, OPT_INTERVAL, &o->given);
+	case LONG_NODE_INTERVAL:
+		return set_duration(optarg, &o->node_interval_s, OPT_NODE_INTERVAL, &o->given);
 	case LONG_TIMEOUT: return set_duration(optarg, &o->timeout_s, OPT_TIMEOUT, &o->given);
 	case LONG_DEADLINE: return set_duration(optarg, &o->deadline_s, OPT_DEADLINE, &o->given);
 	case 'h': *want_help = true; return 0;

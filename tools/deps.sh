@@ -31,6 +31,7 @@ need_cmd pkg-config pkg-config
 need_pc yaml-0.1 libyaml-dev
 need_pc jansson libjansson-dev
 need_pc zlib zlib1g-dev
+need_pc libmicrohttpd libmicrohttpd-dev
 if [ "$what" = test ] || [ "$what" = ci ]; then
 	need_pc cmocka libcmocka-dev
 	need_cmd python3 python3

@@ -45,6 +45,14 @@ enum verb_target {
 struct verb;
 
 /* What a verb is given: everything resolved, nothing left to parse. */
+/* The agent verb's own options (cmd/agent.c). */
+struct agent_opts {
+	double interval_s;      /* 0: the default */
+	double node_interval_s; /* 0: the default */
+	const char *listen;     /* NULL: the default */
+	bool once;
+};
+
 struct verb_ctx {
 	const struct verb *verb;
 	enum verb_target target;   /* the one resolved (a single bit) */
@@ -58,6 +66,7 @@ struct verb_ctx {
 	void *state;                  /* the verb's own, between start() and stop() */
 	bool save_failed;             /* --save-probe failed: exit CI_EXIT_IO after the report */
 	struct bundle_writer *bundle; /* --bundle, or NULL */
+	struct agent_opts agent;      /* agent: --interval, --listen, --once */
 };
 
 struct verb {
@@ -121,5 +130,7 @@ int cmd_nixl_check(const struct verb_ctx *c);
 void cmd_nixl_start(struct verb_ctx *c);
 void cmd_nixl(struct verb_ctx *c, struct ci_report *r, const struct transcript *t);
 void cmd_nixl_stop(struct verb_ctx *c);
+int cmd_agent_check(const struct verb_ctx *c);
+int cmd_agent(struct verb_ctx *c, struct ci_report *r);
 
 #endif

@@ -114,6 +114,33 @@ const struct verb verbs[] = {
 		.fleet = FLEET_ALL,
 	},
 	{
+		.name = "agent",
+		.synopsis = "agent",
+		.summary = "watch every engine on this node, for Prometheus",
+		.description =
+			"Runs on a node (a DaemonSet pod with the host's PID namespace and "
+			"read-only /proc, /sys, /dev and /var/log/pods), or under --sysroot. "
+			"Every --interval it runs the node checks, finds every engine process, "
+			"names its pod from the node's own files (its cgroup, the kubelet's "
+			"/var/log/pods), reads its evidence as node --observe does over the "
+			"window since the last scan, and serves the metrics at --listen "
+			"(/metrics, /healthz). --once writes one scan (two samples a window "
+			"apart) for node_exporter's textfile collector.",
+		.examples =
+			(const char *const[]){
+				"check_interconnect agent --interval 60s --listen :9477",
+				"check_interconnect agent --once --format prometheus --output "
+				"/var/lib/node_exporter/textfile/check_interconnect.prom",
+				NULL,
+			},
+		.options = OPT_SYSROOT | OPT_TIMEOUT | OPT_INTERVAL | OPT_NODE_INTERVAL |
+			   OPT_LISTEN | OPT_ONCE,
+		.targets = VT_NONE,
+		.args_error = "takes no arguments",
+		.check = cmd_agent_check,
+		.run = cmd_agent,
+	},
+	{
 		.name = "vars",
 		.synopsis = "vars",
 		.summary = "print the transport variable catalogue",

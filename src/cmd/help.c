@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cmd/agent.h"
 #include "cmd/help.h"
 #include "core/cli.h"
 #include "core/render.h"
@@ -85,6 +86,18 @@ const struct option_doc option_docs[] = {
 	 "scan the worker's log, last N lines (default " STR(PROBE_DEFAULT_LOGS_TAIL) ")", NULL},
 	{"--deadline", 0, "DURATION", OPT_DEADLINE, HG_TARGETS,
 	 "deadline for a whole fleet run (default none)", NULL},
+	{"--interval", 0, "DURATION", OPT_INTERVAL, HG_TARGETS,
+	 "agent: time between scans, 60s, 5m or seconds (default " STR(
+		 AGENT_DEFAULT_INTERVAL_S) "s); with --once, its window (default " STR(AGENT_ONCE_WINDOW_S) "s)",
+	 NULL},
+	{"--node-interval", 0, "DURATION", OPT_NODE_INTERVAL, HG_TARGETS,
+	 "agent: time between runs of the node checks (default " STR(
+		 AGENT_DEFAULT_NODE_INTERVAL_S) "s; every scan when shorter than --interval)",
+	 NULL},
+	{"--listen", 0, "ADDR:PORT", OPT_LISTEN, HG_TARGETS,
+	 "agent: serve /metrics and /healthz there (default :" STR(AGENT_DEFAULT_PORT) ")", NULL},
+	{"--once", 0, NULL, OPT_ONCE, HG_TARGETS,
+	 "agent: one scan, written as Prometheus text (--output FILE), then exit", NULL},
 	{"--help", 'h', NULL, 0, HG_GENERAL,
 	 "print this help; 'help VERB' (or 'VERB --help') prints that verb's usage, options and "
 	 "examples",

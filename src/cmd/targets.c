@@ -163,6 +163,7 @@ void verb_ctx_init(struct verb_ctx *c, const struct verb *v, const struct cli_op
 	};
 	c->peer = o->peer;
 	c->max_files = o->max_files;
+	c->agent = (struct agent_opts){o->interval_s, o->node_interval_s, o->listen, o->once};
 	c->args = o->args;
 	c->n_args = o->n_args;
 }

@@ -59,6 +59,10 @@ struct cli_opts {
 	unsigned long max_files; /* --max-files: YAML files a folder walk reads (0: 20000) */
 	unsigned observe_s;      /* --observe SECONDS (node, all): the evidence window */
 	unsigned logs_tail;      /* --logs[=N] (node, all): kubectl logs --tail=N */
+	double interval_s;       /* --interval (agent): between scans; 0 when not given */
+	double node_interval_s;  /* --node-interval (agent); 0 when not given */
+	const char *listen;      /* --listen [ADDR]:PORT (agent) */
+	bool once;               /* --once (agent): one scan, written, then exit */
 
 	/* which options were given, for per-verb validation */
 	unsigned given;
@@ -86,6 +90,10 @@ enum {
 	OPT_DEADLINE = 1u << 15,
 	OPT_OBSERVE = 1u << 16,
 	OPT_LOGS = 1u << 17,
+	OPT_INTERVAL = 1u << 18,
+	OPT_LISTEN = 1u << 19,
+	OPT_ONCE = 1u << 20,
+	OPT_NODE_INTERVAL = 1u << 21,
 };
 
 /* The name messages and help call the tool by, from argv[0]: "kubectl
