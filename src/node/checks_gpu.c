@@ -380,21 +380,35 @@ static const struct node_rdma_dev *topo_nic_dev(const struct node_facts *f,
 }
 
 /* May the workload use this topology NIC: a data NIC of this pod that
- * UCX_NET_DEVICES (dev:port, exact) and NCCL_IB_HCA both let through. */
-static bool nic_allowed(const struct node_facts *f, const struct node_rdma_dev *d)
+ * UCX_NET_DEVICES (dev:port, exact) and NCCL_IB_HCA both let through, on a
+ * port that is ACTIVE (a DOWN port carries nothing: UCX and NCCL skip it,
+ * so it is never "the nearest allowed NIC").  *down: the filters let it
+ * through, but none of its selected ports is ACTIVE. */
+static bool nic_allowed(const struct node_facts *f, const struct node_rdma_dev *d, bool *down)
 {
+	*down = false;
 	if (!d)
 		return true; /* not in sysfs: the filters cannot be applied to it */
 	if (!node_data_dev(f, d))
 		return false;
 	const char *nd = node_env_get(f, "UCX_NET_DEVICES");
-	bool ucx = !nd || !*nd;
-	for (size_t j = 0; !ucx && j < d->n_ports; j++) {
+	bool any = !nd || !*nd, selected = false, active = false;
+	for (size_t j = 0; j < d->n_ports; j++) {
 		char want[96];
 		snprintf(want, sizeof(want), "%s:%u", d->name, d->ports[j].num);
-		ucx = node_ucx_netdev_selects(nd, want);
+		if (!any && !node_ucx_netdev_selects(nd, want))
+			continue;
+		selected = true;
+		active = active || node_port_active(&d->ports[j]);
 	}
-	return ucx && node_nccl_hca_selects(node_env_get(f, "NCCL_IB_HCA"), d->name);
+	if (!node_nccl_hca_selects(node_env_get(f, "NCCL_IB_HCA"), d->name))
+		return false;
+	if (!d->n_ports)
+		return any; /* ports unread: the filters are all that is known */
+	if (!selected)
+		return false;
+	*down = !active;
+	return active;
 }
 
 static int link_rank(enum topo_link k)
@@ -427,6 +441,7 @@ struct affinity {
 	size_t n, nfar; /* GPUs judged, of which without a near allowed NIC */
 	int share[SMI_P2P_MAX], share_all[SMI_P2P_MAX]; /* GPUs per NIC column */
 	struct strbuf far, ev, unmapped;
+	struct strbuf down; /* near NICs whose ports are down, named once per GPU */
 };
 
 static bool affinity_applies(struct ci_report *r, const struct node_facts *f)
@@ -448,13 +463,23 @@ static bool affinity_applies(struct ci_report *r, const struct node_facts *f)
 	return false;
 }
 
+/* Is name an item of the ", "-joined list? */
+static bool list_has(const char *list, const char *name)
+{
+	size_t n = strlen(name);
+	for (const char *p = list; p && (p = strstr(p, name)); p += n)
+		if ((p == list || p[-1] == ' ') && (p[n] == ',' || !p[n]))
+			return true;
+	return false;
+}
+
 /* GPU row i: its nearest allowed NIC (and nearest of all), and whether it
  * is near enough. */
 static void affinity_gpu(const struct node_facts *f, size_t i, struct affinity *a)
 {
 	const struct topo_dev *g = &f->topo.devs[i];
-	int best = -1, best_all = -1, numa = gpu_numa(f, g);
-	enum topo_link bk = TOPO_UNKNOWN, bk_all = TOPO_UNKNOWN;
+	int best = -1, best_all = -1, best_down = -1, numa = gpu_numa(f, g);
+	enum topo_link bk = TOPO_UNKNOWN, bk_all = TOPO_UNKNOWN, bk_down = TOPO_UNKNOWN;
 	bool numa_hit = false;
 	for (size_t j = 0; j < f->topo.ndevs; j++) {
 		const struct topo_dev *d = &f->topo.devs[j];
@@ -462,11 +487,20 @@ static void affinity_gpu(const struct node_facts *f, size_t i, struct affinity *
 			continue;
 		enum topo_link k = smi_topo_cell(&f->topo, i, j).kind;
 		const struct node_rdma_dev *sd = topo_nic_dev(f, d);
+		bool down;
+		bool ok = nic_allowed(f, sd, &down);
+		if (down) {
+			if (best_down < 0 || link_rank(k) < link_rank(bk_down)) {
+				best_down = (int)j;
+				bk_down = k;
+			}
+			continue; /* not a NIC the topology offers either */
+		}
 		if (best_all < 0 || link_rank(k) < link_rank(bk_all)) {
 			best_all = (int)j;
 			bk_all = k;
 		}
-		if (!nic_allowed(f, sd))
+		if (!ok)
 			continue;
 		if (sd && numa >= 0 && sd->pci.numa == numa)
 			numa_hit = true;
@@ -478,9 +512,24 @@ static void affinity_gpu(const struct node_facts *f, size_t i, struct affinity *
 	if (best_all >= 0 && (size_t)best_all < SMI_P2P_MAX)
 		a->share_all[best_all]++;
 	a->n++;
+	/* The nearest NIC the filters let through has its port down: say so,
+	 * so that the fix names bringing it up, never using it as it is. */
+	const char *dn = NULL;
+	if (best_down >= 0 && (best < 0 || link_rank(bk_down) < link_rank(bk))) {
+		const struct topo_dev *dd = &f->topo.devs[best_down];
+		dn = dd->nic_device ? dd->nic_device : dd->name;
+		if (!list_has(a->down.buf, dn))
+			strbuf_joinf_capped(&a->down, 200, ", ", "%s", dn);
+	}
 	if (best < 0) {
 		a->nfar++;
-		strbuf_joinf_capped(&a->far, 400, ", ", "%s (no NIC the filters allow)", g->name);
+		if (dn)
+			strbuf_joinf_capped(&a->far, 400, ", ",
+					    "%s (no ACTIVE NIC the filters allow; %s %s is down)",
+					    g->name, dn, topo_link_name(bk_down));
+		else
+			strbuf_joinf_capped(&a->far, 400, ", ", "%s (no NIC the filters allow)",
+					    g->name);
 		return;
 	}
 	if ((size_t)best < SMI_P2P_MAX)
@@ -497,8 +546,14 @@ static void affinity_gpu(const struct node_facts *f, size_t i, struct affinity *
 		}
 	} else if (link_rank(bk) >= link_rank(TOPO_PHB)) {
 		a->nfar++;
-		strbuf_joinf_capped(&a->far, 400, ", ", "%s (nearest allowed %s: %s)", g->name, nn,
-				    topo_link_name(bk));
+		if (dn)
+			strbuf_joinf_capped(&a->far, 400, ", ",
+					    "%s (nearest ACTIVE allowed %s: %s; %s %s is down)",
+					    g->name, nn, topo_link_name(bk), dn,
+					    topo_link_name(bk_down));
+		else
+			strbuf_joinf_capped(&a->far, 400, ", ", "%s (nearest allowed %s: %s)",
+					    g->name, nn, topo_link_name(bk));
 	}
 }
 
@@ -532,10 +587,19 @@ static void affinity_say(struct ci_report *r, const struct node_facts *f, const 
 				     f->topo.devs[at].nic_device ? f->topo.devs[at].nic_device
 								 : f->topo.devs[at].name);
 		c = report_check(r, ck, CI_WARN, subj, "%s", d.buf);
-		check_set_fix(
-			c, "let each rank use the NIC on its PCIe switch (UCX_NET_DEVICES / "
-			   "NCCL_IB_HCA per rank, or unset them) or request NICs topology-aligned "
-			   "with the GPUs");
+		if (a->down.len)
+			check_set_fix(c,
+				      "bring the link of the near NIC up (%s: port not ACTIVE; "
+				      "node.rdma.ports), then let each rank use the NIC on its "
+				      "PCIe switch (UCX_NET_DEVICES / NCCL_IB_HCA per rank, or "
+				      "unset them)",
+				      a->down.buf);
+		else
+			check_set_fix(
+				c,
+				"let each rank use the NIC on its PCIe switch (UCX_NET_DEVICES / "
+				"NCCL_IB_HCA per rank, or unset them) or request NICs "
+				"topology-aligned with the GPUs");
 		strbuf_release(&d);
 	} else {
 		c = report_check(
@@ -566,7 +630,8 @@ void node_check_affinity(struct ci_report *r, const struct node_facts *f)
 	struct affinity a = {.grace = node_grace(f),
 			     .far = STRBUF_INIT,
 			     .ev = STRBUF_INIT,
-			     .unmapped = STRBUF_INIT};
+			     .unmapped = STRBUF_INIT,
+			     .down = STRBUF_INIT};
 	for (size_t i = 0; i < f->topo.ndevs && i < SMI_P2P_MAX; i++) {
 		const struct topo_dev *d = &f->topo.devs[i];
 		if (d->type == TOPO_DEV_NIC && !topo_nic_dev(f, d))
@@ -580,4 +645,5 @@ void node_check_affinity(struct ci_report *r, const struct node_facts *f)
 	strbuf_release(&a.far);
 	strbuf_release(&a.ev);
 	strbuf_release(&a.unmapped);
+	strbuf_release(&a.down);
 }
