@@ -246,26 +246,30 @@ static void check_recipe_side(struct ci_report *r, const struct deployment *d,
 /* ---- judging an image's transport-choosing value ---- */
 
 /*
- * The fabric the shared value rules see on pod p, from what its probe read:
- * the link layers of its active RDMA ports, EFA, and an MNNVL ClusterUUID.
+ * The fabric the shared value rules see on pod p: what the fabric model
+ * (rules/fabric.c, fabric_decide() over the pod's own readings) says can
+ * carry KV, the same model `node` and `nixl` judge the pod by: the NICs
+ * given to the pod with an active port per kind (a host NIC that sysfs
+ * lists in a shared RDMA namespace is not the pod's), and the NVLink domain.
  * hw (the mask is the hardware, so a missing NIC bit means no RDMA device)
- * only when /sys/class/infiniband was read; a pod whose RDMA ports are all
- * down still has a NIC (InfiniBand assumed): a TCP-only value would keep KV
- * off it once the port is up, and node.rdma.ports reports the port.
+ * only when /sys/class/infiniband was read; a pod given NICs whose ports are
+ * all down still has a NIC (InfiniBand assumed): a TCP-only value would keep
+ * KV off it once the port is up, and node.rdma.ports reports the port.
  */
 static struct varrule_ctx pod_ctx(const struct fleet_pod *p, const struct service *s)
 {
+	struct fabric_model fm;
+	fabric_decide(&p->fabric, &fm);
 	unsigned m = 0;
-	const char *ll = p->link_layer ? p->link_layer : "";
-	if (strstr(ll, "InfiniBand"))
+	if (fm.can[FABRIC_IB])
 		m |= FAB_IB;
-	if (strstr(ll, "RoCE"))
+	if (fm.can[FABRIC_ROCE])
 		m |= FAB_ROCE;
-	if (strstr(ll, "EFA") || p->efa)
+	if (fm.can[FABRIC_EFA] || p->efa)
 		m |= FAB_EFA;
-	if (p->rdma_known && p->n_ports > 0 && !(m & (FAB_IB | FAB_ROCE | FAB_EFA)))
+	if (p->rdma_known && p->fabric.nics_given_down && !(m & (FAB_IB | FAB_ROCE | FAB_EFA)))
 		m |= FAB_IB;
-	if (p->cluster_uuid)
+	if (fm.mnnvl_domain)
 		m |= FAB_MNNVL;
 	return (struct varrule_ctx){
 		.fabric = m,

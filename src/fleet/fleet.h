@@ -34,6 +34,7 @@
 #include "core/report.h"
 #include "manifest/deploy_model.h"
 #include "parse/kube_pods.h"
+#include "rules/fabric.h"
 
 enum fleet_kind {
 	FLEET_NODE = 0,
@@ -84,6 +85,12 @@ struct fleet_pod {
 	char *cluster_uuid;  /* MNNVL: the first GPU's ClusterUUID and CliqueId; NULL off MNNVL */
 	char *clique_id;
 	bool rdma_path; /* the pod can move KV over an RDMA NIC (given, active) */
+	/* The fabric model's input as the pod's probe read it (node_fabric_in:
+	 * NICs given per kind, GPUs, links, fabric state, ClusterUUID, IMEX,
+	 * UCX).  The drift and the fleet ask fabric_decide() over it, the same
+	 * model node and nixl ask, so that the verbs cannot disagree.  Zero
+	 * (TCP only, no NVLink domain) when the pod was not probed. */
+	struct fabric_in fabric;
 
 	char *ucx_version;  /* NULL: ucx_info not readable */
 	char *nixl_version; /* NULL: no nixl Python package seen */

@@ -222,7 +222,9 @@ static void read_roce(struct fleet_pod *p, const struct node_facts *f)
 		if (v && *v && strcmp(v, "-1") && strcmp(v, "auto"))
 			p->gid_index_var = xasprintf("%s=%s", vars[i], v);
 	}
-	if (f->smi_q_t.state == TOOL_OK && node_mnnvl(f))
+	struct fabric_model m;
+	fabric_decide(&p->fabric, &m);
+	if (f->smi_q_t.state == TOOL_OK && m.mnnvl_domain)
 		for (size_t i = 0; i < f->q.ngpus && !p->cluster_uuid; i++) {
 			const struct smi_fabric *fb = &f->q.gpus[i].fabric;
 			if (fb->present && !smi_fabric_no_cluster(fb)) {
@@ -241,6 +243,8 @@ static void read_env(struct fleet_pod *p, const struct node_facts *f)
 void fleet_pod_from_facts(struct fleet_pod *p, const struct nixl_facts *f, bool with_nixl)
 {
 	p->probed = f->node.valid;
+	if (p->probed)
+		node_fabric_in(&f->node, &p->fabric);
 	read_rdma(p, &f->node);
 	if (f->efa)
 		p->efa = true;

@@ -74,6 +74,8 @@ void node_fabric_in(const struct node_facts *f, struct fabric_in *in)
 			in->ib_nics++;
 		else if (dev_active(d, IB_LL_ETHERNET))
 			in->roce_nics++;
+		else
+			in->nics_given_down++;
 	}
 	in->gpus = (unsigned)f->n_gpus;
 	if (f->smi_topo_t.state == TOOL_OK && f->topo.ngpus >= 2)

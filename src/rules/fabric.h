@@ -48,6 +48,9 @@ struct fabric_in {
 	/* RDMA devices sysfs lists but the pod cannot open (no uverbs node):
 	 * the host's devices, shown in every pod in shared RDMA-namespace mode */
 	unsigned nics_not_given;
+	/* RDMA devices given to the pod without an ACTIVE port (carry nothing
+	 * now; node.rdma.ports reports them) */
+	unsigned nics_given_down;
 	bool nics_read; /* /sys/class/infiniband (and /dev) were read */
 
 	unsigned gpus;

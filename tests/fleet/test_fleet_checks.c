@@ -621,17 +621,36 @@ static void test_drift_image_judged(void **state)
 	assert_int_equal(c->status, CI_OK);
 	has(c, "has no RDMA device");
 	report_release(&r);
-	/* ...but one whose ports are all down still has a NIC */
+	/* ...but one given NICs whose ports are all down still has a NIC */
 	q.n_ports = 2;
+	q.fabric.nics_given_down = 2;
 	report_init(&r, "all", "t");
 	all_check_drift(&r, &ms, d, &q, 1);
 	assert_int_equal(image_check(&r, "UCX_TLS")->status, CI_WARN);
 	report_release(&r);
 
+	/* A shared RDMA namespace: sysfs lists the host's InfiniBand NICs, none
+	 * given to the pod.  The fabric model (as node judges the pod) says no
+	 * NIC of its own carries KV, so a TCP-only value loses nothing here;
+	 * reading the link layers of sysfs instead would warn (the verbs would
+	 * disagree). */
+	free(q.link_layer);
+	q.link_layer = strdup("InfiniBand");
+	q.n_ports = 4;
+	q.fabric.nics_given_down = 0;
+	q.fabric.nics_not_given = 4;
+	report_init(&r, "all", "t");
+	all_check_drift(&r, &ms, d, &q, 1);
+	assert_int_equal(image_check(&r, "UCX_TLS")->status, CI_OK);
+	report_release(&r);
+	q.fabric.nics_not_given = 0;
+
 	/* MNNVL without a NIC: an image's ^cuda_ipc leaves no lane (nixl#1110) */
 	free(q.link_layer);
 	q.link_layer = strdup("none");
 	q.n_ports = 0;
+	q.fabric.nics_given_down = 0;
+	q.fabric.cluster_uuid = true; /* the model's input: an NVLink domain */
 	q.cluster_uuid = strdup("dc6e40c4-0000-4000-8000-000000000001");
 	free(q.env[0].value);
 	q.env[0].value = strdup("^cuda_ipc");
