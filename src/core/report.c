@@ -99,6 +99,7 @@ struct ci_check *report_check(struct ci_report *r, const struct check_desc *d, e
 	va_start(ap, fmt);
 	struct ci_check *c = vadd(r, d->id, st, d->critical, d->layer, subject, fmt, ap);
 	va_end(ap);
+	c->flags = d->flags;
 	return c;
 }
 
@@ -109,6 +110,7 @@ struct ci_check *report_na(struct ci_report *r, const struct check_desc *d, cons
 	va_start(ap, fmt);
 	struct ci_check *c = vadd(r, d->id, CI_SKIPPED, false, d->layer, subject, fmt, ap);
 	va_end(ap);
+	c->flags = d->flags;
 	return c;
 }
 
@@ -120,6 +122,7 @@ struct ci_check *report_check_as(struct ci_report *r, const struct check_desc *d
 	va_start(ap, fmt);
 	struct ci_check *c = vadd(r, d->id, st, critical, layer, subject, fmt, ap);
 	va_end(ap);
+	c->flags = d->flags;
 	return c;
 }
 

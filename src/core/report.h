@@ -48,7 +48,8 @@ struct ci_check {
 	 * (all RECIPE --deployment); NULL/0 when no file says it (a live
 	 * object, a node).  Every format prints it (check_set_location). */
 	char *loc_file;
-	int loc_line; /* 1-based; 0: the file only */
+	int loc_line;   /* 1-based; 0: the file only */
+	unsigned flags; /* its descriptor's CI_DESC_* (struct check_desc) */
 };
 
 /* A transport setting observed in the input (recipe or pod). */
@@ -122,6 +123,21 @@ struct check_desc {
 	enum ci_layer layer;
 	bool critical;
 	const char *summary; /* one line: what it looks at */
+	unsigned flags;      /* CI_DESC_* below; 0 for most */
+};
+
+/*
+ * What a check's result weighs against the others' (docs/checks.md,
+ * "Evidence outranks inference"): the verdict and live/ read these flags,
+ * never a check's id.
+ */
+enum ci_desc_flag {
+	/* It carries the evidence of the path KV really took (a window). */
+	CI_DESC_EVIDENCE = 1u << 0,
+	/* A reading that a proven RDMA path of the same engine settles: KV
+	 * moved over RDMA by a process holding uverbs descriptors shows that
+	 * it registered memory and opened the device. */
+	CI_DESC_SETTLED_BY_RDMA = 1u << 1,
 };
 
 /* Add a check as its descriptor says; detail is a printf format. */

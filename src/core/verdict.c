@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/report.h"
+#include "core/report_live.h"
 #include "core/xalloc.h"
 
 struct flat {
@@ -76,19 +77,40 @@ static const char *first_with(const struct flat *f, enum ci_status st, bool need
 	return NULL;
 }
 
-/* The check that carries evidence of the path KV really took (live/). */
-#define VERDICT_EVIDENCE_ID "node.live.traffic"
-
-static bool evidence_ok(const struct flat *f)
+/* The check carrying the evidence of the path KV really took (its
+ * descriptor says CI_DESC_EVIDENCE), when every one of them is ok: one
+ * pod's evidence against it is enough to say nothing.  NULL otherwise. */
+static const char *evidence_ok(const struct flat *f)
 {
-	bool ok = false;
+	const char *ok = NULL;
 	for (size_t i = 0; i < f->n; i++)
-		if (!strcmp(f->v[i]->id, VERDICT_EVIDENCE_ID)) {
+		if (f->v[i]->flags & CI_DESC_EVIDENCE) {
 			if (f->v[i]->status != CI_OK)
-				return false; /* one pod's evidence against it is enough */
-			ok = true;
+				return NULL;
+			ok = f->v[i]->id;
 		}
 	return ok;
+}
+
+/* The path every live section of the run shows, when they agree: the
+ * words the degraded verdict uses for the evidence ("RDMA"). */
+static void live_paths(const struct ci_report *r, unsigned *seen)
+{
+	if (r->live)
+		*seen |= 1u << r->live->path;
+	for (size_t i = 0; i < r->n_children; i++)
+		live_paths(&r->children[i], seen);
+}
+
+static const char *proven_path_words(const struct ci_report *r)
+{
+	unsigned seen = 0;
+	live_paths(r, &seen);
+	if (seen == 1u << CI_PATH_RDMA)
+		return "on RDMA";
+	if (seen == 1u << CI_PATH_MNNVL)
+		return "on multi-node NVLink";
+	return "on the path it proved";
 }
 
 static const struct ci_check *const *subj_base;
@@ -195,7 +217,7 @@ void verdict_compute(const struct ci_report *r, struct ci_verdict *v)
 			*XPUSH(v->fix_first, v->n_fix_first, cap) = xstrdup(f.v[i]->id);
 	}
 
-	const char *first = v->n_fix_first ? v->fix_first[0] : NULL;
+	const char *first = v->n_fix_first ? v->fix_first[0] : NULL, *ev;
 	switch (v->kind) {
 	case CI_READY:
 		/* A report that carries next commands (nixl's pair test) has not
@@ -230,11 +252,11 @@ void verdict_compute(const struct ci_report *r, struct ci_verdict *v)
 		/* Evidence of the real path outranks inference: KV seen moving
 		 * over RDMA says the configuration works now, its warnings are
 		 * risks rather than faults. */
-		if (evidence_ok(&f))
-			v->summary =
-				xasprintf("Works on RDMA now (%s); the configuration still has "
-					  "%zu risk%s: look at %s first.",
-					  VERDICT_EVIDENCE_ID, warn, warn == 1 ? "" : "s", first);
+		if ((ev = evidence_ok(&f)))
+			v->summary = xasprintf("Works %s now (%s); the configuration still has "
+					       "%zu risk%s: look at %s first.",
+					       proven_path_words(r), ev, warn, warn == 1 ? "" : "s",
+					       first);
 		else
 			v->summary = xasprintf(
 				"Usable but not trusted: %zu warning%s; look at %s first.", warn,

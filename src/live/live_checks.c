@@ -9,6 +9,14 @@
  *   node.live.traffic  with --observe: what moved during the window, per path
  *   node.live.errors   with --observe: NIXL's error counters grew
  *
+ * Evidence outranks inference, precisely: a window that proves KV moved
+ * over RDMA, by a process that holds uverbs descriptors, settles the
+ * readings whose descriptors say CI_DESC_SETTLED_BY_RDMA (the locked-memory
+ * limit, the uverbs device, UCX's RDMA transports): they become ok, with
+ * what the reading alone said kept as evidence.  It settles nothing else:
+ * GPUDirect against host staging, the GID, MTU and speed are not shown by
+ * bytes on a port (docs/checks.md, "Evidence outranks inference").
+ *
  * None of them exists for a transcript that did not collect live sections
  * (an earlier version's, or a probe that could not look), so such a replay
  * keeps its verdict.
@@ -19,6 +27,7 @@
 
 #include "core/bytes.h"
 #include "core/redact.h"
+#include "core/xalloc.h"
 #include "live/live.h"
 #include "live/live_desc.h"
 #include "parse/lines.h"
@@ -327,6 +336,9 @@ static void check_traffic(struct ci_report *r, const struct live_facts *f, const
 			bytes_str_d(kv, a, sizeof(a)), s->rdma_devs.len ? s->rdma_devs.buf : "RDMA",
 			bytes_str_d(kv / secs, g, sizeof(g)), s->seconds,
 			bytes_str_d(rdma, b, sizeof(b)), bytes_str_d(tcp, d, sizeof(d)));
+		check_add_evidence(c, "proves the path (memory registered, device opened, UCX's "
+				      "RDMA transport), not GPUDirect: node.gpudirect says whether "
+				      "KV left GPU memory or a host buffer");
 		break;
 	case LIVE_PATH_TCP:
 		c = report_check(
@@ -523,6 +535,31 @@ static void check_logs(struct ci_report *r, const struct live_facts *f, const ch
 			      "the layer that failed");
 }
 
+/* The readings before first that the proven RDMA path settles. */
+static void settle(struct ci_report *r, size_t first, const struct live_facts *f,
+		   const struct live_summary *s)
+{
+	size_t uverbs = proc_fds_count(&f->fds, LIVE_UVERBS);
+	if (s->path != LIVE_PATH_RDMA || !uverbs)
+		return;
+	for (size_t i = 0; i < first; i++) {
+		struct ci_check *c = &r->checks[i];
+		if (!(c->flags & CI_DESC_SETTLED_BY_RDMA) || c->status == CI_OK)
+			continue;
+		check_add_evidence(c, "the reading alone: %s: %s", status_name(c->status),
+				   c->detail);
+		free(c->detail);
+		c->detail =
+			xasprintf("settled by node.live.traffic: the engine, holding %zu uverbs "
+				  "descriptor%s, moved KV over %s during the window",
+				  uverbs, uverbs == 1 ? "" : "s",
+				  s->rdma_devs.len ? s->rdma_devs.buf : "RDMA");
+		c->status = CI_OK;
+		free(c->fix);
+		c->fix = NULL;
+	}
+}
+
 void live_checks_run(struct ci_report *r, const struct live_facts *f, const char *subject)
 {
 	size_t first = r->n_checks;
@@ -535,6 +572,7 @@ void live_checks_run(struct ci_report *r, const struct live_facts *f, const char
 		if (s.observed) {
 			check_traffic(r, f, subject, &s);
 			check_errors(r, subject, &s);
+			settle(r, first, f, &s);
 		}
 	}
 	/* Only when a live check said something: a host without an engine,

@@ -105,6 +105,35 @@ static void judge(struct tb *b, struct ci_report *r)
 	b->text = NULL;
 }
 
+/* judge(), with readings already in the report, as node's checks put
+ * them there before the live ones: what the window settles. */
+static const struct check_desc settled_memlock = {"node.memlock", CI_LAYER_ENV, true, "test",
+						  CI_DESC_SETTLED_BY_RDMA};
+static const struct check_desc unsettled_gpudirect = {"node.gpudirect", CI_LAYER_DRIVER, true,
+						      "test", 0};
+
+static void judge_after_readings(struct tb *b, struct ci_report *r)
+{
+	char *t = xasprintf("%s@@done\n", b->text);
+	struct transcript tr;
+	struct live_facts f;
+	transcript_init(&tr);
+	transcript_parse(&tr, t, strlen(t));
+	live_facts_init(&f);
+	live_facts_read(&f, &tr);
+	report_init(r, "node", "test");
+	struct ci_check *c = report_check(r, &settled_memlock, CI_FAIL, "max locked memory",
+					  "max locked memory is 64 KiB");
+	check_set_fix(c, "raise the limit");
+	report_check(r, &unsettled_gpudirect, CI_WARN, "GPUDirect RDMA", "no peermem");
+	live_checks_run(r, &f, "engine");
+	live_facts_release(&f);
+	transcript_release(&tr);
+	free(t);
+	free(b->text);
+	b->text = NULL;
+}
+
 static enum ci_status status_of(const struct ci_report *r, const char *id)
 {
 	return find(r, id)->status;
@@ -267,6 +296,64 @@ static void kv_over_rdma(void **state)
 	assert_non_null(strstr(c->detail, "KV moved 8 GiB over mlx5_0"));
 	assert_non_null(strstr(c->detail, "819.2 MiB/s"));
 	assert_int_equal(status_of(&r, "node.live.errors"), CI_OK);
+	report_release(&r);
+}
+
+/* A proven RDMA path settles the locked-memory reading (kept as
+ * evidence), never GPUDirect; and the verdict follows. */
+static void rdma_path_settles_memlock(void **state)
+{
+	struct tb b = {0};
+	struct ci_report r;
+	(void)state;
+	proc_ok(&b, UCX_PLUGIN UCT_IB UCT_CUDA UCP, FD_UVERBS);
+	window(&b, 1000 + (2ull << 30), 2000, NIXL("100", "0"), NIXL("8589934692", "0"));
+	judge_after_readings(&b, &r);
+	const struct ci_check *m = find(&r, "node.memlock");
+	assert_int_equal(m->status, CI_OK);
+	assert_non_null(strstr(m->detail, "settled by node.live.traffic"));
+	assert_non_null(strstr(m->detail, "2 uverbs descriptors"));
+	assert_null(m->fix);
+	assert_int_equal(m->n_evidence, 1);
+	assert_string_equal(m->evidence[0], "the reading alone: fail: max locked memory is 64 KiB");
+	assert_int_equal(status_of(&r, "node.gpudirect"), CI_WARN);
+	struct ci_verdict v;
+	verdict_compute(&r, &v);
+	assert_int_equal(v.kind, CI_DEGRADED); /* the GPUDirect risk stays */
+	assert_non_null(strstr(v.summary, "Works on RDMA now (node.live.traffic)"));
+	verdict_release(&v);
+	report_release(&r);
+}
+
+/* The same window from a process that holds no uverbs descriptor (the port
+ * bytes may be another process's): nothing is settled. */
+static void rdma_bytes_without_uverbs_settle_nothing(void **state)
+{
+	struct tb b = {0};
+	struct ci_report r;
+	(void)state;
+	proc_ok(&b, UCX_PLUGIN UCT_IB UCT_CUDA UCP, "");
+	window(&b, 1000 + (2ull << 30), 2000, NIXL("100", "0"), NIXL("8589934692", "0"));
+	judge_after_readings(&b, &r);
+	assert_int_equal(status_of(&r, "node.memlock"), CI_FAIL);
+	assert_non_null(find(&r, "node.memlock")->fix);
+	report_release(&r);
+}
+
+/* TCP evidence settles nothing either: the fail stays, the verdict is blocked. */
+static void tcp_path_settles_nothing(void **state)
+{
+	struct tb b = {0};
+	struct ci_report r;
+	(void)state;
+	proc_ok(&b, UCX_PLUGIN UCT_IB UCT_CUDA UCP, FD_UVERBS);
+	window(&b, 1000, 1000 + (4ull << 30), NIXL("0", "0"), NIXL("4294967296", "0"));
+	judge_after_readings(&b, &r);
+	assert_int_equal(status_of(&r, "node.memlock"), CI_FAIL);
+	struct ci_verdict v;
+	verdict_compute(&r, &v);
+	assert_int_equal(v.kind, CI_BLOCKED);
+	verdict_release(&v);
 	report_release(&r);
 }
 
@@ -748,6 +835,9 @@ int main(void)
 		cmocka_unit_test(not_readable),
 		cmocka_unit_test(kv_over_rdma),
 		cmocka_unit_test(kv_over_tcp),
+		cmocka_unit_test(rdma_path_settles_memlock),
+		cmocka_unit_test(rdma_bytes_without_uverbs_settle_nothing),
+		cmocka_unit_test(tcp_path_settles_nothing),
 		cmocka_unit_test(errors_grow),
 		cmocka_unit_test(errors_not_exported),
 		cmocka_unit_test(nothing_moved),
