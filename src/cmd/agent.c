@@ -71,6 +71,7 @@ struct agent {
 	struct engine *e;
 	size_t n, cap;
 	unsigned long long errors[AGENT_ERR_COUNT];
+	unsigned long long scans;
 	/* the node checks of the last scan that ran them */
 	bool have_node;
 	enum ci_verdict_kind node_verdict;
@@ -664,6 +665,7 @@ static void render(struct agent *a, struct strbuf *out, double dur, double ts)
 		.duration_s = dur,
 		.timestamp_s = ts,
 		.errors = a->errors,
+		.scans = a->scans,
 	};
 	agent_metrics_render(out, &v);
 	free(ev);
@@ -705,6 +707,7 @@ static void scan(struct agent *a, bool node, struct strbuf *out)
 	if (node)
 		scan_node(a);
 	scan_engines(a);
+	a->scans++;
 	strbuf_reset(out);
 	render(a, out, mono_now() - t0, wall_now());
 }

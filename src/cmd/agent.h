@@ -74,6 +74,7 @@ struct agent_scan_view {
 	const struct agent_engine_view *engines;
 	size_t n_engines;
 	double duration_s, timestamp_s;
+	unsigned long long scans;         /* completed since the start, this one included */
 	const unsigned long long *errors; /* [AGENT_ERR_COUNT] */
 };
 

@@ -23,6 +23,7 @@
 #define M_ENGINE_VERDICT "check_interconnect_engine_verdict"
 #define M_ENGINE_INFO    "check_interconnect_engine_info"
 #define M_ENGINES        "check_interconnect_engines"
+#define M_SCANS          "check_interconnect_scans_total"
 #define M_SCAN_DURATION  "check_interconnect_scan_duration_seconds"
 #define M_SCAN_TIME      "check_interconnect_last_scan_timestamp_seconds"
 #define M_SCAN_ERRORS    "check_interconnect_scan_errors_total"
@@ -162,6 +163,10 @@ void agent_metrics_render(struct strbuf *o, const struct agent_scan_view *v)
 	strbuf_addf(o, "%s{", M_ENGINES);
 	label(o, true, "node", node);
 	value(o, (double)v->n_engines);
+	family(o, M_SCANS, "counter", "Scans completed since the agent started.");
+	strbuf_addf(o, "%s{", M_SCANS);
+	label(o, true, "node", node);
+	value(o, (double)v->scans);
 	family(o, M_SCAN_DURATION, "gauge", "Wall time of the last completed scan.");
 	strbuf_addf(o, "%s{", M_SCAN_DURATION);
 	label(o, true, "node", node);
