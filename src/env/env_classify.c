@@ -601,7 +601,8 @@ static bool json_find_nixl(json_t *j, char *backends, size_t len, int depth)
 		return false;
 	if (json_is_object(j)) {
 		const char *conn = json_string_value(json_object_get(j, "kv_connector"));
-		if (conn && !strcmp(conn, "NixlConnector")) {
+		const struct kv_connector *row = engine_kv_connector(conn);
+		if (row && row->kind == KV_CONN_NIXL) {
 			json_t *extra = json_object_get(j, "kv_connector_extra_config");
 			json_t *be = extra ? json_object_get(extra, "backends") : NULL;
 			backends[0] = '\0';

@@ -25,6 +25,7 @@
 #include "core/xalloc.h"
 #include "env/env_desc.h"
 #include "env/env_analyze.h"
+#include "rules/engines.h"
 #include "rules/k8s.h"
 #include "rules/ucx.h"
 #include "env/env_varrules.h"
@@ -304,6 +305,25 @@ static void check_mode(struct ci_report *r, const struct env_class *c)
 	}
 }
 
+/* Every KV worker's connector keeps KV within its node or writes it to
+ * files (vLLM's ExampleConnector, CPU offload): nothing crosses pods over a
+ * network the recipe could give.  The first such connector, else NULL. */
+static const char *kv_stays_local(const struct env_class *c)
+{
+	const char *name = NULL;
+	for (size_t i = 0; i < c->n_w; i++) {
+		const struct env_worker *w = &c->w[i];
+		if (!is_kv_worker(w))
+			continue;
+		const struct kv_connector *row =
+			w->kv.path == KV_OTHER ? engine_kv_connector(w->kv.nixl_backend) : NULL;
+		if (!row || row->kind != KV_CONN_LOCAL)
+			return NULL;
+		name = row->name;
+	}
+	return name;
+}
+
 static void check_fabric(struct ci_report *r, const struct env_class *c)
 {
 	char fab[64];
@@ -314,6 +334,15 @@ static void check_fabric(struct ci_report *r, const struct env_class *c)
 		if (c->other_res[0])
 			check_add_evidence(ok, "also requested, naming no fabric: %s",
 					   c->other_res);
+		return;
+	}
+	const char *local = c->multinode ? NULL : kv_stays_local(c);
+	if (local) {
+		report_na(r, ENV_CHECK(FABRIC), c->label,
+			  "KV goes through %s, which keeps it in files or host memory (vLLM's "
+			  "kv_connector/factory.py): no network carries KV between the pods, so no "
+			  "fabric is needed for it",
+			  local);
 		return;
 	}
 	const char *what =

@@ -101,18 +101,67 @@ enum engine_id engine_of_flags(const char *args)
 }
 
 /* vllm-project/vllm vllm/distributed/kv_transfer/kv_connector/factory.py:
- * the registered connectors that send KV from one engine to another. */
-static const char *const transfer_connectors[] = {
-	"NixlConnector", "P2pNcclConnector", "MooncakeConnector", "MoRIIOConnector", NULL,
+ * every name register_connector() gives, and what its module does with KV
+ * (the module's own docstring and transport).  SharedStorageConnector is
+ * ExampleConnector's name before v0.11 (the same module, renamed). */
+#define VLLM_FACTORY "vllm-project/vllm vllm/distributed/kv_transfer/kv_connector/factory.py"
+static const struct kv_connector kv_connectors[] = {
+	{"NixlConnector", KV_CONN_NIXL, VLLM_FACTORY " v0.9-v0.12 (v1/nixl_connector.py)"},
+	{"NixlPullConnector", KV_CONN_NIXL, VLLM_FACTORY " main 2026 (the pull half of nixl)"},
+	{"NixlPushConnector", KV_CONN_NIXL, VLLM_FACTORY " main 2026 (the push half of nixl)"},
+	{"P2pNcclConnector", KV_CONN_TRANSFER, VLLM_FACTORY " v0.9 on (v1/p2p: NCCL send/recv)"},
+	{"MooncakeConnector", KV_CONN_TRANSFER,
+	 VLLM_FACTORY " v0.11 on (Mooncake's transfer engine)"},
+	{"MoRIIOConnector", KV_CONN_TRANSFER, VLLM_FACTORY " v0.12 on (AMD MoRI-IO)"},
+	{"ExampleConnector", KV_CONN_LOCAL,
+	 VLLM_FACTORY
+	 " v0.11 on (v1/example_connector.py: safetensors files under shared_storage_path)"},
+	{"SharedStorageConnector", KV_CONN_LOCAL,
+	 VLLM_FACTORY " v0.9-v0.10 (v1/shared_storage_connector.py, the same files)"},
+	{"ExampleHiddenStatesConnector", KV_CONN_LOCAL, VLLM_FACTORY " main 2026 (an example)"},
+	{"OffloadingConnector", KV_CONN_LOCAL,
+	 VLLM_FACTORY " v0.11 on (v1/offloading_connector.py: CPU)"},
+	{"SimpleCPUOffloadConnector", KV_CONN_LOCAL, VLLM_FACTORY " main 2026 (CPU offload)"},
+	{"DecodeBenchConnector", KV_CONN_LOCAL,
+	 VLLM_FACTORY " v0.12 on (fills KV for decode benchmarks; moves none)"},
+	{"LMCacheConnectorV1", KV_CONN_STORE, VLLM_FACTORY " v0.9 on (LMCache's own backends)"},
+	{"LMCacheMPConnector", KV_CONN_STORE, VLLM_FACTORY " main 2026 (LMCache, multi-process)"},
+	{"MooncakeStoreConnector", KV_CONN_STORE, VLLM_FACTORY " (Mooncake's distributed store)"},
+	{"HF3FSKVConnector", KV_CONN_STORE, VLLM_FACTORY " main 2026 (DeepSeek 3FS)"},
+	{"FlexKVConnectorV1", KV_CONN_STORE, VLLM_FACTORY " main 2026 (FlexKV)"},
 };
+
+const struct kv_connector *engine_kv_connector(const char *name)
+{
+	for (size_t i = 0; name && i < sizeof(kv_connectors) / sizeof(kv_connectors[0]); i++)
+		if (!strcmp(kv_connectors[i].name, name))
+			return &kv_connectors[i];
+	return NULL;
+}
+
+/* A registered name in cmd, as a word (NixlConnector is not found in
+ * NixlPushConnector's text, nor the reverse). */
+static bool names_word(const char *cmd, const char *name)
+{
+	size_t n = strlen(name);
+	for (const char *p = strstr(cmd, name); p; p = strstr(p + 1, name)) {
+		bool left = p == cmd || !(isalnum((unsigned char)p[-1]) || p[-1] == '_');
+		bool right = !(isalnum((unsigned char)p[n]) || p[n] == '_');
+		if (left && right)
+			return true;
+	}
+	return false;
+}
 
 const char *engine_kv_transfer_connector(const char *cmd)
 {
 	if (!cmd || !(strstr(cmd, "kv-transfer-config") || strstr(cmd, "kv_transfer_config")))
 		return NULL;
-	for (size_t i = 0; transfer_connectors[i]; i++)
-		if (strstr(cmd, transfer_connectors[i]))
-			return transfer_connectors[i];
+	for (size_t i = 0; i < sizeof(kv_connectors) / sizeof(kv_connectors[0]); i++)
+		if ((kv_connectors[i].kind == KV_CONN_NIXL ||
+		     kv_connectors[i].kind == KV_CONN_TRANSFER) &&
+		    names_word(cmd, kv_connectors[i].name))
+			return kv_connectors[i].name;
 	return NULL;
 }
 

@@ -45,6 +45,23 @@ enum engine_id engine_of_flags(const char *args);
  * offload connectors (LMCache, ExampleConnector) move none between pods. */
 const char *engine_kv_transfer_connector(const char *cmdline);
 
+/* What a vLLM KV connector does with KV, by its registered name (vLLM's
+ * kv_connector/factory.py). */
+enum kv_connector_kind {
+	KV_CONN_UNKNOWN = 0, /* not a name vLLM registers (an out-of-tree module) */
+	KV_CONN_NIXL,        /* moves KV between engines through NIXL */
+	KV_CONN_TRANSFER,    /* moves KV between engines by another library */
+	KV_CONN_LOCAL,       /* keeps KV within the node: CPU offload, a local file */
+	KV_CONN_STORE,       /* through a KV store or file system shared by the pods */
+};
+struct kv_connector {
+	const char *name; /* the registered name, as kv_connector spells it */
+	enum kv_connector_kind kind;
+	const char *source; /* project, file, version */
+};
+/* The row of a registered connector name; NULL: none. */
+const struct kv_connector *engine_kv_connector(const char *name);
+
 /* Dynamo releases whose behaviour a check follows. */
 struct dynamo_release {
 	int major, minor;

@@ -60,12 +60,42 @@ static void test_ray(void **state)
 	assert_false(engine_ray_start("ray status", &head));
 }
 
+/* vLLM's registered connectors by what they do with KV; a name is matched
+ * as a word, so the push/pull halves of NIXL are told from NixlConnector. */
+static void test_kv_connectors(void **state)
+{
+	(void)state;
+	assert_int_equal(engine_kv_connector("NixlConnector")->kind, KV_CONN_NIXL);
+	assert_int_equal(engine_kv_connector("NixlPushConnector")->kind, KV_CONN_NIXL);
+	assert_int_equal(engine_kv_connector("P2pNcclConnector")->kind, KV_CONN_TRANSFER);
+	assert_int_equal(engine_kv_connector("ExampleConnector")->kind, KV_CONN_LOCAL);
+	assert_int_equal(engine_kv_connector("SharedStorageConnector")->kind, KV_CONN_LOCAL);
+	assert_int_equal(engine_kv_connector("OffloadingConnector")->kind, KV_CONN_LOCAL);
+	assert_int_equal(engine_kv_connector("LMCacheConnectorV1")->kind, KV_CONN_STORE);
+	assert_null(engine_kv_connector("MyOwnConnector"));
+	assert_null(engine_kv_connector(NULL));
+	assert_string_equal(
+		engine_kv_transfer_connector("vllm serve m --kv-transfer-config "
+					     "'{\"kv_connector\":\"NixlPushConnector\"}'"),
+		"NixlPushConnector");
+	assert_string_equal(
+		engine_kv_transfer_connector(
+			"vllm serve m --kv_transfer_config {\"kv_connector\":\"MooncakeConnector\"}"),
+		"MooncakeConnector");
+	assert_null(engine_kv_transfer_connector(
+		"vllm serve m --kv-transfer-config '{\"kv_connector\":\"ExampleConnector\"}'"));
+	assert_null(engine_kv_transfer_connector(
+		"vllm serve m --kv-transfer-config '{\"kv_connector\":\"MooncakeStoreConnector\"}'"));
+	assert_null(engine_kv_transfer_connector("vllm serve m NixlConnector"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_entry_points),
 		cmocka_unit_test(test_general_rule),
 		cmocka_unit_test(test_ray),
+		cmocka_unit_test(test_kv_connectors),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
