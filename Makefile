@@ -14,6 +14,9 @@
 #   make valgrind       the unit suites under valgrind
 #   make fuzz           libFuzzer targets, FUZZ_SECONDS (10) each, build-fuzz/
 #   make bench          bench/run.sh
+#   make image          the agent's image from Containerfile with buildah, on a
+#                       Debian 12 root made with mmdebstrap, then `agent --once`
+#                       in it on a test sysroot (tools/build-image.sh; IMAGE_TAG)
 #   make lint           shellcheck over every shell script (tools/shell-scripts.sh),
 #                       the include rules (tools/check-includes.py), cppcheck,
 #                       clang-format (format-check)
@@ -40,7 +43,7 @@ VALGRIND = valgrind --error-exitcode=1 --leak-check=full --errors-for-leak-kinds
 	--track-origins=yes --quiet
 
 .PHONY: all build deps deps-test setup-build setup-asan run test test-build test-asan \
-	valgrind fuzz bench lint format-check format clean check install
+	valgrind fuzz bench image lint format-check format clean check install
 
 all: build
 
@@ -147,6 +150,10 @@ fuzz: $(FUZZ_BUILD)/build.ninja
 
 bench: build
 	sh bench/run.sh $(BUILD)
+
+# Not in `make test`: it builds the project again inside the image (minutes).
+image:
+	sh tools/build-image.sh $(IMAGE_TAG)
 
 # SC1091: benches source bench/lib.sh through a computed path.
 # cppcheck: tools/cppcheck.supp names, one per line, the findings not fixed
