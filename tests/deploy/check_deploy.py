@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """deploy/ checked as its consumers check it.
 
-usage: check_deploy.py
+usage: check_deploy.py [BINARY]
 
 - kustomize: deploy/kustomization.yaml lists every file of deploy/ and builds
   (`kubectl kustomize` where kubectl is installed; else the same assembly
@@ -16,8 +16,9 @@ usage: check_deploy.py
 - promtool check rules and promtool test rules (tests/deploy/rules.test.yaml)
   on the PrometheusRule's groups, and each alert broken once must turn the
   rule tests red; every dashboard query parses as PromQL (promtool);
-- the metric names the rules and the dashboard use are the agent's
-  (docs/formats.md).
+- the metric names the rules and the dashboard use, and the labels the rules
+  select on, are the ones `BINARY agent --once` writes (on
+  tests/deploy/make_sysroot.py's node) and docs/formats.md documents.
 
 A consumer that is not installed is skipped with its reason on stdout (.ci/run
 installs them all).  The last line is "N passed, N failed".
@@ -238,12 +239,33 @@ def metric_names(text):
     return set(re.findall(r"\bcheck_interconnect_[a-z_]+\b", text))
 
 
-def check_metric_names(objs, dashboard):
+def check_metric_names(objs, dashboard, binary):
     used = metric_names(json.dumps(rule_groups(objs))) | metric_names(json.dumps(dashboard))
+    # the families the agent writes: agent --once on tests/deploy/make_sysroot.py's node
+    if binary:
+        with tempfile.TemporaryDirectory(prefix="ci-deploy-agent-") as tmp:
+            subprocess.run([sys.executable, os.path.join(HERE, "make_sysroot.py"), tmp], check=True)
+            p = subprocess.run([binary, "agent", "--once", "--sysroot", tmp, "--format", "prometheus"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=120,
+                               env={"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LC_ALL": "C"})
+        families = set(re.findall(r"^# TYPE (check_interconnect_[a-z_]+) ", p.stdout, re.M))
+        check("agent --once writes metrics", p.returncode == 0 and families, p.stderr.strip()[-300:])
+        check("every metric the rules and the dashboard use is one the agent writes",
+              used <= families, "not written: %s" % sorted(used - families))
+        labels = set(re.findall(r"[{,]([a-z_]+)=", p.stdout))
+        sel = set()
+        for e in [r["expr"] for g in rule_groups(objs) for r in g["rules"]]:
+            sel |= set(re.findall(r"\b([a-z_]+)\s*(?:=~|!=|=)\s*\"", e))
+            sel |= {x.strip() for b in re.findall(r"\b(?:by|on)\s*\(([^)]*)\)", e) for x in b.split(",")}
+        sel -= {"job", "instance"}  # the scrape's own
+        check("every label the rules select or group on is one the agent writes", sel <= labels,
+              "not written: %s" % sorted(sel - labels))
+    else:
+        skip("agent metrics", "no binary given (meson passes check_interconnect)")
     with open(os.path.join(ROOT, "docs", "formats.md")) as f:
         documented = metric_names(f.read())
     if "check_interconnect_engine_kv_path" not in documented:
-        skip("metric names", "docs/formats.md does not document the agent's metrics yet")
+        skip("metric names in docs/formats.md", "docs/formats.md does not document the agent's metrics yet")
         return
     check("every metric the rules and the dashboard use is documented (docs/formats.md)",
           used <= documented, "not documented: %s" % sorted(used - documented))
@@ -324,7 +346,7 @@ def main():
           all(p.get("datasource", {}).get("uid") == "${datasource}" for p in dashboard["panels"]
               if p["type"] != "row"))
     check_rules(objs, dashboard)
-    check_metric_names(objs, dashboard)
+    check_metric_names(objs, dashboard, sys.argv[1] if len(sys.argv) > 1 else None)
     check_schemas(objs, dashboard)
     print("%d passed, %d failed" % (len(PASSED), len(FAILED)))
     return 1 if FAILED else 0
