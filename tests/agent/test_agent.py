@@ -347,10 +347,14 @@ def main():
 
 def run(binary, tmp, root, node):
     env = dict(os.environ, NODE_NAME="")
-    # --once: two samples one second apart, for the textfile collector
+    # --once: two samples a window apart, for the textfile collector; a 3 s
+    # window holds about 12 of the writer's ticks, so that one tick read by
+    # one counter of a sample and not by the other (the writer runs beside
+    # the agent) cannot tip a path on a loaded machine
     out = os.path.join(tmp, "once.prom")
-    r = subprocess.run([binary, "agent", "--once", "--sysroot", root, "--format", "prometheus",
-                        "--output", out], capture_output=True, env=env, timeout=120)
+    r = subprocess.run([binary, "agent", "--once", "--interval", "3s", "--sysroot", root,
+                        "--format", "prometheus", "--output", out],
+                       capture_output=True, env=env, timeout=120)
     ok(r.returncode == 0, "agent --once exits 0 (%s)" % r.stderr.decode().strip())
     text = open(out).read() if os.path.exists(out) else ""
     s = series(text)
