@@ -23,6 +23,7 @@
 #include "node/gpudirect.h"
 #include "node/node_checks.h"
 #include "parse/ucx_tls.h"
+#include "rules/efa.h"
 #include "rules/nixl.h"
 #include "rules/ucx.h"
 
@@ -200,6 +201,17 @@ static void check_libfabric(struct ci_report *r, const struct nixl_facts *f)
 {
 	const struct node_facts *n = &f->node;
 	struct ci_check *c;
+	/* node.efa's judgement of the versions (rules/efa.c): one status */
+	struct efa_judgement j;
+	node_efa_judge(n, &j);
+	bool bad = j.st == CI_FAIL || j.st == CI_WARN;
+	if (n->fi_t.state != TOOL_OK && bad && node_count_efa_devs(n)) {
+		c = report_check(r, NIXL_CHECK(LIBFABRIC), j.st, "libfabric",
+				 "fi_info cannot tell the provider (%s); %s", n->fi_t.why,
+				 j.detail);
+		check_set_fix(c, "%s", j.fix);
+		return;
+	}
 	if (n->fi_t.state != TOOL_OK) {
 		report_check(r, NIXL_CHECK(LIBFABRIC), CI_SKIPPED, "fi_info -p efa",
 			     "%s: libfabric's EFA provider cannot be confirmed",
@@ -210,11 +222,15 @@ static void check_libfabric(struct ci_report *r, const struct nixl_facts *f)
 		size_t k = 0;
 		for (size_t i = 0; i < n->fi.n; i++)
 			k += n->fi.v[i].provider && !strcmp(n->fi.v[i].provider, "efa");
-		report_check(
-			r, NIXL_CHECK(LIBFABRIC), CI_OK, "fi_info -p efa",
-			"libfabric lists the efa provider (%zu endpoint%s): the LIBFABRIC backend "
-			"has a device",
-			k, k == 1 ? "" : "s");
+		c = report_check(r, NIXL_CHECK(LIBFABRIC), bad ? j.st : CI_OK, "fi_info -p efa",
+				 "libfabric lists the efa provider (%zu endpoint%s)%s%s", k,
+				 k == 1 ? "" : "s",
+				 bad ? "; " : ": the LIBFABRIC backend has a device",
+				 bad ? j.detail : "");
+		if (bad)
+			check_set_fix(c, "%s", j.fix);
+		else if (j.st == CI_OK)
+			check_add_evidence(c, "%s", j.detail);
 		return;
 	}
 	c = report_check_as(

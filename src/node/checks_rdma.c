@@ -9,6 +9,7 @@
 
 #include "core/strbuf.h"
 #include "node/node_checks.h"
+#include "rules/efa.h"
 #include "node/node_desc.h"
 
 #define SUBJ_IB "/sys/class/infiniband"
@@ -488,8 +489,19 @@ void node_check_efa(struct ci_report *r, const struct node_facts *f)
 	size_t n_efa = node_count_efa_devs(f);
 	const struct tool_out *t = &f->fi_t;
 	struct ci_check *c;
+	/* The versions of EFA's userspace (rules/efa.c), as nixl.libfabric
+	 * judges them too: SKIPPED when no libfabric version was readable. */
+	struct efa_judgement j;
+	node_efa_judge(f, &j);
+	bool versions_bad = j.st == CI_FAIL || j.st == CI_WARN;
 	if (t->state != TOOL_OK) {
-		if (n_efa)
+		if (n_efa && versions_bad) {
+			c = report_check(r, ck, j.st, "libfabric",
+					 "sysfs shows %zu EFA device%s (fi_info cannot tell the "
+					 "provider: %s); %s",
+					 n_efa, n_efa == 1 ? "" : "s", t->why, j.detail);
+			check_set_fix(c, "%s", j.fix);
+		} else if (n_efa)
 			report_na(
 				r, ck, "fi_info -p efa",
 				"sysfs shows %zu EFA device%s, but the libfabric provider cannot be "
@@ -504,9 +516,13 @@ void node_check_efa(struct ci_report *r, const struct node_facts *f)
 		size_t n = 0;
 		for (size_t i = 0; i < f->fi.n; i++)
 			n += f->fi.v[i].provider && !strcmp(f->fi.v[i].provider, "efa");
-		c = report_check_as(r, ck, CI_OK, n_efa > 0, CI_LAYER_FABRIC, "fi_info -p efa",
-				    "libfabric's efa provider is usable (%zu endpoint%s)", n,
-				    n == 1 ? "" : "s");
+		c = report_check_as(r, ck, j.st == CI_SKIPPED ? CI_OK : j.st, n_efa > 0,
+				    CI_LAYER_FABRIC, "fi_info -p efa",
+				    "libfabric's efa provider is usable (%zu endpoint%s)%s%s", n,
+				    n == 1 ? "" : "s", j.st == CI_SKIPPED ? "" : "; ",
+				    j.st == CI_SKIPPED ? "" : j.detail);
+		if (versions_bad)
+			check_set_fix(c, "%s", j.fix);
 		for (size_t i = 0; i < f->fi.n && i < 8; i++)
 			if (f->fi.v[i].domain)
 				check_add_evidence(c, "efa domain %s (%s)", f->fi.v[i].domain,

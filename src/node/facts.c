@@ -61,6 +61,10 @@ void node_facts_release(struct node_facts *f)
 	free(f->dmi_vendor);
 	free(f->dmi_product);
 	free(f->gdrapi_version);
+	free(f->efa_installer);
+	free(f->efa_pkg_libfabric);
+	free(f->efa_pkg_ofi_nccl);
+	free(f->nixl_pkg_version);
 	free(f->ucp_system);
 	free(f->ucp_wheel);
 	free(f->wheel_uct_dir);

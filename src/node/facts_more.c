@@ -12,10 +12,12 @@
 #include "core/xalloc.h"
 #include "node/facts_internal.h"
 #include "node/sections.h"
+#include "parse/efa_packages.h"
 #include "parse/lines.h"
 #include "parse/proc_net.h"
 #include "parse/smi_error.h"
 #include "parse/ucx_info.h"
+#include "rules/efa.h"
 #include "rules/nixl.h"
 
 static struct node_netif *netif(struct node_facts *f, const char *name)
@@ -65,6 +67,8 @@ static void read_libs(struct node_facts *f, const struct section *s)
 				n--;
 			if (n && n < 16)
 				f->gdrapi_version = xstrndup(v, n);
+		} else if (efa_ofi_nccl_lib(l)) {
+			f->ofi_nccl_lib = true;
 		} else if (str_starts(base, "libuct_") && nixl_layout_wheel_dir(l)) {
 			enum nixl_ucx_module m = nixl_layout_ucx_module(l);
 			if (!f->wheel_uct_listed && strlen(l) < 512)
@@ -153,9 +157,53 @@ static void read_ucx_version(struct node_facts *f, const struct section *s)
 	ucx_version_release(&v);
 }
 
+/* The EFA installer's record: its version, and the versions of the
+ * libfabric and aws-ofi-nccl packages it installed (rules/efa.c names
+ * them). */
+static void read_efa_pkgs(struct node_facts *f, const struct section *s)
+{
+	if (!s || s->missing)
+		return;
+	struct efa_packages *p = xcalloc(1, sizeof(*p)); /* 24 KiB: not on the stack */
+	if (efa_packages_parse(s->body, s->len, p) == 0) {
+		if (*p->installer)
+			f->efa_installer = xstrdup(p->installer);
+		for (size_t i = 0; i < p->n; i++) {
+			if (!f->efa_pkg_libfabric && efa_pkg_is_libfabric(p->pkgs[i].name))
+				f->efa_pkg_libfabric = xstrdup(p->pkgs[i].version);
+			else if (!f->efa_pkg_ofi_nccl && efa_pkg_is_ofi_nccl(p->pkgs[i].name))
+				f->efa_pkg_ofi_nccl = xstrdup(p->pkgs[i].version);
+		}
+	}
+	free(p);
+}
+
+/* "<METADATA path>: Version: 0.7.1": the NIXL release (rules/efa.c's rows
+ * depend on it: what NIXL's LIBFABRIC backend asks of libfabric). */
+static void read_nixl_version(struct node_facts *f, const struct section *s)
+{
+	if (!s || s->missing)
+		return;
+	struct lines it;
+	char *l;
+	lines_init(&it, s->body, s->len);
+	while (!f->nixl_pkg_version && (l = lines_next(&it))) {
+		const char *v = strstr(l, ": Version: ");
+		if (!v)
+			continue;
+		v += strlen(": Version: ");
+		size_t n = strspn(v, "0123456789.");
+		if (n && n < 24)
+			f->nixl_pkg_version = xstrndup(v, n);
+	}
+	lines_release(&it);
+}
+
 void node_read_more(struct node_facts *f, const struct transcript *t)
 {
+	read_nixl_version(f, transcript_get(t, SEC_NIXL_PYTHON));
 	read_libs(f, transcript_get(t, SEC_LIBS));
+	read_efa_pkgs(f, transcript_get(t, SEC_EFA_PKGS));
 	read_route(f, transcript_get(t, SEC_ROUTE));
 	read_inet6(f, transcript_get(t, SEC_INET6));
 	read_p2p(f, transcript_get(t, SEC_SMI_P2P));

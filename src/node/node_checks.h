@@ -26,6 +26,12 @@ void node_check_rdma_ports(struct ci_report *r, const struct node_facts *f);
 void node_check_rdma_uverbs(struct ci_report *r, const struct node_facts *f);
 void node_check_roce_gid(struct ci_report *r, const struct node_facts *f);
 void node_check_efa(struct ci_report *r, const struct node_facts *f);
+/* EFA's userspace versions judged by rules/efa.c (checks_efa.c): node.efa
+ * and nixl.libfabric print the same judgement */
+struct efa_in;
+struct efa_judgement;
+void node_efa_in(const struct node_facts *f, struct efa_in *in);
+void node_efa_judge(const struct node_facts *f, struct efa_judgement *j);
 /* checks_gpu.c */
 void node_check_gpudirect(struct ci_report *r, const struct node_facts *f);
 void node_check_gdrcopy(struct ci_report *r, const struct node_facts *f);

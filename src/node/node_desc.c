@@ -16,7 +16,9 @@ const struct check_desc node_check_table[NODE_CK_COUNT] = {
 				 CI_DESC_SETTLED_BY_RDMA},
 	[NODE_CK_ROCE_GID] = {"node.roce.gid", CI_LAYER_FABRIC, true,
 			      "RoCE ports have a usable RoCE v2 GID"},
-	[NODE_CK_EFA] = {"node.efa", CI_LAYER_FABRIC, true, "libfabric sees the EFA devices"},
+	[NODE_CK_EFA] =
+		{"node.efa", CI_LAYER_FABRIC, true,
+		 "libfabric sees the EFA devices, at versions NIXL and aws-ofi-nccl accept"},
 	[NODE_CK_GPUDIRECT] = {"node.gpudirect", CI_LAYER_DRIVER, true,
 			       "GPUDirect RDMA: nvidia-peermem or DMA-BUF"},
 	[NODE_CK_GDRCOPY] = {"node.gdrcopy", CI_LAYER_DRIVER, false, "GDRCopy for small transfers"},

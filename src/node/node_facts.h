@@ -189,8 +189,16 @@ struct node_facts {
 	bool have_libs;
 	int ibverbs_abi;      /* N of libibverbs.so.1.N.*; -1 when none seen */
 	char *gdrapi_version; /* "2.4" from libgdrapi.so.2.4; NULL */
-	char *ucp_system;     /* a libucp.so outside the NIXL wheel; NULL */
-	char *ucp_wheel;      /* a NIXL wheel's bundled libucp* (rules/nixl.c); NULL */
+	/* EFA's userspace (SEC_EFA_PKGS, SEC_LIBS; rules/efa.c reads them):
+	 * the installer's version and the libfabric and aws-ofi-nccl package
+	 * versions it lists, NULL when not read; an aws-ofi-nccl plugin
+	 * library in the image */
+	char *efa_installer, *efa_pkg_libfabric, *efa_pkg_ofi_nccl;
+	bool ofi_nccl_lib;
+	/* the first NIXL package version of SEC_NIXL_PYTHON ("0.7.1"); NULL */
+	char *nixl_pkg_version;
+	char *ucp_system; /* a libucp.so outside the NIXL wheel; NULL */
+	char *ucp_wheel;  /* a NIXL wheel's bundled libucp* (rules/nixl.c); NULL */
 	/* the wheel's bundled UCX modules ({pkg}.libs/ucx/libuct_*): listed at
 	 * all, and which (bit enum nixl_ucx_module, rules/nixl.h) */
 	bool wheel_uct_listed;

@@ -62,6 +62,9 @@
 #define SEC_ROUTE        "proc:net-route"    /* /proc/net/route */
 #define SEC_INET6        "proc:net-if_inet6" /* /proc/net/if_inet6 */
 #define SEC_LIBS         "files:libs" /* paths of libibverbs.so.1.*, libgdrapi.so.2.*, libucp* */
+/* /opt/amazon/efa_installed_packages as the EFA installer wrote it (its
+ * version, then the package file names): parse/efa_packages.h */
+#define SEC_EFA_PKGS     "efa:packages"
 /* nvidia-smi topo -p2p r: only when topo -m shows two GPUs without NVLink */
 #define SEC_SMI_P2P      "tool:nvsmi-p2p"
 
@@ -82,6 +85,6 @@
 		SEC_ENV_PID1, SEC_ENV_EXEC, SEC_WHICH, SEC_IBV_DEVINFO, SEC_SMI_Q, SEC_SMI_TOPO, \
 		SEC_SMI_NVLINK, SEC_SMI_QUERY, SEC_FI_INFO_EFA, SEC_UCX_INFO_VD, SEC_UCX_INFO_V, \
 		SEC_UCX_INFO_D, SEC_DF_SHM, SEC_NIXL_PLUGINS, SEC_NIXL_PYTHON, SEC_COUNTERS2,    \
-		SEC_ROUTE, SEC_INET6, SEC_LIBS, SEC_SMI_P2P
+		SEC_ROUTE, SEC_INET6, SEC_LIBS, SEC_EFA_PKGS, SEC_SMI_P2P
 
 #endif

@@ -68,7 +68,10 @@
 #                        /proc/mounts gives no size for /dev/shm
 #   nixl:plugins         "<dir>/" then "<dir>/libplugin_X.so" per plugin found
 #   nixl:python          "<METADATA path>: Name: x" / ": Version: y"
-#   files:libs           paths of libibverbs.so.1.*, libgdrapi.so.2.*, libucp*
+#   files:libs           paths of libibverbs.so.1.*, libgdrapi.so.2.*, libucp*,
+#                        aws-ofi-nccl's libnccl-net*.so
+#   efa:packages         /opt/amazon/efa_installed_packages (the EFA installer's
+#                        version and package list)
 #   live:proc live:maps live:fd   the engine process (the one that mapped a
 #                        NIXL plugin, else pid 1 or an engine command line):
 #                        pid, how found, engine module, comm; its transport
@@ -1236,7 +1239,9 @@ for f in "$root"/usr/lib/*-linux-gnu/libibverbs.so.1.* "$root"/usr/lib64/libibve
 	"$root"/usr/lib/libgdrapi.so.2.* "$root"/usr/local/lib/libgdrapi.so.2.* \
 	"$root"/usr/lib/*-linux-gnu/libucp.so.* "$root"/usr/lib64/libucp.so.* \
 	"$root"/usr/lib/libucp.so.* "$root"/usr/local/lib/libucp.so.* \
-	"$root"/usr/local/ucx/lib/libucp.so.* "$root"/opt/hpcx/ucx/lib/libucp.so.*; do
+	"$root"/usr/local/ucx/lib/libucp.so.* "$root"/opt/hpcx/ucx/lib/libucp.so.* \
+	"$root"/opt/amazon/ofi-nccl/lib/libnccl-net*.so \
+	"$root"/opt/amazon/aws-ofi-nccl/lib/libnccl-net*.so; do
 	[ -e "$f" ] && wl="$f$nl$wl"
 done
 set -f
@@ -1253,6 +1258,12 @@ for f do
 	pline "${f#"$root"}"
 done
 endsec files:libs 0 ''
+
+# EFA's userspace: the installer's own record of what it installed
+# (aws-efa-installer efa_installer.sh, write_package_file: its version, then
+# the package file names), so that libfabric's and aws-ofi-nccl's versions
+# are read without running anything (rules/efa.c judges them).
+readfile efa:packages "$root/opt/amazon/efa_installed_packages" all
 
 begin nixl:python
 nm=0
