@@ -533,10 +533,13 @@ static void test_efa(void **state)
 	assert_true(c.f.efa);
 	assert_int_equal(c.f.backend, NB_LIBFABRIC);
 	assert_int_equal(st(&c.r, "nixl.backend"), CI_OK);
-	assert_int_equal(st(&c.r, "nixl.libfabric"), CI_OK);
+	/* libfabric 1.16.1 (provider 116.10) under NIXL 0.7.1 (API 1.9): only
+	 * the efa provider's sync-memops registration risk (rules/efa.c) */
+	assert_int_equal(st(&c.r, "nixl.libfabric"), CI_WARN);
+	assert_non_null(strstr(detail(&c.r, "nixl.libfabric"), "SYNC_MEMOPS"));
 	assert_int_equal(st(&c.r, "nixl.ucx.rdma"), CI_SKIPPED);
 	assert_false(find(&c.r, "nixl.ucx.rdma")->critical);
-	assert_int_equal(c.v.kind, CI_READY);
+	assert_int_equal(c.v.kind, CI_DEGRADED);
 	bool lf = false, perftest = false;
 	for (size_t i = 0; i < c.r.n_steps; i++) {
 		lf |= strstr(c.r.steps[i].command, "--backend LIBFABRIC") != NULL;
