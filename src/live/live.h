@@ -94,7 +94,8 @@ struct live_sample {
 	bool have_netdev;
 	struct net_devs netdev;
 	struct live_nixl nixl;
-	char nixl_why[120]; /* why there is no telemetry, from the probe */
+	bool nixl_cut;      /* the scrape was cut (NIXL_TM_SCRAPE_MAX): not read */
+	char nixl_why[160]; /* why there is no telemetry, from the probe */
 };
 
 /* A log line that one of the sources' format strings printed. */
@@ -130,6 +131,9 @@ struct live_facts {
 	bool logs_read;      /* kubectl logs answered */
 	char *logs_why;      /* why not */
 	size_t logs_lines;   /* lines scanned */
+	bool logs_cut;       /* the tail was larger than what is read: only its
+			      * newest lines (logs_bytes) were */
+	size_t logs_bytes;   /* bytes scanned */
 	struct logscan logs; /* known transport lines only */
 	/* lines that match a format string of rules/logs_table.c and no
 	 * symptom above, one per row, in order of first appearance */

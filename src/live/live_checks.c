@@ -385,10 +385,25 @@ static void check_traffic(struct ci_report *r, const struct live_facts *f, const
 	traffic_evidence(c, s);
 }
 
-static void check_errors(struct ci_report *r, const char *subject, const struct live_summary *s)
+static void check_errors(struct ci_report *r, const struct live_facts *f, const char *subject,
+			 const struct live_summary *s)
 {
-	if (!s->nixl)
+	if (!s->nixl) {
+		/* An exporter that sent more than NIXL ever does was cut: its
+		 * error counters were not read, and silence is not "no errors". */
+		const struct live_sample *cut = f->s[0].nixl_cut   ? &f->s[0]
+						: f->s[1].nixl_cut ? &f->s[1]
+								   : NULL;
+		if (cut) {
+			struct ci_check *c = report_na(r, &live_check_table[LIVE_CK_ERRORS],
+						       subject, "%s", cut->nixl_why);
+			check_set_fix(c,
+				      "scrape the engine's /metrics port by hand (curl -s "
+				      "127.0.0.1:PORT/metrics | head): something other than "
+				      "NIXL's exporter answers there, or it never ends its reply");
+		}
 		return;
+	}
 	/* NIXL's Prometheus exporter published only byte, request and time
 	 * counters before the labelled agent_errors_total{status} (its
 	 * exportEvent skipped the ERROR category): silence is not "no errors". */
@@ -491,15 +506,31 @@ static void check_logs(struct ci_report *r, const struct live_facts *f, const ch
 		bad++;
 	}
 	struct ci_check *c;
-	if (!bad)
+	/* A tail larger than what is read keeps its newest lines; the older
+	 * ones were not read, and nothing is said "ok" about them. */
+	char cut[160] = "", sz[BYTES_STR_LEN];
+	if (f->logs_cut)
+		snprintf(cut, sizeof(cut),
+			 " (the log was cut: only its newest %s were read, the older lines of "
+			 "the tail were not)",
+			 bytes_str_d((double)f->logs_bytes, sz, sizeof(sz)));
+	if (!bad && f->logs_cut) {
+		c = report_na(r, &live_check_table[LIVE_CK_LOGS], subject,
+			      "no known transport error in the newest %zu log lines%s",
+			      f->logs_lines, cut);
+		check_set_fix(c,
+			      "read the older lines with a smaller tail (--logs N), or "
+			      "search the worker's log itself (kubectl logs POD | grep -i -e nixl "
+			      "-e ucx -e nccl)");
+	} else if (!bad)
 		c = report_check(
 			r, &live_check_table[LIVE_CK_LOGS], CI_OK, subject,
 			"no known transport error in the last %zu log lines%s", f->logs_lines,
 			f->logs.n ? " (the lines below show the path NCCL/UCX chose)" : "");
 	else
 		c = report_check(r, &live_check_table[LIVE_CK_LOGS], worst, subject,
-				 "%zu known transport problem%s in the last %zu log lines", bad,
-				 bad == 1 ? "" : "s", f->logs_lines);
+				 "%zu known transport problem%s in the last %zu log lines%s", bad,
+				 bad == 1 ? "" : "s", f->logs_lines, cut);
 	for (size_t i = 0; i < f->logs.n; i++) {
 		const struct log_finding *g = &f->logs.v[i];
 		if (!log_line_safe(g->evidence)) {
@@ -571,7 +602,7 @@ void live_checks_run(struct ci_report *r, const struct live_facts *f, const char
 		check_loaded(r, f, subject);
 		if (s.observed) {
 			check_traffic(r, f, subject, &s);
-			check_errors(r, subject, &s);
+			check_errors(r, f, subject, &s);
 			settle(r, first, f, &s);
 		}
 	}

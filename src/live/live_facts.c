@@ -255,6 +255,15 @@ static void read_sample(struct live_sample *s, const struct transcript *t, const
 		}
 		s->nixl.have = s->nixl.tx_name || s->nixl.rx_name;
 	}
+	if (p && p->capped && !*s->nixl_why) {
+		/* A cut exposition is not NIXL's (NIXL_TM_SCRAPE_MAX says why):
+		 * its counters may lack series, so none are read. */
+		s->nixl_cut = true;
+		snprintf(s->nixl_why, sizeof(s->nixl_why),
+			 "NIXL's telemetry endpoint was cut at %u bytes: it sent more than "
+			 "NIXL's exposition ever holds, so no counter was read",
+			 NIXL_TM_SCRAPE_MAX);
+	}
 	if (!s->nixl.have && !*s->nixl_why && p)
 		snprintf(
 			s->nixl_why, sizeof(s->nixl_why), "%s",
@@ -278,6 +287,8 @@ static void read_logs(struct live_facts *f, const struct section *s)
 		return;
 	}
 	f->logs_read = true;
+	f->logs_cut = s->capped;
+	f->logs_bytes = s->len;
 	for (size_t i = 0; i < s->len; i++)
 		f->logs_lines += s->body[i] == '\n';
 	(void)logscan_parse(s->body, s->len, &f->logs);

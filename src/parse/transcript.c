@@ -75,6 +75,15 @@ void transcript_put(struct transcript *t, const char *name, const char *body, si
 	s->capped = s->timed_out = s->missing = false;
 }
 
+void transcript_put_capped(struct transcript *t, const char *name, const char *body, size_t len,
+			   int rc)
+{
+	transcript_put(t, name, body, len, rc);
+	for (size_t i = 0; i < t->n; i++)
+		if (!strcmp(t->s[i].name, name))
+			t->s[i].capped = true;
+}
+
 /* Parser state: the open section (an index into t->s, or none) and the
  * growth capacity of its body. */
 struct pstate {

@@ -71,6 +71,9 @@ void transcript_parse(struct transcript *t, const char *buf, size_t len);
  * worker's kubectl logs), which a transcript from the pod must never be
  * able to pre-empt.  Not subject to the parse caps: the caller bounds it. */
 void transcript_put(struct transcript *t, const char *name, const char *body, size_t len, int rc);
+/* The same, for a body that was cut (the section reads as capped). */
+void transcript_put_capped(struct transcript *t, const char *name, const char *body, size_t len,
+			   int rc);
 /* The section named `name`, or NULL. */
 const struct section *transcript_get(const struct transcript *t, const char *name);
 /* Is `name` a well-formed section name ([a-z0-9_.:/-]+, <= MAX_NAME)? */

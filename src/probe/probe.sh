@@ -18,7 +18,8 @@
 # queries, each under `timeout 5`, plus one `tr` for /proc/1/environ (its NUL
 # separators are invisible to the shell), one subshell for `export -p`, and
 # at most one `sleep 1` between the two counter readings (only when the
-# tool queries took under a second):
+# tool queries took under a second), and with a window one `head -c` per
+# telemetry scrape (the byte cap of an exporter's reply):
 # no process per section, per file or per variable (docs/probe.md, "Process
 # budget"; `make bench` counts them).
 #
@@ -86,6 +87,7 @@ root=${1-}
 sysroot=${1:+1}
 cap=65536
 bigcap=262144
+hc=
 nl='
 '
 sp_ifs=' 	
@@ -160,10 +162,30 @@ frame() {
 # UCX_LOG_LEVEL=debug or FI_LOG_LEVEL=trace would flood the listing (and
 # UCX_LOG_FILE would make ucx_info write a file).  The env sections keep the
 # pod's real values: they were read before.
+#
+# With $hc set (the telemetry scrape) only the first hc bytes are read:
+# `head -c` stops there and the tool gets SIGPIPE, so a peer that never
+# stops sending costs hc bytes, not what it sends in 3 s.  The tool's status
+# travels after its output as a last line "@rc=N" (a pipeline's status is
+# head's); a cut leaves it out, or the output fills hc: cut=" capped".
 toolrun() {
 	[ -z "$have_timeout" ] || set -- timeout 5 "$@"
-	out=$(UCX_LOG_LEVEL=warn UCX_LOG_FILE='' FI_LOG_LEVEL=warn "$@" </dev/null 2>&1)
-	rc=$?
+	if [ -z "$hc" ]; then
+		out=$(UCX_LOG_LEVEL=warn UCX_LOG_FILE='' FI_LOG_LEVEL=warn "$@" </dev/null 2>&1)
+		rc=$?
+		return 0
+	fi
+	out=$({ UCX_LOG_LEVEL=warn UCX_LOG_FILE='' FI_LOG_LEVEL=warn "$@" </dev/null 2>&1; printf '\n@rc=%s\n' "$?"; } | head -c "$hc")
+	cut=' capped'
+	rc=0
+	case $out in
+	*"$nl@rc="*)
+		rc=${out##*"$nl"@rc=}
+		out=${out%"$nl"@rc=*}
+		[ "${#out}" -ge $((hc - 16)) ] || cut=
+		case $rc in '' | *[!0-9]*) rc=1 cut=' capped' ;; esac
+		;;
+	esac
 }
 
 # toolend NAME: the @@end line of a tool section from rc and cut.
@@ -742,6 +764,12 @@ live_tm_env() {
 # (9090), doca on NIXL_TELEMETRY_DOCA_PROMETHEUS_PORT (9091).  The agent
 # may have been switched on by its config (capture_telemetry) without
 # NIXL_TELEMETRY_ENABLE; only an explicit "off" keeps the probe away.
+# At most tm_cap bytes are read (NIXL_TM_SCRAPE_MAX of
+# src/rules/nixl_telemetry.h says why that many: NIXL's whole exposition for
+# eight ranks, many times over), through `head -c` (python3 reads no more
+# itself); at most $bigcap bytes of agent_* lines are kept.  Either cut
+# marks the section capped, and a capped scrape is never read as counters.
+tm_cap=1048576
 live_nixl() {
 	! live_falsy "$tm_enable" || return 0
 	if [ "$tm_exporter" = prometheus ] || [ "$tm_exporter" = prometheus_mp ]; then
@@ -754,28 +782,37 @@ live_nixl() {
 	case $port in '' | *[!0-9]* | ??????*) return 0 ;; esac
 	url=http://127.0.0.1:$port/metrics
 	begin "live:nixl:$1"
-	if have curl; then
+	cut=
+	hc=
+	! have head || hc=$tm_cap
+	if [ -n "$hc" ] && have curl; then
 		toolrun curl -s -f -m 3 -- "$url"
-	elif have wget; then
+	elif [ -n "$hc" ] && have wget; then
 		toolrun wget -q -T 3 -O - -- "$url"
 	elif have python3; then
-		toolrun python3 -c '__import__("sys").stdout.write(__import__("urllib.request").request.urlopen(__import__("sys").argv[1],timeout=3).read().decode("utf-8","replace"))' "$url"
+		toolrun python3 -c '__import__("sys").stdout.write(__import__("urllib.request").request.urlopen(__import__("sys").argv[1],timeout=3).read(int(__import__("sys").argv[2])).decode("utf-8","replace"))' "$url" "$tm_cap"
+		[ -n "$hc" ] || [ "${#out}" -lt $((tm_cap - 16)) ] || cut=' capped'
 	else
 		endsec "live:nixl:$1" 127 ' missing'
 		return 0
 	fi
+	tcut=$cut
+	hc=
 	n=0
 	set -f
 	IFS=$nl
 	for l in $out; do
 		case $l in agent_*) ;; *) continue ;; esac
 		n=$((n + ${#l} + 1))
-		[ "$n" -le "$cap" ] || break
+		if [ "$n" -gt "$bigcap" ]; then
+			tcut=' capped'
+			break
+		fi
 		pline "$l"
 	done
 	IFS=$sp_ifs
 	set +f
-	endsec "live:nixl:$1" "$rc" ''
+	endsec "live:nixl:$1" "$rc" "$tcut"
 }
 
 # live_wait: the rest of the window (the probe ran inside it), then the

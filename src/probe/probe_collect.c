@@ -311,8 +311,12 @@ static void *logs_run(void *arg)
 	const char *argv[KUBE_ARGV_MAX];
 	if (kube_logs_argv(&j->k, j->tail, argv, &j->why) < 0)
 		return NULL;
-	struct run_request req = {
-		.argv = argv, .deadline = j->deadline, .stdout_cap = PROBE_LOGS_MAX};
+	/* The newest lines matter most (the fallback a restart just took):
+	 * a tail larger than the cap keeps its end, never its start. */
+	struct run_request req = {.argv = argv,
+				  .deadline = j->deadline,
+				  .stdout_cap = PROBE_LOGS_MAX,
+				  .stdout_keep_tail = true};
 	run_command(&req, &j->res);
 	j->ran = true;
 	return NULL;
@@ -334,6 +338,12 @@ static void logs_put(struct logs_job *j, struct probe_outcome *out)
 		const char *w = m ? m : "kubectl logs failed";
 		transcript_put(&out->t, PROBE_SEC_LOGS, w, strlen(w), 1);
 		free(m);
+	} else if (j->res.out_capped) {
+		/* Cut: the oldest bytes went; so does the first, partial line. */
+		const char *b = j->res.out;
+		const char *nl = memchr(b, '\n', j->res.out_len);
+		size_t skip = nl ? (size_t)(nl - b) + 1 : j->res.out_len;
+		transcript_put_capped(&out->t, PROBE_SEC_LOGS, b + skip, j->res.out_len - skip, 0);
 	} else {
 		transcript_put(&out->t, PROBE_SEC_LOGS, j->res.out ? j->res.out : "",
 			       j->res.out_len, 0);

@@ -145,7 +145,39 @@ struct capture {
 	char *buf;
 	size_t len, cap, limit;
 	bool capped;
+	bool tail; /* keep the newest `limit` bytes (stdout_keep_tail) */
 };
+
+/* Keep-the-tail: the buffer grows to twice the limit; when more would not
+ * fit, the newest bytes move to its front, so each byte is moved at most
+ * once per `limit` bytes read (linear in the output). */
+static void capture_tail(struct capture *c, const char *p, size_t n)
+{
+	if (n >= c->limit) {
+		if (c->len > 0 || n > c->limit)
+			c->capped = true;
+		p += n - c->limit;
+		n = c->limit;
+		c->len = 0;
+	}
+	if (c->len + n > 2 * c->limit) {
+		size_t keep = c->limit - n;
+		memmove(c->buf, c->buf + c->len - keep, keep);
+		c->len = keep;
+		c->capped = true;
+	}
+	if (c->len + n + 1 > c->cap) {
+		size_t cap = c->cap ? c->cap * 2 : 16384;
+		while (cap < c->len + n + 1)
+			cap *= 2;
+		if (cap > 2 * c->limit + 1)
+			cap = 2 * c->limit + 1;
+		c->buf = xrealloc(c->buf, cap);
+		c->cap = cap;
+	}
+	memcpy(c->buf + c->len, p, n);
+	c->len += n;
+}
 
 static void capture_read(struct capture *c)
 {
@@ -159,6 +191,10 @@ static void capture_read(struct capture *c)
 	if (n == 0) {
 		close(c->fd);
 		c->fd = -1;
+		return;
+	}
+	if (c->tail) {
+		capture_tail(c, scratch, (size_t)n);
 		return;
 	}
 	size_t keep = (size_t)n;
@@ -183,6 +219,11 @@ static void capture_read(struct capture *c)
 
 static char *capture_take(struct capture *c, size_t *len)
 {
+	if (c->tail && c->len > c->limit) { /* the newest `limit` bytes */
+		memmove(c->buf, c->buf + c->len - c->limit, c->limit);
+		c->len = c->limit;
+		c->capped = true;
+	}
 	char *b = c->buf ? c->buf : xmalloc(1);
 	b[c->len] = '\0';
 	*len = c->len;
@@ -606,7 +647,9 @@ int run_command(const struct run_request *req, struct run_result *res)
 		.pid = -1,
 		.pidfd = -1,
 		.in_fd = -1,
-		.co = {.fd = -1, .limit = req->stdout_cap ? req->stdout_cap : RUN_STDOUT_CAP},
+		.co = {.fd = -1,
+		       .limit = req->stdout_cap ? req->stdout_cap : RUN_STDOUT_CAP,
+		       .tail = req->stdout_keep_tail},
 		.ce = {.fd = -1, .limit = req->stderr_cap ? req->stderr_cap : RUN_STDERR_CAP},
 	};
 	memset(res, 0, sizeof(*res));

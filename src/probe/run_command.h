@@ -39,6 +39,10 @@ struct run_request {
 	/* Absolute deadline on run_now()'s clock; <= 0: none. */
 	double deadline;
 	size_t stdout_cap, stderr_cap; /* 0: the RUN_*_CAP defaults */
+	/* Keep the NEWEST stdout_cap bytes of stdout rather than the first
+	 * (a log, whose last lines matter most); out_capped says older bytes
+	 * were dropped.  The buffer holds at most twice the cap. */
+	bool stdout_keep_tail;
 };
 
 struct run_result {
@@ -50,7 +54,8 @@ struct run_result {
 	int spawn_errno;  /* RUN_NOT_FOUND, RUN_NOT_EXECUTABLE, RUN_SPAWN_FAILED */
 	char *out;        /* NUL-terminated; never NULL after run_command */
 	size_t out_len;
-	bool out_capped; /* more was written and drained, not kept */
+	bool out_capped; /* more was written and drained, not kept (the
+			  * oldest bytes, with stdout_keep_tail) */
 	char *err;
 	size_t err_len;
 	bool err_capped;

@@ -67,4 +67,18 @@ struct nixl_tm_variable {
 
 const struct nixl_tm_variable *nixl_tm_var(enum nixl_tm_var v);
 
+/* The most bytes the probe reads from an exporter's /metrics (probe.sh's
+ * tm_cap; tests/rules/test_nixl_telemetry.c holds the two together).  NIXL's
+ * whole exposition (ai-dynamo/nixl src/plugins/telemetry/prometheus/
+ * README.md, main after v1.4.0) is per agent 9 counters, 6 gauges, two
+ * histograms (agent_xfer_time_us, agent_xfer_post_time_us: ~20 default
+ * buckets + sum + count each) and agent_errors_total per AGENT_ERR_* status
+ * (~15), with HELP/TYPE lines: about 110 lines.  At a pessimistic 400 bytes a
+ * line (a 253-byte hostname label, an agent name) that is 44 KB; eight ranks
+ * behind one prometheus_mp port (one per GPU, a pid label each) 350 KB.  1 MiB
+ * is three times that, and room for NIXL_TELEMETRY_HISTOGRAM_BUCKETS_US lists
+ * of ~50 buckets; an exporter that sends more is not NIXL's exposition, and
+ * the scrape reads as cut, never as counters. */
+#define NIXL_TM_SCRAPE_MAX 1048576u
+
 #endif

@@ -88,8 +88,9 @@ TOOL_ARGS = {
     "curl": [["-s", "-f", "-m", "3", "--", '"$url"']],
     "wget": [["-q", "-T", "3", "-O", "-", "--", '"$url"']],
     "python3": [["-c", "'__import__(\"sys\").stdout.write(__import__(\"urllib.request\").request."
-                 "urlopen(__import__(\"sys\").argv[1],timeout=3).read().decode(\"utf-8\",\"replace\"))'",
-                 '"$url"']],
+                 "urlopen(__import__(\"sys\").argv[1],timeout=3).read(int(__import__(\"sys\")."
+                 "argv[2])).decode(\"utf-8\",\"replace\"))'",
+                 '"$url"', '"$tm_cap"']],
 }
 FORBIDDEN = {"tee", "rm", "mv", "cp", "mkdir", "touch", "chmod", "chown", "kill", "pkill",
              "modprobe", "insmod", "rmmod", "dd", "sysctl", "ln", "truncate", "mknod", "mount",
@@ -220,10 +221,17 @@ def test_allowlist():
             fail("tool not on the read-only list: %r" % prog)
         elif args not in TOOL_ARGS[prog]:
             fail("tool %s run with flags outside its read-only set: %r" % (prog, args))
-    # "$@" is executed in exactly one place: toolrun, after `timeout 5`.
+    # "$@" is executed in exactly one place: toolrun, after `timeout 5`
+    # (two lines there: whole, or through `head -c "$hc"` for the scrape).
+    m = re.search(r"^toolrun\(\) \{\n(.*?)^\}", joined, re.M | re.S)
     execs = re.findall(r"^.*(?<![\w=])\"\$@\" <.*$", joined, re.M)
-    if len(execs) != 1 or "toolrun" not in joined:
+    inside = re.findall(r"^.*(?<![\w=])\"\$@\" <.*$", m.group(1), re.M) if m else []
+    if len(execs) != 2 or len(inside) != 2:
         fail("\"$@\" is run outside toolrun: %r" % execs)
+    # head only ever cuts the scrape: `head -c "$hc"`, nothing else
+    for s in simple_commands(code):
+        if s.split()[0] == "head" and s.split()[1:] != ["-c", "Q"]:
+            fail("head other than `head -c \"$hc\"` in probe.sh: %r" % s)
 
 
 def test_allowlist_catches():

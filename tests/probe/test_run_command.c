@@ -85,6 +85,48 @@ static void test_caps(void **state)
 	run_result_release(&r);
 }
 
+/* stdout_keep_tail: the newest bytes are kept, whatever the output's size
+ * against the cap and the reads' sizes. */
+static void test_keep_tail(void **state)
+{
+	(void)state;
+	struct run_result r;
+	const char *argv[] = {"sh", "-c", "printf 0123456789", NULL};
+	struct run_request req = {.argv = argv,
+				  .deadline = run_now() + 10,
+				  .stdout_cap = 4,
+				  .stdout_keep_tail = true};
+	run_command(&req, &r);
+	assert_string_equal(r.out, "6789");
+	assert_true(r.out_capped);
+	run_result_release(&r);
+
+	/* under the cap: all of it, not capped */
+	req.stdout_cap = 64;
+	run_command(&req, &r);
+	assert_string_equal(r.out, "0123456789");
+	assert_false(r.out_capped);
+	run_result_release(&r);
+
+	/* 10 MB of numbered lines through a 1 MiB cap, many reads: the kept
+	 * bytes are the last 1 MiB, ending with the last line */
+	const char *big[] = {"sh", "-c",
+			     "i=0; while [ $i -lt 100 ]; do head -c 100000 /dev/zero | tr '\\0' x; "
+			     "echo \" line $i\"; i=$((i+1)); done; echo LAST",
+			     NULL};
+	struct run_request rb = {.argv = big,
+				 .deadline = run_now() + 60,
+				 .stdout_cap = 1u << 20,
+				 .stdout_keep_tail = true};
+	run_command(&rb, &r);
+	assert_int_equal(r.status, RUN_EXITED);
+	assert_int_equal(r.out_len, 1u << 20);
+	assert_true(r.out_capped);
+	assert_non_null(strstr(r.out, " line 99\nLAST\n"));
+	assert_null(strstr(r.out, " line 80\n"));
+	run_result_release(&r);
+}
+
 static void test_stdin(void **state)
 {
 	(void)state;
@@ -348,6 +390,7 @@ int main(void)
 		cmocka_unit_test(test_exit_codes),
 		cmocka_unit_test(test_signal),
 		cmocka_unit_test(test_caps),
+		cmocka_unit_test(test_keep_tail),
 		cmocka_unit_test(test_stdin),
 		cmocka_unit_test(test_deadline_kills_group),
 		cmocka_unit_test(test_exit_kills_stragglers),

@@ -96,6 +96,10 @@ static void test_probe_agrees(void **state)
 		assert_non_null(strstr(text, want));
 	}
 	assert_null(strstr(text, "NIXL_TELEMETRY_METRICS"));
+	/* the scrape's byte cap is the one the checks name */
+	char cap[40];
+	snprintf(cap, sizeof(cap), "\ntm_cap=%u\n", NIXL_TM_SCRAPE_MAX);
+	assert_non_null(strstr(text, cap));
 }
 
 int main(void)
