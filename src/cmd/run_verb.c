@@ -109,8 +109,13 @@ static int run_probe(struct verb_ctx *c, struct ci_report *r)
 		v->start(c);
 	struct probe_outcome out;
 	probe_collect(&c->probe, NULL, &out);
-	if (c->bundle && out.err == PROBE_OK && out.raw)
-		bundle_add(c->bundle, "probe/transcript", out.raw, out.raw_len);
+	if (c->bundle && out.err == PROBE_OK && out.raw) {
+		/* secret-free as --save-probe writes it (telemetry labels) */
+		size_t len = 0;
+		char *saved = probe_transcript_saved(out.raw, out.raw_len, &len);
+		bundle_add(c->bundle, "probe/transcript", saved, len);
+		free(saved);
+	}
 	int rc = VERB_RENDER;
 	const char *msg = out.message ? out.message : probe_error_name(out.err);
 	if (out.err == PROBE_BAD_TARGET) {

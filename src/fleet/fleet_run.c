@@ -282,7 +282,10 @@ static void bundle_pod(const struct judge_ctx *jc, const struct fleet_job *job)
 {
 	char *name = xasprintf("probe/pods/%s", job->pod);
 	if (job->started && job->out.err == PROBE_OK && job->out.raw) {
-		bundle_add(jc->ft->bundle, name, job->out.raw, job->out.raw_len);
+		size_t len = 0;
+		char *saved = probe_transcript_saved(job->out.raw, job->out.raw_len, &len);
+		bundle_add(jc->ft->bundle, name, saved, len);
+		free(saved);
 	} else {
 		json_t *j = json_pack("{s:b,s:b,s:i,s:s?}", "started", job->started,
 				      "deadline_bound", job->deadline_bound, "error",

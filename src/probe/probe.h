@@ -90,6 +90,10 @@ struct probe_outcome {
 void probe_collect(const struct probe_target *t, const char *pod_override,
 		   struct probe_outcome *out);
 void probe_outcome_release(struct probe_outcome *out);
+/* A transcript as --save-probe and --bundle keep it: the bytes received,
+ * except the body lines of NIXL's telemetry sections, which pass the one
+ * redaction rule (an exporter's labels are the workload's own text). */
+char *probe_transcript_saved(const char *raw, size_t len, size_t *out_len);
 
 /* The embedded constant script (probe.sh). */
 extern const char probe_script[];

@@ -526,7 +526,7 @@ static int save_open(const char *path, bool force, bool *created, char **why)
  * an exporter's labels are the workload's own text and may carry a token
  * or a URL password.  The parser redacts the same labels, so replaying the
  * saved bytes gives the same report. */
-static char *save_text(const char *raw, size_t len, size_t *out_len)
+char *probe_transcript_saved(const char *raw, size_t len, size_t *out_len)
 {
 	struct strbuf sb;
 	strbuf_init(&sb);
@@ -554,7 +554,7 @@ static char *save_text(const char *raw, size_t len, size_t *out_len)
 	return strbuf_detach(&sb);
 }
 
-/* Write the transcript (save_text).  A failure is out->save_error, never
+/* Write the transcript (probe_transcript_saved).  A failure is out->save_error, never
  * out->err: the analysis stands. */
 static void save_probe(int fd, const char *path, struct probe_outcome *out)
 {
@@ -563,7 +563,7 @@ static void save_probe(int fd, const char *path, struct probe_outcome *out)
 	if (ftruncate(fd, 0))
 		err = errno;
 	size_t len = 0, off = 0;
-	char *text = save_text(out->raw ? out->raw : "", out->raw_len, &len);
+	char *text = probe_transcript_saved(out->raw ? out->raw : "", out->raw_len, &len);
 	while (!err && off < len) {
 		ssize_t w = write(fd, text + off, len - off);
 		if (w < 0) {
