@@ -46,6 +46,7 @@
 #include "parse/mounts.h"
 #include "parse/net_dev.h"
 #include "parse/pip_meta.h"
+#include "parse/pod_cgroup.h"
 #include "parse/proc_fd.h"
 #include "parse/proc_maps.h"
 #include "parse/proc_net.h"
@@ -61,6 +62,7 @@
 #include "parse/sysfs_ib.h"
 #include "parse/transcript.h"
 #include "parse/ucx_info.h"
+#include "rules/kubelet.h"
 
 #define PARSE_CPU_BOUND_S 20
 #define MIB               (1u << 20)
@@ -70,16 +72,16 @@
  * the pod list under KUBE_PODS_MAX_BYTES, tested here at 16 MiB (jansson
  * holds a string as long as the input: 64 MiB of it is memory, not a
  * bound the test learns more from). */
-#define TOOL_MAX (4 * MIB)
+#define TOOL_MAX          (4 * MIB)
 
 /* Every row parses and releases its own result type. */
-#define ROW_FN(name, T, parse, rel)                                \
-	static void run_##name(const char *b, size_t n)            \
-	{                                                          \
-		struct T x_;                                       \
-		memset(&x_, 0, sizeof(x_));                        \
-		(void)parse(b, n, &x_);                            \
-		rel(&x_);                                          \
+#define ROW_FN(name, T, parse, rel)                     \
+	static void run_##name(const char *b, size_t n) \
+	{                                               \
+		struct T x_;                            \
+		memset(&x_, 0, sizeof(x_));             \
+		(void)parse(b, n, &x_);                 \
+		rel(&x_);                               \
 	}
 
 ROW_FN(env_section, env_section, env_section_parse, env_section_release)
@@ -141,6 +143,12 @@ static void run_lines(const char *b, size_t n)
 	lines_release(&it);
 }
 
+static void run_pod_cgroup(const char *b, size_t n)
+{
+	struct pod_cgroup c;
+	(void)pod_cgroup_parse(b, n, kubelet_cgroup_forms(), &c);
+}
+
 static void run_smi_error(const char *b, size_t n)
 {
 	(void)smi_error_classify(b, n);
@@ -152,7 +160,10 @@ struct row {
 	size_t max; /* the largest input its caller hands it */
 };
 
-#define ROW(name, fn, max) {#fn, run_##name, max}
+#define ROW(name, fn, max)           \
+	{                            \
+#fn, run_##name, max \
+	}
 
 static const struct row rows[] = {
 	ROW(env_section, env_section_parse, TOOL_MAX),
@@ -172,6 +183,7 @@ static const struct row rows[] = {
 	ROW(df, df_parse, TOOL_MAX),
 	ROW(net_dev, net_dev_parse, TOOL_MAX),
 	ROW(pip_meta, pip_meta_parse, TOOL_MAX),
+	ROW(pod_cgroup, pod_cgroup_parse, TOOL_MAX),
 	ROW(proc_fds, proc_fds_parse, TOOL_MAX),
 	ROW(proc_maps, proc_maps_parse, TOOL_MAX),
 	ROW(proc_route, proc_route_parse, TOOL_MAX),
@@ -210,7 +222,10 @@ struct shape {
 	size_t ulen;
 };
 
-#define SHAPE(name, lit) {name, lit, sizeof(lit) - 1}
+#define SHAPE(name, lit)                   \
+	{                                  \
+		name, lit, sizeof(lit) - 1 \
+	}
 static const struct shape shapes[] = {
 	/* one line, no line break: fields, keys, values, ports, quotes */
 	SHAPE("one long line", "mlx5_0 port 1 ==> ib0 (Up) Name: x=\"y\" GPU0 NV18 a{b=\"c\"} 1 "),
@@ -272,8 +287,8 @@ static void test_every_parser_bounded(void **state)
 			struct itimerval off = {0};
 			setitimer(ITIMER_PROF, &off, NULL);
 			if (took > 1.0)
-				printf("note: %s on \"%s\" (%zu bytes): %.2f s of CPU\n", rows[i].fn,
-				       shapes[s].name, rows[i].max, took);
+				printf("note: %s on \"%s\" (%zu bytes): %.2f s of CPU\n",
+				       rows[i].fn, shapes[s].name, rows[i].max, took);
 		}
 	}
 	free(buf);
@@ -309,8 +324,9 @@ static void test_every_parser_has_a_row(void **state)
 			if (!buf_arg || !len_arg || !paren || buf_arg < paren || len_arg < buf_arg)
 				continue;
 			char *name = paren;
-			while (name > line && (name[-1] == '_' || (name[-1] >= 'a' && name[-1] <= 'z') ||
-					       (name[-1] >= '0' && name[-1] <= '9')))
+			while (name > line &&
+			       (name[-1] == '_' || (name[-1] >= 'a' && name[-1] <= 'z') ||
+				(name[-1] >= '0' && name[-1] <= '9')))
 				name--;
 			*paren = '\0';
 			size_t nl = strlen(name);
