@@ -508,12 +508,14 @@ static void check_logs(struct ci_report *r, const struct live_facts *f, const ch
 	struct ci_check *c;
 	/* A tail larger than what is read keeps its newest lines; the older
 	 * ones were not read, and nothing is said "ok" about them. */
-	char cut[160] = "", sz[BYTES_STR_LEN];
-	if (f->logs_cut)
+	char cut[160] = "";
+	if (f->logs_cut) {
+		char sz[BYTES_STR_LEN];
 		snprintf(cut, sizeof(cut),
 			 " (the log was cut: only its newest %s were read, the older lines of "
 			 "the tail were not)",
 			 bytes_str_d((double)f->logs_bytes, sz, sizeof(sz)));
+	}
 	if (!bad && f->logs_cut) {
 		c = report_na(r, &live_check_table[LIVE_CK_LOGS], subject,
 			      "no known transport error in the newest %zu log lines%s",
