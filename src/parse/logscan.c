@@ -89,21 +89,26 @@ static bool extra_ok(enum log_symptom sym, const char *l)
 	}
 }
 
+/* One of the pattern's needles is in s, its exception is not, and its
+ * symptom's extra condition holds. */
+static bool pattern_matches(const struct pattern *pt, const char *s)
+{
+	size_t k;
+	for (k = 0; k < 4 && pt->needle[k]; k++)
+		if (strstr(s, pt->needle[k]))
+			break;
+	if (k == 4 || !pt->needle[k])
+		return false;
+	if (pt->unless && strstr(s, pt->unless))
+		return false;
+	return extra_ok(pt->sym, s);
+}
+
 bool logscan_line_known(const char *s)
 {
-	for (size_t p = 0; p < sizeof(patterns) / sizeof(patterns[0]); p++) {
-		const struct pattern *pt = &patterns[p];
-		size_t k;
-		for (k = 0; k < 4 && pt->needle[k]; k++)
-			if (strstr(s, pt->needle[k]))
-				break;
-		if (k == 4 || !pt->needle[k])
-			continue;
-		if (pt->unless && strstr(s, pt->unless))
-			continue;
-		if (extra_ok(pt->sym, s))
+	for (size_t p = 0; p < sizeof(patterns) / sizeof(patterns[0]); p++)
+		if (pattern_matches(&patterns[p], s))
 			return true;
-	}
 	return false;
 }
 
@@ -134,7 +139,6 @@ int logscan_parse(const char *buf, size_t len, struct logscan *out)
 {
 	struct lines it;
 	char *l;
-	size_t p, k;
 
 	memset(out, 0, sizeof(*out));
 	lines_init(&it, buf, len);
@@ -142,19 +146,9 @@ int logscan_parse(const char *buf, size_t len, struct logscan *out)
 		const char *s = str_skip_ws(l);
 		if (!*s)
 			continue;
-		for (p = 0; p < sizeof(patterns) / sizeof(patterns[0]); p++) {
-			const struct pattern *pt = &patterns[p];
-			for (k = 0; k < 4 && pt->needle[k]; k++)
-				if (strstr(s, pt->needle[k]))
-					break;
-			if (k == 4 || !pt->needle[k])
-				continue;
-			if (pt->unless && strstr(s, pt->unless))
-				continue;
-			if (!extra_ok(pt->sym, s))
-				continue;
-			add(out, pt->sym, s, it.lineno);
-		}
+		for (size_t p = 0; p < sizeof(patterns) / sizeof(patterns[0]); p++)
+			if (pattern_matches(&patterns[p], s))
+				add(out, patterns[p].sym, s, it.lineno);
 	}
 	lines_release(&it);
 	return out->n ? 0 : -1;

@@ -86,8 +86,9 @@ static const struct ci_check *find(const struct ci_report *r, const char *id)
 	return c ? c : &none;
 }
 
-/* Run the live checks on the transcript built so far. */
-static void judge(struct tb *b, struct ci_report *r)
+/* Run the live checks on the transcript built so far, after the readings
+ * readings() adds first (as node's checks come before the live ones). */
+static void judge_with(struct tb *b, struct ci_report *r, void (*readings)(struct ci_report *))
 {
 	char *t = xasprintf("%s@@done\n", b->text);
 	struct transcript tr;
@@ -97,12 +98,19 @@ static void judge(struct tb *b, struct ci_report *r)
 	live_facts_init(&f);
 	live_facts_read(&f, &tr);
 	report_init(r, "node", "test");
+	if (readings)
+		readings(r);
 	live_checks_run(r, &f, "engine");
 	live_facts_release(&f);
 	transcript_release(&tr);
 	free(t);
 	free(b->text);
 	b->text = NULL;
+}
+
+static void judge(struct tb *b, struct ci_report *r)
+{
+	judge_with(b, r, NULL);
 }
 
 /* judge(), with readings already in the report, as node's checks put
@@ -112,26 +120,18 @@ static const struct check_desc settled_memlock = {"node.memlock", CI_LAYER_ENV, 
 static const struct check_desc unsettled_gpudirect = {"node.gpudirect", CI_LAYER_DRIVER, true,
 						      "test", 0};
 
-static void judge_after_readings(struct tb *b, struct ci_report *r)
+/* A locked-memory fail and a GPUDirect warning, before the live checks. */
+static void readings(struct ci_report *r)
 {
-	char *t = xasprintf("%s@@done\n", b->text);
-	struct transcript tr;
-	struct live_facts f;
-	transcript_init(&tr);
-	transcript_parse(&tr, t, strlen(t));
-	live_facts_init(&f);
-	live_facts_read(&f, &tr);
-	report_init(r, "node", "test");
 	struct ci_check *c = report_check(r, &settled_memlock, CI_FAIL, "max locked memory",
 					  "max locked memory is 64 KiB");
 	check_set_fix(c, "raise the limit");
 	report_check(r, &unsettled_gpudirect, CI_WARN, "GPUDirect RDMA", "no peermem");
-	live_checks_run(r, &f, "engine");
-	live_facts_release(&f);
-	transcript_release(&tr);
-	free(t);
-	free(b->text);
-	b->text = NULL;
+}
+
+static void judge_after_readings(struct tb *b, struct ci_report *r)
+{
+	judge_with(b, r, readings);
 }
 
 static enum ci_status status_of(const struct ci_report *r, const char *id)
