@@ -52,6 +52,8 @@ if [ "$what" = test ] || [ "$what" = ci ]; then
 	# new user's test run for a check that then says it skipped)
 	command -v xmllint >/dev/null 2>&1 || optional="$optional libxml2-utils"
 	command -v promtool >/dev/null 2>&1 || optional="$optional prometheus"
+	# tests/sec/output.sh holds a SIGTERM's window open with strace
+	command -v strace >/dev/null 2>&1 || optional="$optional strace"
 fi
 if [ "$what" = ci ]; then
 	need_cmd clang clang
