@@ -35,6 +35,10 @@ need_pc libmicrohttpd libmicrohttpd-dev
 if [ "$what" = test ] || [ "$what" = ci ]; then
 	need_pc cmocka libcmocka-dev
 	need_cmd python3 python3
+	# deploy/'s manifests are read by tests/deploy/check_deploy.py (PyYAML)
+	if ! python3 -c 'import yaml' >/dev/null 2>&1; then
+		missing="$missing python3-yaml"
+	fi
 	# JSON outputs are validated against the schema when jsonschema is there
 	if ! python3 -c 'import jsonschema' >/dev/null 2>&1; then
 		optional="$optional python3-jsonschema"

@@ -31,6 +31,7 @@
 #include <cmocka.h>
 
 #include "core/yaml_limits.h"
+#include "parse/efa_packages.h"
 #include "parse/env_section.h"
 #include "parse/fi_info.h"
 #include "parse/ibdev2netdev.h"
@@ -149,6 +150,12 @@ static void run_pod_cgroup(const char *b, size_t n)
 	(void)pod_cgroup_parse(b, n, kubelet_cgroup_forms(), &c);
 }
 
+static void run_efa_packages(const char *b, size_t n)
+{
+	struct efa_packages p;
+	(void)efa_packages_parse(b, n, &p);
+}
+
 static void run_smi_error(const char *b, size_t n)
 {
 	(void)smi_error_classify(b, n);
@@ -166,6 +173,7 @@ struct row {
 	}
 
 static const struct row rows[] = {
+	ROW(efa_packages, efa_packages_parse, TOOL_MAX),
 	ROW(env_section, env_section_parse, TOOL_MAX),
 	ROW(fi_info, fi_info_parse, TOOL_MAX),
 	ROW(ibdev2netdev, ibdev2netdev_parse, TOOL_MAX),
