@@ -159,7 +159,8 @@ import os, subprocess, sys
 b = ['build/check_interconnect']
 fake = dict(os.environ, PATH='tests/fakes:' + os.environ['PATH'],
             FAKE_KUBECTL_MODE='ok',
-            FAKE_KUBECTL_SYSROOT=os.getcwd() + '/tests/fixtures/node/trees/h100_ib')
+            FAKE_KUBECTL_SYSROOT=subprocess.check_output(
+                [sys.executable, 'tests/fixtures/trees.py'], text=True).strip() + '/node/h100_ib')
 nixl = dict(fake, FAKE_KUBECTL_TRANSCRIPT=os.getcwd() + '/tests/fixtures/nixl/transcripts/efa_libfabric.txt')
 calls = [
     (['env', 'examples/recipes/llama-70b-disagg-ib'], None),

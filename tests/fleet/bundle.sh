@@ -66,7 +66,8 @@ for f in "$tmp"/bad-*.tar.gz; do
 done
 [ ! -e "$tmp/../evil" ] || no "an entry was extracted"
 # One pod: its transcript, replayed under the pod's name.
-FAKE_KUBECTL_MODE=ok FAKE_KUBECTL_SYSROOT=$PWD/tests/fixtures/node/trees/h100_ib \
+trees=$(python3 tests/fixtures/trees.py) || { echo "tests/fixtures/trees.py failed"; exit 1; }
+FAKE_KUBECTL_MODE=ok FAKE_KUBECTL_SYSROOT=$trees/node/h100_ib \
 	"$bin" node -n dynamo --pod vllm-decode-0 --kubectl "$kubectl" --bundle "$tmp/one.tar.gz" >"$tmp/a" 2>/dev/null
 rca=$?
 "$bin" node --replay "$tmp/one.tar.gz" >"$tmp/b" 2>/dev/null

@@ -6,11 +6,14 @@
 # A case is any directory under DIR that holds an `args` file:
 #   args          one argv element per line (the binary is prepended); @CASE@
 #                 becomes the case directory relative to the repo root, @ROOT@
-#                 the absolute repo root
+#                 the absolute repo root, @TREES@ the generated sysroot trees
+#                 (tests/fixtures/trees.py builds them first: @TREES@/node/X,
+#                 @TREES@/nixl/X, @TREES@/live/X), relative to the repo root
 #   expected.out  exact stdout           expected.rc   exit code
 #   expected.err  exact stderr (optional; stderr is not compared without it)
 #   env           optional KEY=VALUE lines; @ROOT@ = absolute repo root,
-#                 @CASE@ = absolute case directory; '#' lines are comments
+#                 @CASE@ = absolute case directory, @TREES@ = the trees'
+#                 absolute path; '#' lines are comments
 #   bin/          optional stub tools, prepended to PATH
 #   stdout        optional: one line naming where stdout goes instead (e.g.
 #                 /dev/full, to test write errors); expected.out is then empty
@@ -54,6 +57,13 @@ if [ ! -x "$bin" ]; then
 	exit 1
 fi
 
+# The sysroot trees are built at test time, not committed.  CI_TREES moves
+# them, but their path shows in outputs: the goldens expect the default.
+trees=$(python3 "$root/tests/fixtures/trees.py") || {
+	echo "run_golden: tests/fixtures/trees.py could not build the sysroot trees" >&2
+	exit 1
+}
+
 cases=()
 for d in "$@"; do
 	d=$(cd "$d" 2>/dev/null && pwd) || continue
@@ -87,6 +97,7 @@ done
 relpath() { # path relative to the repo root
 	case "$1" in "$root"/*) printf '%s\n' "${1#"$root"/}" ;; *) printf '%s\n' "$1" ;; esac
 }
+trees_rel=$(relpath "$trees")
 
 is_json_case() { # argv...
 	local a prev=
@@ -112,6 +123,7 @@ run_case() { # index case-dir: run one case into $tmp/<index>/
 	while IFS= read -r line || [ -n "$line" ]; do
 		line=${line%$'\r'}
 		line=${line//@ROOT@/$root}
+		line=${line//@TREES@/$trees_rel}
 		argv+=("${line//@CASE@/$rel}")
 	done <"$c/args"
 
@@ -128,6 +140,7 @@ run_case() { # index case-dir: run one case into $tmp/<index>/
 			line=${line%$'\r'}
 			case "$line" in '' | '#'*) continue ;; esac
 			line=${line//@ROOT@/$root}
+			line=${line//@TREES@/$trees}
 			line=${line//@CASE@/$c}
 			case "$line" in PATH=*) envv[0]=$line ;; *) envv+=("$line") ;; esac
 		done <"$c/env"

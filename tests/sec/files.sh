@@ -39,7 +39,7 @@ cat "$tmp/out" "$tmp/err" | tr -s ' \n' '  ' | grep -q 'not a regular file or a 
 [ "$failed" = 0 ] && ok "FIFOs, sockets and devices are reported and skipped, never block"
 
 # 10. --save-probe (a sysroot probe: blocked, exit 2).
-tree=$root/tests/fixtures/node/trees/down_memlock
+tree=$(trees)/node/down_memlock
 "$bin" node --sysroot "$tree" >"$tmp/plain.out" 2>/dev/null
 plain_rc=$?
 [ "$plain_rc" = 2 ] || fail "test setup: the down_memlock tree gives exit $plain_rc, not 2"

@@ -13,6 +13,12 @@ failed=0
 export LC_ALL=C NO_COLOR=1
 unset KUBECTL
 
+# The generated sysroot trees (tests/fixtures/trees.py builds them once):
+# "$(trees)/node/h100_ib".
+trees() {
+	python3 "$root/tests/fixtures/trees.py" || echo "$root/tests/fixtures/trees.py-failed"
+}
+
 fail() {
 	echo "FAIL: $*"
 	failed=1

@@ -20,7 +20,8 @@ grep -v '^#' "$fixture" | sed 's/^/2026-12-02T01:59:59.000000000Z /' >>"$log"
 size=$(wc -c <"$log")
 [ "$size" -gt 100000000 ] || fail "the tail is only $size bytes (test broken)"
 
-export FAKE_KUBECTL_SYSROOT="$root/tests/fixtures/node/trees/h100_ib"
+FAKE_KUBECTL_SYSROOT="$(trees)/node/h100_ib"
+export FAKE_KUBECTL_SYSROOT
 export FAKE_KUBECTL_LOGS="$log"
 out=$tmp/out
 "$bin" node -n dynamo --pod vllm-decode-0 --kubectl "$root/tests/fakes/kubectl" \

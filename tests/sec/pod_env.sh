@@ -14,7 +14,7 @@ for s in json.load(open(sys.argv[1])).get("settings", []):
 # 1. A sysroot whose pid 1 has a CR (and ESC, and a newline) inside one
 #    value that spells another variable; the real UCX_TLS is tcp.
 t=$tmp/tree
-cp -R "$root/tests/fixtures/node/trees/h100_ib" "$t"
+cp -R "$(trees)/node/h100_ib" "$t"
 printf 'PATH=/usr/bin\000NIXL_NOTE=a\rUCX_TLS=rc,cuda_copy\000NCCL_X=b\033\rUCX_NET_DEVICES=mlx5_9:1\000NIXL_Y=c\nUCX_IB_GID_INDEX=7\000UCX_TLS=tcp\000' \
 	>"$t/proc/1/environ"
 "$bin" node --sysroot "$t" --json >"$tmp/out.json" 2>"$tmp/err"

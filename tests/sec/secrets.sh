@@ -93,7 +93,7 @@ grep -q 'NIXL_ETCD_ENDPOINTS' "$tmp/out" || fail "env -v: the planted variables 
 # 2. node over a sysroot whose pid 1 carries them; --save-probe, then the
 #    saved transcript replayed in every format (node and nixl).
 t=$tmp/tree
-cp -R "$root/tests/fixtures/node/trees/h100_ib" "$t"
+cp -R "$(trees)/node/h100_ib" "$t"
 {
 	printf 'PATH=/usr/bin\000UCX_TLS=rc,cuda_copy\000'
 	plant_env | tr '\n' '\000'
