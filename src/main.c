@@ -7,7 +7,6 @@
  * probe/ (the only code that runs a process) -> parse/ (bytes -> structs)
  * -> env/ node/ nixl/ fleet/ (facts -> checks) -> core/ (report, render).
  */
-#include <errno.h>
 #include <getopt.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -16,7 +15,7 @@
 
 #include "cmd/cmd.h"
 #include "cmd/help.h"
-#include "core/duration.h"
+#include "cmd/options.h"
 #include "core/suggest.h"
 #include "core/term.h"
 #include "probe/kube_context.h"
@@ -29,143 +28,6 @@
 #define CI_VERSION "0.0.0"
 #endif
 
-enum {
-	LONG_FORMAT = 256,
-	LONG_JSON,
-	LONG_COLOR,
-	LONG_POD,
-	LONG_CONTEXT,
-	LONG_KUBECONFIG,
-	LONG_KUBECTL,
-	LONG_SYSROOT,
-	LONG_SAVE_PROBE,
-	LONG_REPLAY,
-	LONG_TIMEOUT,
-	LONG_PEER,
-	LONG_DEPLOYMENT,
-	LONG_JOBS,
-	LONG_MAX_FILES,
-	LONG_DEADLINE,
-	LONG_VERSION,
-	LONG_OUTPUT,
-	LONG_OBSERVE,
-	LONG_LOGS,
-	LONG_FORCE,
-	LONG_BUNDLE,
-	LONG_INTERVAL,
-	LONG_LISTEN,
-	LONG_ONCE,
-	LONG_NODE_INTERVAL,
-};
-
-static const struct option long_opts[] = {
-	{"format", required_argument, NULL, LONG_FORMAT},
-	{"json", no_argument, NULL, LONG_JSON},
-	{"output", required_argument, NULL, LONG_OUTPUT},
-	{"color", required_argument, NULL, LONG_COLOR},
-	{"colour", required_argument, NULL, LONG_COLOR},
-	{"quiet", no_argument, NULL, 'q'},
-	{"verbose", no_argument, NULL, 'v'},
-	{"namespace", required_argument, NULL, 'n'},
-	{"pod", required_argument, NULL, LONG_POD},
-	{"container", required_argument, NULL, 'c'},
-	{"context", required_argument, NULL, LONG_CONTEXT},
-	{"kubeconfig", required_argument, NULL, LONG_KUBECONFIG},
-	{"kubectl", required_argument, NULL, LONG_KUBECTL},
-	{"sysroot", required_argument, NULL, LONG_SYSROOT},
-	{"save-probe", required_argument, NULL, LONG_SAVE_PROBE},
-	{"replay", required_argument, NULL, LONG_REPLAY},
-	{"bundle", required_argument, NULL, LONG_BUNDLE},
-	{"timeout", required_argument, NULL, LONG_TIMEOUT},
-	/* kubectl's name for the same bound on one call */
-	{"request-timeout", required_argument, NULL, LONG_TIMEOUT},
-	{"peer", required_argument, NULL, LONG_PEER},
-	{"deployment", required_argument, NULL, LONG_DEPLOYMENT},
-	{"selector", required_argument, NULL, 'l'},
-	{"jobs", required_argument, NULL, LONG_JOBS},
-	{"deadline", required_argument, NULL, LONG_DEADLINE},
-	{"force", no_argument, NULL, LONG_FORCE},
-	{"max-files", required_argument, NULL, LONG_MAX_FILES},
-	{"observe", required_argument, NULL, LONG_OBSERVE},
-	{"logs", optional_argument, NULL, LONG_LOGS},
-	{"interval", required_argument, NULL, LONG_INTERVAL},
-	{"listen", required_argument, NULL, LONG_LISTEN},
-	{"once", no_argument, NULL, LONG_ONCE},
-	{"node-interval", required_argument, NULL, LONG_NODE_INTERVAL},
-	{"help", no_argument, NULL, 'h'},
-	{"version", no_argument, NULL, LONG_VERSION},
-	{NULL, 0, NULL, 0},
-};
-
-/* Options whose value is kept as given: where it goes and the bit that
- * says it was given (0: validated by no verb rule). */
-static const struct string_opt {
-	int key;
-	size_t off;
-	unsigned given;
-} string_opts[] = {
-	{'n', offsetof(struct cli_opts, namespace_), OPT_NAMESPACE},
-	{LONG_POD, offsetof(struct cli_opts, pod), OPT_POD},
-	{'c', offsetof(struct cli_opts, container), OPT_CONTAINER},
-	{LONG_CONTEXT, offsetof(struct cli_opts, context), OPT_CONTEXT},
-	{LONG_KUBECONFIG, offsetof(struct cli_opts, kubeconfig), OPT_KUBECONFIG},
-	{LONG_KUBECTL, offsetof(struct cli_opts, kubectl), OPT_KUBECTL},
-	{LONG_SYSROOT, offsetof(struct cli_opts, sysroot), OPT_SYSROOT},
-	{LONG_SAVE_PROBE, offsetof(struct cli_opts, save_probe), OPT_SAVE_PROBE},
-	{LONG_REPLAY, offsetof(struct cli_opts, replay), OPT_REPLAY},
-	{LONG_PEER, offsetof(struct cli_opts, peer), OPT_PEER},
-	{LONG_DEPLOYMENT, offsetof(struct cli_opts, deployment), OPT_DEPLOYMENT},
-	{'l', offsetof(struct cli_opts, selector), OPT_SELECTOR},
-	{LONG_OUTPUT, offsetof(struct cli_opts, output), 0},
-	{LONG_BUNDLE, offsetof(struct cli_opts, bundle), 0},
-	{LONG_LISTEN, offsetof(struct cli_opts, listen), OPT_LISTEN},
-};
-
-/* Options that take a count: the range, and the words of its error. */
-static const struct count_opt {
-	int key;
-	unsigned long min, max;
-	unsigned given;
-	const char *name, *unit;
-	bool attached; /* an optional value, so --logs=N */
-} count_opts[] = {
-	{LONG_JOBS, 1, 256, OPT_JOBS, "--jobs", "", false},
-	/* the cap bounds memory: each file read stays in the model */
-	{LONG_MAX_FILES, 1, 10000000, OPT_MAX_FILES, "--max-files", "", false},
-	{LONG_OBSERVE, 1, PROBE_MAX_OBSERVE_S, OPT_OBSERVE, "--observe", "seconds, ", false},
-	{LONG_LOGS, 1, 100000, OPT_LOGS, "--logs", "log lines, ", true},
-};
-
-/* A decimal count in [min, max]: no sign, no suffix, no overflow. */
-static bool parse_count(const char *arg, unsigned long min, unsigned long max, unsigned long *out)
-{
-	char *end;
-	errno = 0;
-	unsigned long v = strtoul(arg, &end, 10);
-	if (errno || *end || end == arg || *arg == '-' || *arg == '+' || v < min || v > max)
-		return false;
-	*out = v;
-	return true;
-}
-
-static int set_count(struct cli_opts *o, const struct count_opt *c, const char *arg)
-{
-	unsigned long v = PROBE_DEFAULT_LOGS_TAIL; /* --logs without =N */
-	if (arg && !parse_count(arg, c->min, c->max, &v))
-		return cli_usage_error(NULL,
-				       c->attached ? "invalid %s=%s (%s%lu to %lu)"
-						   : "invalid %s '%s' (%s%lu to %lu)",
-				       c->name, arg, c->unit, c->min, c->max);
-	switch (c->key) {
-	case LONG_JOBS: o->jobs = (int)v; break;
-	case LONG_MAX_FILES: o->max_files = v; break;
-	case LONG_OBSERVE: o->observe_s = (unsigned)v; break;
-	default: o->logs_tail = (unsigned)v; break;
-	}
-	o->given |= c->given;
-	return 0;
-}
-
 static int set_color(struct cli_opts *o, const char *arg)
 {
 	static const char *const modes[] = {
@@ -176,29 +38,6 @@ static int set_color(struct cli_opts *o, const char *arg)
 			return 0;
 		}
 	return cli_usage_error(NULL, "unknown color mode '%s' (auto, always or never)", arg);
-}
-
-static int set_duration(const char *arg, double *out, unsigned given, unsigned *given_bits)
-{
-	if (duration_parse(arg, out)) {
-		*given_bits |= given;
-		return 0;
-	}
-	if (given == OPT_INTERVAL || given == OPT_NODE_INTERVAL)
-		return cli_usage_error(NULL,
-				       "invalid %s '%s' (a duration as kubectl takes it: "
-				       "60s, 5m, or seconds; at most 24h)",
-				       given == OPT_INTERVAL ? "--interval" : "--node-interval",
-				       arg);
-	if (given == OPT_TIMEOUT)
-		return cli_usage_error(NULL,
-				       "invalid --timeout '%s' (a duration as kubectl takes it: "
-				       "30s, 2m, 1m30s, or seconds; at most 24h)",
-				       arg);
-	return cli_usage_error(NULL,
-			       "invalid --deadline '%s' (a duration: 10m, 90s, or seconds; at "
-			       "most 24h)",
-			       arg);
 }
 
 /* --help, help VERB, VERB --help: from the tables (cmd/help.c), at the
@@ -227,8 +66,8 @@ static int unknown_option(const char *arg)
 	snprintf(name, sizeof(name), "%.*s", (int)strcspn(arg, "="), arg);
 	const char *words[64];
 	size_t n = 0;
-	for (size_t i = 0; i < n_option_docs && n < 64; i++)
-		words[n++] = option_docs[i].name;
+	for (size_t i = 0; i < n_cli_options && n < 64; i++)
+		words[n++] = cli_options[i].name;
 	const char *near = !strncmp(name, "--", 2) ? suggest_closest(name, words, n) : NULL;
 	if (near)
 		return cli_usage_error(NULL, "unknown option '%s' (did you mean '%s'?)", name,
@@ -275,28 +114,29 @@ static int set_kubectl_output(struct cli_opts *o, const char *arg)
 }
 
 /* One option: 0, a usage error's exit code, or -1 for --version (the
- * caller prints it and exits 0). */
+ * caller prints it and exits 0).  The table's rows store their own values
+ * (cli_option_set); the others are here. */
 static int parse_option(int c, struct cli_opts *o, bool *want_help, char **argv)
 {
+	if (c == ':')
+		return cli_usage_error(NULL, "option '%s' needs a value", argv[optind - 1]);
+	const struct cli_option *d = c == '?' ? NULL : cli_option_of(c);
+	if (!d) {
+		if (optopt && optopt < 256)
+			return cli_usage_error(NULL, "unknown option '-%c'", optopt);
+		return unknown_option(argv[optind - 1]);
+	}
 	/* kubectl's --output takes a format; ours a file: `--output json`
 	 * would write a file named json, so the kubectl habit is refused. */
-	if (c == LONG_OUTPUT && !strpbrk(optarg, "/.") &&
+	if (!strcmp(d->name, "--output") && !strpbrk(optarg, "/.") &&
 	    (render_format_find(optarg) || !strcmp(optarg, "wide") || !strcmp(optarg, "yaml")))
 		return cli_usage_error(NULL,
 				       "--output names the file to write the report to; for "
 				       "kubectl's --output %s, use -o %s (or write ./%s)",
 				       optarg, optarg, optarg);
-	for (size_t i = 0; i < sizeof(string_opts) / sizeof(string_opts[0]); i++)
-		if (string_opts[i].key == c) {
-			*(const char **)(void *)((char *)o + string_opts[i].off) = optarg;
-			o->given |= string_opts[i].given;
-			return 0;
-		}
-	for (size_t i = 0; i < sizeof(count_opts) / sizeof(count_opts[0]); i++)
-		if (count_opts[i].key == c)
-			return set_count(o, &count_opts[i], optarg);
-	switch (c) {
-	case LONG_FORMAT: {
+	if (d->kind != OK_SPECIAL)
+		return cli_option_set(d, o, optarg);
+	if (!strcmp(d->name, "--format")) {
 		const struct render_format *f = render_format_find(optarg);
 		if (!f)
 			return cli_usage_error(NULL, "unknown format '%s' (%s)", optarg,
@@ -304,29 +144,19 @@ static int parse_option(int c, struct cli_opts *o, bool *want_help, char **argv)
 		o->format = f->format;
 		return 0;
 	}
-	case LONG_JSON: o->format = CI_FORMAT_JSON; return 0;
-	case 'o': return set_kubectl_output(o, optarg);
-	case LONG_COLOR: return set_color(o, optarg);
-	case 'q': o->quiet = true; return 0;
-	case 'v': o->verbose = true; return 0;
-	case LONG_FORCE: o->force = true; return 0;
-	case LONG_ONCE:
-		o->once = true;
-		o->given |= OPT_ONCE;
+	if (!strcmp(d->name, "--json")) {
+		o->format = CI_FORMAT_JSON;
 		return 0;
-	case LONG_INTERVAL: return set_duration(optarg, &o->interval_s, OPT_INTERVAL, &o->given);
-	case LONG_NODE_INTERVAL:
-		return set_duration(optarg, &o->node_interval_s, OPT_NODE_INTERVAL, &o->given);
-	case LONG_TIMEOUT: return set_duration(optarg, &o->timeout_s, OPT_TIMEOUT, &o->given);
-	case LONG_DEADLINE: return set_duration(optarg, &o->deadline_s, OPT_DEADLINE, &o->given);
-	case 'h': *want_help = true; return 0;
-	case LONG_VERSION: return -1;
-	case ':': return cli_usage_error(NULL, "option '%s' needs a value", argv[optind - 1]);
-	default:
-		if (optopt && optopt < 256)
-			return cli_usage_error(NULL, "unknown option '-%c'", optopt);
-		return unknown_option(argv[optind - 1]);
 	}
+	if (!strcmp(d->name, "-o"))
+		return set_kubectl_output(o, optarg);
+	if (!strcmp(d->name, "--color"))
+		return set_color(o, optarg);
+	if (!strcmp(d->name, "--help")) {
+		*want_help = true;
+		return 0;
+	}
+	return -1; /* --version */
 }
 
 /* --version; with -v, also what the defaults chosen from this machine are. */
@@ -426,7 +256,9 @@ static int cli_main(int argc, char **argv)
 			cli_errors_for_format(argv[i + 1]);
 	}
 	opterr = 0; /* we word our own errors */
-	while ((c = getopt_long(argc, argv, ":qvn:c:l:o:h", long_opts, NULL)) != -1) {
+	const char *shortopts;
+	const struct option *long_opts = cli_options_getopt(&shortopts);
+	while ((c = getopt_long(argc, argv, shortopts, long_opts, NULL)) != -1) {
 		rc = parse_option(c, &o, &want_help, argv);
 		if (rc < 0)
 			version = true;

@@ -75,9 +75,6 @@ struct verb {
 	const char *summary;         /* one line, for help */
 	const char *description;     /* a paragraph, for `help VERB` and the man page */
 	const char *const *examples; /* NULL-terminated command lines, same */
-	unsigned options;            /* OPT_* of its own, beyond its targets' */
-	unsigned fleet_options;      /* VT_FLEET: the OPT_* its deployment target
-				      * takes; 0: every fan-out option */
 	unsigned targets;            /* VT_* */
 	bool fleet_optional;         /* VT_PATHS | VT_FLEET: a deployment only when
 				     * --deployment names one (env), else paths */
@@ -113,7 +110,8 @@ int verb_run(const struct verb *v, const struct cli_opts *o);
  * (the one line printed).  Then fill c from o. */
 int verb_check_probe_target(const struct verb *v, const struct cli_opts *o);
 int verb_check_fleet_target(const struct verb *v, const struct cli_opts *o);
-/* The OPT_* mask verb v takes with a target of `kind`. */
+/* The OPT_* mask verb v takes with a target of `kind` (options.c: the
+ * table's rows name the verbs). */
 unsigned verb_allowed_options(const struct verb *v, enum verb_target kind);
 /* The default --jobs of this machine (cli_default_jobs): its online CPUs
  * and MemAvailable (/proc/meminfo, Linux 3.14 and later; else the CPU bound

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The verb table.  Adding a verb is one entry here and one file in this
- * directory (docs/HACKING.md, "Adding a verb"): the runner (run_verb.c) does
+ * directory (docs/HACKING.md, "Adding a verb"); the options it takes are
+ * named in the option table's rows (options.c).  The runner (run_verb.c) does
  * the option checks, the target, the probe and its failure, the rendering
  * and the final write check for it.  The order is the order of --help.
  */
@@ -29,12 +30,9 @@ const struct verb verbs[] = {
 				"check_interconnect env --format sarif --output results.sarif recipes/",
 				NULL,
 			},
-		.options = OPT_MAX_FILES,
 		/* paths, or with --deployment the live object (one kubectl get):
-		 * no pods, so no fan-out options */
+		 * no pods, so no fan-out options (options.c, FLEET_VERBS) */
 		.targets = VT_PATHS | VT_FLEET,
-		.fleet_options = OPT_NAMESPACE | OPT_CONTEXT | OPT_KUBECONFIG | OPT_KUBECTL |
-				 OPT_TIMEOUT | OPT_DEPLOYMENT,
 		.fleet_optional = true,
 		.min_args = 0,
 		.max_args = -1,
@@ -44,7 +42,6 @@ const struct verb verbs[] = {
 		.name = "node",
 		.synopsis = "node [POD]",
 		.summary = "RDMA, GPUDirect, GDRCopy, NVLink, memlock, env",
-		.options = OPT_OBSERVE | OPT_LOGS,
 		.description =
 			"Probes one pod (one kubectl exec), the local host, a --sysroot tree or a "
 			"saved transcript: RDMA devices and ports, /dev/infiniband, GPUDirect "
@@ -80,9 +77,6 @@ const struct verb verbs[] = {
 				"check_interconnect nixl --deployment llm-disagg -n dynamo",
 				NULL,
 			},
-		/* --observe/--logs: the evidence of what NIXL's agent really
-		 * used (node.live.*), the question nixl users ask */
-		.options = OPT_PEER | OPT_OBSERVE | OPT_LOGS,
 		.targets = VT_PROBE | VT_FLEET,
 		.check = cmd_nixl_check,
 		.start = cmd_nixl_start,
@@ -95,7 +89,6 @@ const struct verb verbs[] = {
 		.name = "all",
 		.synopsis = "all <recipe dir>",
 		.summary = "env + node + nixl over a deployment, with drift",
-		.options = OPT_MAX_FILES | OPT_OBSERVE | OPT_LOGS,
 		.description =
 			"Runs env on the recipe and node and nixl on every worker pod of the "
 			"deployment, and compares the recipe with what the pods really have "
@@ -133,8 +126,6 @@ const struct verb verbs[] = {
 				"/var/lib/node_exporter/textfile/check_interconnect.prom",
 				NULL,
 			},
-		.options = OPT_SYSROOT | OPT_TIMEOUT | OPT_INTERVAL | OPT_NODE_INTERVAL |
-			   OPT_LISTEN | OPT_ONCE,
 		.targets = VT_NONE,
 		.args_error = "takes no arguments",
 		.check = cmd_agent_check,

@@ -28,10 +28,10 @@ enum {
 /* how long a pod listing may take: a TAB waits on it */
 #define COMP_SECONDS 5.0
 
-static const struct option_doc *option_named(const char *w)
+static const struct cli_option *option_named(const char *w)
 {
-	for (size_t i = 0; i < n_option_docs; i++) {
-		const struct option_doc *d = &option_docs[i];
+	for (size_t i = 0; i < n_cli_options; i++) {
+		const struct cli_option *d = &cli_options[i];
 		if (!strcmp(w, d->name) ||
 		    (d->short_name && w[0] == '-' && w[1] == d->short_name && !w[2]))
 			return d;
@@ -39,9 +39,9 @@ static const struct option_doc *option_named(const char *w)
 	return NULL;
 }
 
-static bool takes_value(const struct option_doc *d)
+static bool takes_value(const struct cli_option *d)
 {
-	return d && d->arg && d->arg[0] != '['; /* --logs[=N] takes it attached */
+	return d && d->has_arg == OA_REQUIRED; /* --logs[=N] takes it attached */
 }
 
 static void candidate(FILE *out, const char *word, const char *cur)
@@ -98,7 +98,7 @@ int help_complete(FILE *out, int argc, char **argv)
 	bool help = false;
 	int positional = 0;
 	for (int i = 0; i + 1 < argc; i++) {
-		const struct option_doc *d = option_named(argv[i]);
+		const struct cli_option *d = option_named(argv[i]);
 		if (takes_value(d) && i + 2 < argc) {
 			if (!strcmp(d->name, "--namespace"))
 				ns = argv[i + 1];
@@ -116,7 +116,7 @@ int help_complete(FILE *out, int argc, char **argv)
 			}
 		}
 	}
-	const struct option_doc *prev = argc >= 2 ? option_named(argv[argc - 2]) : NULL;
+	const struct cli_option *prev = argc >= 2 ? option_named(argv[argc - 2]) : NULL;
 	int directive = COMP_NO_FILES;
 	if (takes_value(prev)) {
 		const char *c = prev->complete;
@@ -129,9 +129,9 @@ int help_complete(FILE *out, int argc, char **argv)
 		else if (c && strcmp(c, "namespace") && strcmp(c, "context"))
 			words(out, c, cur);
 	} else if (cur[0] == '-') {
-		for (size_t i = 0; i < n_option_docs; i++)
-			if (!v || help_verb_takes(v, &option_docs[i]))
-				candidate(out, option_docs[i].name, cur);
+		for (size_t i = 0; i < n_cli_options; i++)
+			if (!v || cli_option_taken(v, &cli_options[i], v->targets))
+				candidate(out, cli_options[i].name, cur);
 	} else if (!v && !help) {
 		for (size_t i = 0; i < n_verbs; i++)
 			candidate(out, verbs[i].name, cur);

@@ -1,110 +1,15 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Help, printed from the verb table and the option table (help.h): the same
+ * Help, printed from the verb table and the option table (options.h): the same
  * words in --help, `help VERB`, the man page and the completions.  Text is
  * wrapped at the terminal's width, between words only.
  */
 #include <stdio.h>
 #include <string.h>
 
-#include "cmd/agent.h"
 #include "cmd/help.h"
 #include "core/cli.h"
 #include "core/render.h"
-#include "probe/probe.h"
-
-#define STR_(x) #x
-#define STR(x)  STR_(x)
-
-const char *const help_group_names[] = {"output", "recipes (env, all)", "targets (node, nixl, all)",
-					"general"};
-
-const struct option_doc option_docs[] = {
-	{"--format", 0, "FMT", 0, HG_OUTPUT,
-	 "text (default), json, sarif, prometheus, junit, nagios or npd",
-	 "text json sarif "
-	 "prometheus junit nagios npd"},
-	{"--json", 0, NULL, 0, HG_OUTPUT, "the same as --format json", NULL},
-	{"-o", 0, "FMT", 0, HG_OUTPUT,
-	 "kubectl's -o: json (--format json), wide (-v) or a --format name; yaml is refused",
-	 "json wide text sarif prometheus junit nagios npd"},
-	{"--output", 0, "FILE", 0, HG_OUTPUT,
-	 "write the report to FILE atomically (a temporary file, then rename)", "file"},
-	{"--color", 0, "WHEN", 0, HG_OUTPUT,
-	 "auto, always or never; auto: colour only on a terminal, not with TERM=dumb or "
-	 "NO_COLOR",
-	 "auto always never"},
-	{"--quiet", 'q', NULL, 0, HG_OUTPUT, "print the verdict line only", NULL},
-	{"--verbose", 'v', NULL, 0, HG_OUTPUT,
-	 "every check with its evidence, also the ok ones of a run over many deployments or "
-	 "pods",
-	 NULL},
-	{"--max-files", 0, "N", OPT_MAX_FILES, HG_RECIPES,
-	 "YAML files read per folder (default 20000)", NULL},
-	{"--namespace", 'n', "NS", OPT_NAMESPACE, HG_TARGETS,
-	 "the pods' namespace (default: the current kubeconfig context's)", "namespace"},
-	{"--pod", 0, "POD", OPT_POD, HG_TARGETS,
-	 "probe a pod through one kubectl exec (or name it after the verb)", "pod"},
-	{"--container", 'c', "C", OPT_CONTAINER, HG_TARGETS,
-	 "container in the pod (default: the pod's default)", NULL},
-	{"--context", 0, "CTX", OPT_CONTEXT, HG_TARGETS, "kubeconfig context, passed to kubectl",
-	 "context"},
-	{"--kubeconfig", 0, "FILE", OPT_KUBECONFIG, HG_TARGETS, "kubeconfig, passed to kubectl",
-	 "file"},
-	{"--kubectl", 0, "PATH", OPT_KUBECTL, HG_TARGETS,
-	 "kubectl to run (default $KUBECTL, else kubectl on PATH)", "file"},
-	{"--deployment", 0, "NAME", OPT_DEPLOYMENT, HG_TARGETS,
-	 "every worker pod of a DynamoGraphDeployment", NULL},
-	{"--selector", 'l', "LABELS", OPT_SELECTOR, HG_TARGETS,
-	 "every worker pod matching the labels", NULL},
-	{"--jobs", 0, "N", OPT_JOBS, HG_TARGETS,
-	 "pods probed in parallel (default: " STR(
-		 CLI_JOBS_PER_CPU) " per CPU, as many as a "
-				   "quarter of the free memory holds at " STR(CLI_EXEC_MB) " MB per kubectl exec, at most " STR(
-					   CLI_DEFAULT_JOBS_MAX) "; --version -v prints it)",
-	 NULL},
-	{"--peer", 0, "POD", OPT_PEER, HG_TARGETS, "the other side of the pair test (nixl)", "pod"},
-	{"--sysroot", 0, "DIR", OPT_SYSROOT, HG_TARGETS,
-	 "read /sys, /proc and /dev under DIR (local probe)", "dir"},
-	{"--save-probe", 0, "FILE", OPT_SAVE_PROBE, HG_TARGETS,
-	 "write the raw probe transcript (secret-free)", "file"},
-	{"--force", 0, NULL, OPT_SAVE_PROBE, HG_TARGETS,
-	 "let --save-probe overwrite a file (never a symlink)", NULL},
-	{"--replay", 0, "FILE", OPT_REPLAY, HG_TARGETS,
-	 "analyse a saved transcript, or a --bundle (a fleet's too), offline", "file"},
-	{"--bundle", 0, "FILE", 0, HG_OUTPUT,
-	 "also write a support bundle FILE.tar.gz: the report as text and JSON, every probe "
-	 "transcript (secret-free) and manifest.json; --replay reads it back",
-	 "file"},
-	{"--timeout", 0, "DURATION", OPT_TIMEOUT, HG_TARGETS,
-	 "deadline for one pod's probe: 30s, 2m, 1m30s or seconds (default " STR(
-		 PROBE_DEFAULT_TIMEOUT_S) "s); also --request-timeout",
-	 NULL},
-	{"--observe", 0, "SEC", OPT_OBSERVE, HG_TARGETS,
-	 "what moved in a window: RDMA, TCP, NIXL bytes", NULL},
-	{"--logs", 0, "[=N]", OPT_LOGS, HG_TARGETS,
-	 "scan the worker's log, last N lines (default " STR(PROBE_DEFAULT_LOGS_TAIL) ")", NULL},
-	{"--deadline", 0, "DURATION", OPT_DEADLINE, HG_TARGETS,
-	 "deadline for a whole fleet run (default none)", NULL},
-	{"--interval", 0, "DURATION", OPT_INTERVAL, HG_TARGETS,
-	 "agent: time between scans, 60s, 5m or seconds (default " STR(
-		 AGENT_DEFAULT_INTERVAL_S) "s); with --once, its window (default " STR(AGENT_ONCE_WINDOW_S) "s)",
-	 NULL},
-	{"--node-interval", 0, "DURATION", OPT_NODE_INTERVAL, HG_TARGETS,
-	 "agent: time between runs of the node checks (default " STR(
-		 AGENT_DEFAULT_NODE_INTERVAL_S) "s; every scan when shorter than --interval)",
-	 NULL},
-	{"--listen", 0, "ADDR:PORT", OPT_LISTEN, HG_TARGETS,
-	 "agent: serve /metrics and /healthz there (default :" STR(AGENT_DEFAULT_PORT) ")", NULL},
-	{"--once", 0, NULL, OPT_ONCE, HG_TARGETS,
-	 "agent: one scan, written as Prometheus text (--output FILE), then exit", NULL},
-	{"--help", 'h', NULL, 0, HG_GENERAL,
-	 "print this help; 'help VERB' (or 'VERB --help') prints that verb's usage, options and "
-	 "examples",
-	 NULL},
-	{"--version", 0, NULL, 0, HG_GENERAL, "print the version", NULL},
-};
-const size_t n_option_docs = sizeof(option_docs) / sizeof(option_docs[0]);
 
 const char *const *help_verb_names(size_t *n)
 {
@@ -115,18 +20,6 @@ const char *const *help_verb_names(size_t *n)
 	names[k++] = "help";
 	*n = k;
 	return names;
-}
-
-bool help_verb_takes(const struct verb *v, const struct option_doc *d)
-{
-	if (!d->bit)
-		return true;
-	unsigned mask = v->options;
-	if (v->targets & VT_PROBE)
-		mask |= verb_allowed_options(v, VT_PROBE);
-	if (v->targets & VT_FLEET)
-		mask |= verb_allowed_options(v, VT_FLEET);
-	return mask & d->bit;
 }
 
 /* text from column col, wrapped at width between words, continuation lines
@@ -158,7 +51,7 @@ static void wrap(FILE *out, const char *text, int col, int indent, int width)
 #define OPT_COL 24
 
 /* "  -n, --namespace NS" then the text at OPT_COL (or on the next line). */
-static void print_option(FILE *out, const struct option_doc *d, int width)
+static void print_option(FILE *out, const struct cli_option *d, int width)
 {
 	char head[64];
 	snprintf(head, sizeof(head), "  %s%c%s%s%s%s", d->short_name ? "-" : "",
@@ -240,9 +133,9 @@ void help_print(FILE *out, const struct verb *v, int width)
 		print_verbs(out, width);
 		for (int g = HG_OUTPUT; g <= HG_GENERAL; g++) {
 			fprintf(out, "\n%s:\n", help_group_names[g]);
-			for (size_t i = 0; i < n_option_docs; i++)
-				if (option_docs[i].group == (enum help_group)g)
-					print_option(out, &option_docs[i], width);
+			for (size_t i = 0; i < n_cli_options; i++)
+				if (cli_options[i].group == (enum help_group)g)
+					print_option(out, &cli_options[i], width);
 		}
 		print_exit_codes(out, width);
 		return;
@@ -257,9 +150,9 @@ void help_print(FILE *out, const struct verb *v, int width)
 	}
 	for (int g = HG_OUTPUT; g <= HG_GENERAL; g++) {
 		bool any = false;
-		for (size_t i = 0; i < n_option_docs; i++) {
-			const struct option_doc *d = &option_docs[i];
-			if (d->group != (enum help_group)g || !help_verb_takes(v, d))
+		for (size_t i = 0; i < n_cli_options; i++) {
+			const struct cli_option *d = &cli_options[i];
+			if (d->group != (enum help_group)g || !cli_option_taken(v, d, v->targets))
 				continue;
 			if (!any)
 				fprintf(out, "\n%s:\n",

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The one source of the help text: the verb table (commands.c: synopsis,
- * summary, description, examples) and the option table below.  --help,
+ * summary, description, examples) and the option table (options.h).  --help,
  * `help VERB`, `VERB --help`, the man page check_interconnect(1) and the
  * bash and zsh completions (tools/gen_docs.c, run at build time) are all
  * printed from them, so none can drift from the others.
@@ -12,27 +12,7 @@
 #include <stdio.h>
 
 #include "cmd/cmd.h"
-
-enum help_group {
-	HG_OUTPUT,
-	HG_RECIPES,
-	HG_TARGETS,
-	HG_GENERAL
-};
-
-struct option_doc {
-	const char *name; /* "--namespace" */
-	char short_name;  /* 'n', or 0 */
-	const char *arg;  /* "NS", or NULL for a flag */
-	unsigned bit;     /* OPT_* it sets; 0: every verb takes it */
-	enum help_group group;
-	const char *text;     /* one sentence, wrapped to the terminal */
-	const char *complete; /* for completion: "file", "dir", "pod", "namespace",
-			       * "context", a space-separated word list, or NULL */
-};
-extern const struct option_doc option_docs[];
-extern const size_t n_option_docs;
-extern const char *const help_group_names[];
+#include "cmd/options.h"
 
 /* The verb table's names plus "help", for "did you mean". */
 const char *const *help_verb_names(size_t *n);
@@ -44,9 +24,6 @@ void help_print(FILE *out, const struct verb *v, int width);
 int help_complete(FILE *out, int argc, char **argv);
 /* `help help`. */
 void help_print_help(FILE *out, int width);
-/* Whether verb v takes the option (its table's options, its targets'). */
-bool help_verb_takes(const struct verb *v, const struct option_doc *d);
-
 /* tools/gen_docs.c: the man page (roff) and the completions. */
 void help_roff(FILE *out);
 void help_bash_completion(FILE *out);

@@ -29,7 +29,7 @@ static void roff(FILE *out, const char *s)
 	}
 }
 
-static void roff_option(FILE *out, const struct option_doc *d)
+static void roff_option(FILE *out, const struct cli_option *d)
 {
 	fputs(".TP\n\\fB", out);
 	if (d->short_name)
@@ -83,9 +83,9 @@ void help_roff(FILE *out)
 		roff(out, v->description ? v->description : v->summary);
 		fputs("\n.PP\nOptions: ", out);
 		bool first = true;
-		for (size_t k = 0; k < n_option_docs; k++) {
-			const struct option_doc *d = &option_docs[k];
-			if (!d->bit || !help_verb_takes(v, d))
+		for (size_t k = 0; k < n_cli_options; k++) {
+			const struct cli_option *d = &cli_options[k];
+			if (!d->bit || !cli_option_taken(v, d, v->targets))
 				continue;
 			fputs(first ? "\\fB" : ", \\fB", out);
 			roff(out, d->name);
@@ -104,9 +104,9 @@ void help_roff(FILE *out)
 		fputs(".SS \"", out);
 		roff(out, help_group_names[g]);
 		fputs("\"\n", out);
-		for (size_t k = 0; k < n_option_docs; k++)
-			if (option_docs[k].group == (enum help_group)g)
-				roff_option(out, &option_docs[k]);
+		for (size_t k = 0; k < n_cli_options; k++)
+			if (cli_options[k].group == (enum help_group)g)
+				roff_option(out, &cli_options[k]);
 	}
 	fputs(".SH FORMATS\n", out);
 	for (size_t i = 0; i < render_formats_len; i++) {
@@ -142,17 +142,17 @@ void help_roff(FILE *out)
 /* Space-separated long option names (and short ones) for the scripts. */
 static void all_options(FILE *out)
 {
-	for (size_t i = 0; i < n_option_docs; i++) {
-		fprintf(out, "%s%s", i ? " " : "", option_docs[i].name);
-		if (option_docs[i].short_name)
-			fprintf(out, " -%c", option_docs[i].short_name);
+	for (size_t i = 0; i < n_cli_options; i++) {
+		fprintf(out, "%s%s", i ? " " : "", cli_options[i].name);
+		if (cli_options[i].short_name)
+			fprintf(out, " -%c", cli_options[i].short_name);
 	}
 }
 
 void help_bash_completion(FILE *out)
 {
 	fputs("# bash completion for check_interconnect and kubectl-interconnect\n"
-	      "# Generated from src/cmd/help.c by tools/gen_docs: do not edit.\n"
+	      "# Generated from src/cmd/options.c by tools/gen_docs: do not edit.\n"
 	      "_check_interconnect()\n{\n"
 	      "\tlocal cur prev verb i\n"
 	      "\tcur=${COMP_WORDS[COMP_CWORD]}\n"
@@ -167,8 +167,8 @@ void help_bash_completion(FILE *out)
 	fputs(" | help) verb=${COMP_WORDS[i]}; break ;;\n\t\tesac\n\tdone\n"
 	      "\tcase $prev in\n",
 	      out);
-	for (size_t i = 0; i < n_option_docs; i++) {
-		const struct option_doc *d = &option_docs[i];
+	for (size_t i = 0; i < n_cli_options; i++) {
+		const struct cli_option *d = &cli_options[i];
 		if (!d->arg)
 			continue;
 		fprintf(out, "\t%s%s%c)\n", d->name, d->short_name ? " | -" : "",
@@ -246,7 +246,7 @@ void help_bash_completion(FILE *out)
 void help_zsh_completion(FILE *out)
 {
 	fputs("#compdef check_interconnect kubectl-interconnect\n"
-	      "# zsh completion; generated from src/cmd/help.c by tools/gen_docs: do not edit.\n"
+	      "# zsh completion; generated from src/cmd/options.c by tools/gen_docs: do not edit.\n"
 	      "_check_interconnect_pods() {\n"
 	      "  local -a pods ns\n"
 	      "  (( $+commands[kubectl] )) || return 1\n"
@@ -273,8 +273,8 @@ void help_zsh_completion(FILE *out)
 	fputs("    'help:a verb'\"'\"'s usage, options and examples'\n  )\n"
 	      "  _arguments -s \\\n",
 	      out);
-	for (size_t i = 0; i < n_option_docs; i++) {
-		const struct option_doc *d = &option_docs[i];
+	for (size_t i = 0; i < n_cli_options; i++) {
+		const struct cli_option *d = &cli_options[i];
 		const char *act = "";
 		char words[160];
 		if (d->arg) {

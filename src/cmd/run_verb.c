@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
+#include "cmd/options.h"
 #include "core/render_json.h"
 #include "core/xalloc.h"
 #include "probe/bundle.h"
@@ -51,7 +52,7 @@ static int check_usage(const struct verb *v, const struct cli_opts *o, enum verb
 		rc = verb_check_fleet_target(v, o);
 		return rc ? rc : check_args(v, o);
 	}
-	rc = cli_allow_only(v->name, o, verb_allowed_options(v, kind));
+	rc = cli_options_refuse(v->name, o, verb_allowed_options(v, kind));
 	if (!rc)
 		rc = check_args(v, o);
 	if (!rc && kind == VT_PROBE)
@@ -306,9 +307,8 @@ static int replay_bundle(const struct verb *v, struct cli_opts *o, struct bundle
 		o->deadline_s = json_real_value(json_object_get(tg, "deadline_s"));
 		if (o->deadline_s > 0)
 			o->given |= OPT_DEADLINE;
-		o->jobs = (int)json_integer_value(json_object_get(tg, "jobs"));
-		if (o->jobs < 1)
-			o->jobs = 1;
+		json_int_t jobs = json_integer_value(json_object_get(tg, "jobs"));
+		o->jobs = jobs < 1 ? 1 : (unsigned long)jobs;
 	}
 	return 0;
 }

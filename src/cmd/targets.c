@@ -11,19 +11,9 @@
 #include <unistd.h>
 
 #include "cmd/cmd.h"
+#include "cmd/options.h"
 #include "core/term.h"
 #include "parse/kube_pods.h"
-
-/* What a probe target may be given: the kubectl side, the local side, the
- * transcript's two ends and the deadline. */
-#define PROBE_OPTS                                                                              \
-	(OPT_NAMESPACE | OPT_POD | OPT_CONTAINER | OPT_CONTEXT | OPT_KUBECONFIG | OPT_KUBECTL | \
-	 OPT_SYSROOT | OPT_SAVE_PROBE | OPT_REPLAY | OPT_TIMEOUT)
-/* What a whole deployment may be given: the kubectl side, the deadline and
- * the fan-out. */
-#define FLEET_OPTS                                                                    \
-	(OPT_NAMESPACE | OPT_CONTAINER | OPT_CONTEXT | OPT_KUBECONFIG | OPT_KUBECTL | \
-	 OPT_TIMEOUT | OPT_DEPLOYMENT | OPT_SELECTOR | OPT_JOBS | OPT_DEADLINE)
 
 /* --pod and --namespace together; kubectl options only with --pod;
  * --sysroot only for the local host; --replay alone. */
@@ -66,7 +56,7 @@ int verb_check_fleet_target(const struct verb *v, const struct cli_opts *o)
 		return cli_usage_error(verb,
 				       "--sysroot, --replay and --save-probe take one target; "
 				       "they cannot be used with --deployment or --selector");
-	int rc = cli_allow_only(verb, o, verb_allowed_options(v, VT_FLEET));
+	int rc = cli_options_refuse(verb, o, verb_allowed_options(v, VT_FLEET));
 	if (rc)
 		return rc;
 	/* What is missing first: `all RECIPE` alone lacks the deployment, not
@@ -106,16 +96,6 @@ int verb_machine_jobs(long *ncpu_out, unsigned long long *mem_out)
 	return cli_default_jobs(ncpu, kb * 1024);
 }
 
-/* Only options that apply: the verb's own and its target kind's. */
-unsigned verb_allowed_options(const struct verb *v, enum verb_target kind)
-{
-	if (kind == VT_PROBE)
-		return v->options | PROBE_OPTS;
-	if (kind == VT_FLEET)
-		return v->options | (v->fleet_options ? v->fleet_options : FLEET_OPTS);
-	return v->options;
-}
-
 void verb_ctx_init(struct verb_ctx *c, const struct verb *v, const struct cli_opts *o)
 {
 	memset(c, 0, sizeof(*c));
@@ -132,14 +112,14 @@ void verb_ctx_init(struct verb_ctx *c, const struct verb *v, const struct cli_op
 		.save_probe = o->save_probe,
 		.save_force = o->force,
 		.timeout_s = o->given & OPT_TIMEOUT ? o->timeout_s : PROBE_DEFAULT_TIMEOUT_S,
-		.observe_s = o->observe_s,
-		.logs_tail = o->logs_tail,
+		.observe_s = (unsigned)o->observe_s,
+		.logs_tail = (unsigned)o->logs_tail,
 	};
 	c->fleet = (struct fleet_target){
 		.probe = c->probe,
 		.deployment = o->deployment,
 		.selector = o->selector,
-		.jobs = o->jobs > 0 ? o->jobs : 1,
+		.jobs = o->jobs > 0 ? (int)o->jobs : 1,
 		.deadline_s = o->deadline_s,
 		.progress = !o->quiet && isatty(STDERR_FILENO),
 		/* run_verb renders a fleet verb's text with fleet_render_text */

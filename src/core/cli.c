@@ -157,33 +157,6 @@ int cli_usage_finish(const char *verb, int rc)
 	return rc;
 }
 
-/* In the order of the help text: the first refused option is the one
- * named, whatever order the user typed them in. */
-static const struct {
-	unsigned bit;
-	const char *name;
-} opt_names[] = {
-	{OPT_NAMESPACE, "--namespace"},   {OPT_POD, "--pod"},
-	{OPT_CONTAINER, "--container"},   {OPT_CONTEXT, "--context"},
-	{OPT_KUBECONFIG, "--kubeconfig"}, {OPT_KUBECTL, "--kubectl"},
-	{OPT_SYSROOT, "--sysroot"},       {OPT_SAVE_PROBE, "--save-probe"},
-	{OPT_REPLAY, "--replay"},         {OPT_PEER, "--peer"},
-	{OPT_DEPLOYMENT, "--deployment"}, {OPT_SELECTOR, "--selector"},
-	{OPT_TIMEOUT, "--timeout"},       {OPT_JOBS, "--jobs"},
-	{OPT_MAX_FILES, "--max-files"},   {OPT_DEADLINE, "--deadline"},
-	{OPT_OBSERVE, "--observe"},       {OPT_LOGS, "--logs"},
-};
-
-int cli_allow_only(const char *verb, const struct cli_opts *o, unsigned allowed)
-{
-	unsigned bad = o->given & ~allowed;
-	for (size_t i = 0; i < sizeof(opt_names) / sizeof(opt_names[0]); i++)
-		if (bad & opt_names[i].bit)
-			return cli_usage_error(verb, "option '%s' does not apply to '%s'",
-					       opt_names[i].name, verb);
-	return 0;
-}
-
 int cli_default_jobs(long ncpu, unsigned long long mem_avail)
 {
 	unsigned long long by_cpu = (unsigned long long)(ncpu > 0 ? ncpu : 1) * CLI_JOBS_PER_CPU;

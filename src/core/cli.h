@@ -55,10 +55,10 @@ struct cli_opts {
 	const char *peer, *deployment, *selector;
 	double timeout_s;        /* --timeout; 0 when not given (PROBE_DEFAULT_TIMEOUT_S) */
 	double deadline_s;       /* --deadline: a whole fleet run; 0 none */
-	int jobs;                /* --jobs, default cli_default_jobs() of this machine */
+	unsigned long jobs;      /* --jobs, default cli_default_jobs() of this machine */
 	unsigned long max_files; /* --max-files: YAML files a folder walk reads (0: 20000) */
-	unsigned observe_s;      /* --observe SECONDS (node, all): the evidence window */
-	unsigned logs_tail;      /* --logs[=N] (node, all): kubectl logs --tail=N */
+	unsigned long observe_s; /* --observe SECONDS (node, all): the evidence window */
+	unsigned long logs_tail; /* --logs[=N] (node, all): kubectl logs --tail=N */
 	double interval_s;       /* --interval (agent): between scans; 0 when not given */
 	double node_interval_s;  /* --node-interval (agent); 0 when not given */
 	const char *listen;      /* --listen [ADDR]:PORT (agent) */
@@ -70,7 +70,8 @@ struct cli_opts {
 	int n_args;
 };
 
-/* Bits of cli_opts.given. */
+/* Bits of cli_opts.given: each is one row's of the option table
+ * (src/cmd/options.c), which also says which verbs take it. */
 enum {
 	OPT_NAMESPACE = 1u << 0,
 	OPT_POD = 1u << 1,
@@ -94,6 +95,8 @@ enum {
 	OPT_LISTEN = 1u << 19,
 	OPT_ONCE = 1u << 20,
 	OPT_NODE_INTERVAL = 1u << 21,
+	OPT_FORCE = 1u << 22,
+	OPT_COUNT_ = 23, /* the bits above: the option table has one row for each */
 };
 
 /* The name messages and help call the tool by, from argv[0]: "kubectl
@@ -120,7 +123,5 @@ int cli_exit_code(int rc);
  * printed on stdout yet (a verb said why with cli_error and returned 64), print it
  * with the last message.  Returns rc. */
 int cli_usage_finish(const char *verb, int rc);
-/* Refuse options outside `allowed` (a mask of OPT_*); returns 0 or 64. */
-int cli_allow_only(const char *verb, const struct cli_opts *o, unsigned allowed);
 
 #endif
