@@ -18,6 +18,14 @@
 #   stdout        optional: one line naming where stdout goes instead (e.g.
 #                 /dev/full, to test write errors); expected.out is then empty
 #   stdin         optional file given as standard input (else /dev/null)
+#   json          optional, empty: the case's argv runs a second time with
+#                 --json added; that report must validate against the schema,
+#                 exit as expected.rc says and hold no fact that expected.out
+#                 does not (tests/golden/same_run.py: every check's status,
+#                 id, detail, fix and evidence, the settings, next steps,
+#                 counts and verdict).  It replaces a JSON golden that would
+#                 only repeat the text one (a -v text case shows the evidence
+#                 and settings too)
 #   via           optional: one line naming a skill entry script of this repo
 #                 (scripts/check_interconnect.py, run with python3, or
 #                 scripts/check_interconnect, run with sh) that runs the
@@ -169,6 +177,12 @@ run_case() { # index case-dir: run one case into $tmp/<index>/
 		"${run[@]}" "${argv[@]}" <"$input" >"$stdout_to" 2>"$w/err")
 	echo $? >"$w/rc"
 	sed -i -e "s|$w/skill|@SKILL@|g" -e "s|$root|@ROOT@|g" "$w/out" "$w/err"
+	if [ -f "$c/json" ]; then # the same run as JSON (see `json` above)
+		(cd "$root" && exec env -i "${envv[@]}" timeout -k 5 "$case_timeout" \
+			"${run[@]}" "${argv[@]}" --json <"$input" >"$w/json.out" 2>"$w/json.err")
+		echo $? >"$w/json.rc"
+		sed -i -e "s|$w/skill|@SKILL@|g" -e "s|$root|@ROOT@|g" "$w/json.out"
+	fi
 	if is_json_case "${argv[@]}"; then touch "$w/json_required"; fi
 }
 
@@ -204,14 +218,11 @@ if have:
             validators[key] = cls(schema)
         except Exception as e:  # a broken schema fails every JSON case
             validators[key] = e
-for n in sorted(os.listdir(tmp), key=lambda s: (len(s), s)):
-    w = os.path.join(tmp, n)
-    if not os.path.isfile(os.path.join(w, "rc")):
-        continue
+def check_json(w, out_name, rc_name, required):
     problems = []
-    with open(os.path.join(w, "out"), "rb") as f:
+    with open(os.path.join(w, out_name), "rb") as f:
         raw = f.read()
-    rc = int(open(os.path.join(w, "rc")).read().strip() or -1)
+    rc = int(open(os.path.join(w, rc_name)).read().strip() or -1)
     doc = None
     text = raw.decode("utf-8", "replace").strip()
     if text[:1] in ("{", "["):
@@ -219,7 +230,7 @@ for n in sorted(os.listdir(tmp), key=lambda s: (len(s), s)):
             doc = json.loads(raw.decode("utf-8"))
         except (ValueError, UnicodeDecodeError) as e:
             problems.append("stdout looks like JSON but does not parse: %s" % e)
-    if doc is None and os.path.exists(os.path.join(w, "json_required")) and 0 <= rc <= 3 and not problems:
+    if doc is None and (required or os.path.exists(os.path.join(w, "json_required"))) and 0 <= rc <= 3 and not problems:
         problems.append("--json case exited %d without JSON on stdout" % rc)
     if doc is not None and have:
         key = "main"
@@ -238,6 +249,17 @@ for n in sorted(os.listdir(tmp), key=lambda s: (len(s), s)):
                 if msg not in seen:
                     seen.append(msg)
             problems.extend(seen[:12])
+    return ["%s: %s" % (out_name, p) for p in problems] if out_name != "out" else problems
+
+
+for n in sorted(os.listdir(tmp), key=lambda s: (len(s), s)):
+    w = os.path.join(tmp, n)
+    if not os.path.isfile(os.path.join(w, "rc")):
+        continue
+    problems = []
+    for out_name, rc_name in (("out", "rc"), ("json.out", "json.rc")):
+        if os.path.isfile(os.path.join(w, rc_name)):
+            problems += check_json(w, out_name, rc_name, out_name == "json.out")
     if problems:
         with open(os.path.join(w, "json_problems"), "w") as f:
             f.write("\n".join(problems) + "\n")
@@ -271,6 +293,19 @@ for ((i = 1; i <= n; i++)); do
 		fi
 		if [ -f "$c/expected.err" ] && ! diff -u --label "$name/expected.err" \
 			--label "$name/actual stderr" "$c/expected.err" "$w/err" >>"$report"; then
+			bad=1
+		fi
+	fi
+	if [ -f "$w/json.rc" ]; then
+		if [ "$(cat "$w/json.rc")" != "$(tr -d ' \r\n' <"$c/expected.rc" 2>/dev/null)" ]; then
+			echo "json: the --json run exited $(cat "$w/json.rc"), expected.rc says otherwise" >>"$report"
+			bad=1
+		fi
+		if [ -s "$w/json.out" ] && ! python3 "$here/same_run.py" "$c/expected.out" "$w/json.out" >>"$report" 2>&1; then
+			bad=1
+		fi
+		if grep -qE 'ERROR: (Address|Leak)Sanitizer|runtime error:|SUMMARY: UndefinedBehaviorSanitizer' "$w/json.err"; then
+			echo "json: sanitizer report on stderr" >>"$report"
 			bad=1
 		fi
 	fi
