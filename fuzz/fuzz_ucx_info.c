@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* Fuzz ucx_info -v, -d and -c and the transport helpers: any bytes must parse without a crash or a leak. */
+/* Fuzz ucx_info -v and -d and the transport helpers: any bytes must parse without a crash or a leak. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +27,5 @@ static void ucx(const uint8_t *data, size_t size)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	ucx(data, size);
-	FUZZ_PARSE(ucx_config, ucx_config_parse, ucx_config_release);
 	return 0;
 }

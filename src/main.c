@@ -226,7 +226,7 @@ static int kubectl_habits(const struct verb *v, struct cli_opts *o, char **ns)
 static int cli_main(int argc, char **argv)
 {
 	/* First: from here on, a signal stops and reaps every child before the
-	 * tool exits with 128+signal (issue 11). */
+	 * tool exits with 128+signal. */
 	run_signals_install();
 	cli_set_program(argc > 0 ? argv[0] : NULL);
 	/* kubectl's plugin completion runs kubectl_complete-interconnect (a

@@ -20,7 +20,7 @@
 #define AGENT_ONCE_WINDOW_S           1
 /* The node checks (one probe.sh run, about 200 ms of CPU: README "The
  * agent's cost") run at the first scan and then at most this often, so
- * that a scan of the engines stays within its budget (issue 25: 100 ms). */
+ * that a scan of the engines stays within its budget (100 ms). */
 #define AGENT_DEFAULT_NODE_INTERVAL_S 300
 /* a NIXL exporter's scrape, each */
 #define AGENT_NIXL_TIMEOUT_MS         2000
@@ -36,7 +36,6 @@ enum agent_path {
 	AGENT_PATH_UNKNOWN,
 	AGENT_PATH_COUNT
 };
-const char *agent_path_name(enum agent_path p);
 
 /* The reasons of check_interconnect_scan_errors_total. */
 enum agent_error {
@@ -45,7 +44,6 @@ enum agent_error {
 	AGENT_ERR_NIXL_SCRAPE,    /* a NIXL exporter the engine names did not answer */
 	AGENT_ERR_COUNT
 };
-const char *agent_error_name(enum agent_error e);
 
 /* One engine (one container, or one process outside any pod) as the last
  * scan saw it. */

@@ -40,16 +40,6 @@ static const char *const error_names[AGENT_ERR_COUNT] = {
 	[AGENT_ERR_NIXL_SCRAPE] = "nixl_scrape",
 };
 
-const char *agent_path_name(enum agent_path p)
-{
-	return p < AGENT_PATH_COUNT ? path_names[p] : "unknown";
-}
-
-const char *agent_error_name(enum agent_error e)
-{
-	return e < AGENT_ERR_COUNT ? error_names[e] : "";
-}
-
 static void family(struct strbuf *o, const char *name, const char *type, const char *help)
 {
 	strbuf_addf(o, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);

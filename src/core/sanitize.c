@@ -160,12 +160,3 @@ void sanitize_fputs(FILE *out, const char *s)
 	fputs(e, out);
 	free(e);
 }
-
-void sanitize_vfprintf(FILE *out, const char *fmt, va_list ap)
-{
-	char *text = NULL;
-	if (vasprintf(&text, fmt, ap) < 0)
-		return;
-	sanitize_fputs(out, text);
-	free(text);
-}

@@ -34,9 +34,5 @@ char *sanitize_str(const char *s);
 bool sanitize_is_clean(const char *s, size_t len);
 /* fputs(sanitized s): the one call for printing outside bytes. */
 void sanitize_fputs(FILE *out, const char *s);
-/* vfprintf, the whole formatted text sanitised (error lines: their
- * arguments are paths, names and kubectl's words). */
-void sanitize_vfprintf(FILE *out, const char *fmt, va_list ap)
-	__attribute__((format(printf, 2, 0)));
 
 #endif

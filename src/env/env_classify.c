@@ -442,7 +442,7 @@ static void fabric_hints(struct fab_acc *a, const struct service *s)
 	if ((v = service_env_get(s, "FI_PROVIDER")) && v->value && strcasestr(v->value, "efa"))
 		fab_add(a, FAB_EFA, "FI_PROVIDER=efa", who);
 	/* An image named -efa says what it was built for, not what the pod
-	 * gets: a hint, never the fabric (issue 9). */
+	 * gets: a hint, never the fabric. */
 	if (s->image && strstr(s->image, "-efa") && !a->hint[0])
 		snprintf(a->hint, sizeof(a->hint),
 			 "image %.120s is named -efa (a hint, not evidence)", s->image);

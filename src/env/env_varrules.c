@@ -242,7 +242,7 @@ static void rule_ucx_net_devices(const struct var_view *vars, size_t n, const st
 		     v->value);
 	} else if ((bits & NETDEV_BONDED) && !(bits & NETDEV_MALFORMED) && !x->hw) {
 		/* mlx5_bond_* is RoCE LAG: LID 0 on Ethernet by design, addressed
-		 * by GID, and the member devices do not exist under LAG (issue 10).
+		 * by GID, and the member devices do not exist under LAG.
 		 * `node` judges the link layer the bond really has. */
 		note(res, CI_OK, NULL,
 		     "UCX_NET_DEVICES=%s names a RoCE LAG bond (%s): a valid "

@@ -335,7 +335,6 @@ enum claim_kind {
 	CLAIM_OTHER,
 };
 enum claim_kind manifest_claim_kind(const struct manifest_set *ms, const char *template_name);
-const char *claim_kind_name(enum claim_kind k);
 
 /* The engine flag that decides a plain workload's role, as the model read
  * it: "--disaggregation-mode prefill", "kv_role kv_producer",

@@ -337,14 +337,3 @@ enum claim_kind manifest_claim_kind(const struct manifest_set *ms, const char *n
 		return CLAIM_GPU;
 	return CLAIM_OTHER;
 }
-
-const char *claim_kind_name(enum claim_kind k)
-{
-	switch (k) {
-	case CLAIM_MNNVL: return "ComputeDomain/IMEX channel";
-	case CLAIM_GPU: return "GPU";
-	case CLAIM_NIC: return "NIC";
-	case CLAIM_OTHER: return "device";
-	default: return "unknown device class";
-	}
-}

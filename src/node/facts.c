@@ -521,7 +521,7 @@ void node_facts_read(struct node_facts *f, const struct transcript *t)
 	f->complete = t->complete;
 	read_meta(f, transcript_get(t, SEC_META));
 	node_read_sys(f, transcript_get(t, SEC_SYS));
-	node_read_counters2(f, transcript_get(t, SEC_COUNTERS2));
+	node_read_second_sample(f, transcript_get(t, SEC_COUNTERS2));
 	node_read_dev(f, transcript_get(t, SEC_DEV));
 	read_modules(f, transcript_get(t, SEC_MODULES));
 	read_nv_version(f, transcript_get(t, SEC_NV_VERSION));
@@ -535,7 +535,7 @@ void node_facts_read(struct node_facts *f, const struct transcript *t)
 	read_ibv(f, transcript_get(t, SEC_IBV_DEVINFO));
 	read_efa(f, transcript_get(t, SEC_FI_INFO_EFA));
 	live_facts_read(&f->live, t);
-	node_read_more(f, t);
+	node_read_stack(f, t);
 	/* what a cut section was parsed into goes with it (node_facts_release
 	 * frees only what an OK section holds) */
 	(void)whole(&f->smi_query_t, "nvidia-smi --query-gpu");

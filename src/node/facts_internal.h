@@ -8,9 +8,9 @@
 void node_read_sys(struct node_facts *f, const struct section *s);
 void node_read_dev(struct node_facts *f, const struct section *s);
 /* The second counter reading (SEC_COUNTERS2), after node_read_sys. */
-void node_read_counters2(struct node_facts *f, const struct section *s);
-/* facts_more.c: libraries, routes and addresses, P2P, UCX version, pid 1. */
-void node_read_more(struct node_facts *f, const struct transcript *t);
+void node_read_second_sample(struct node_facts *f, const struct section *s);
+/* facts_stack.c: libraries, routes and addresses, P2P, UCX version, pid 1. */
+void node_read_stack(struct node_facts *f, const struct transcript *t);
 /* A module seen loaded (in /proc/modules or as /sys/module/NAME). */
 void node_note_module(struct node_facts *f, const char *name);
 

@@ -418,7 +418,7 @@ void node_read_sys(struct node_facts *f, const struct section *s)
 	}
 }
 
-void node_read_counters2(struct node_facts *f, const struct section *s)
+void node_read_second_sample(struct node_facts *f, const struct section *s)
 {
 	if (!s || s->missing)
 		return;

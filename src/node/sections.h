@@ -54,7 +54,7 @@
 #define SEC_UCX_INFO_D   "tool:ucx_info-d"  /* legacy: ucx_info -d alone */
 #define SEC_NIXL_PLUGINS "nixl:plugins"     /* "<dir>/" then "<dir>/libplugin_X.so" */
 #define SEC_NIXL_PYTHON  "nixl:python"      /* "<METADATA>: Name: x" / ": Version: y" */
-/* issue 10's readings; transcripts of earlier scripts lack them ("not
+/* Later readings: transcripts of earlier scripts lack them ("not
  * collected").  SEC_COUNTERS2: "interval_ms=N" (since the SEC_SYS reading),
  * then the same counter lines as SEC_SYS; host/pod only, and only where
  * there is an RDMA port. */

@@ -39,24 +39,4 @@ bool modules_has(const struct modules *m, const char *name);
  * among ib_core's users, or gdrdrv among nvidia's. */
 bool modules_used_by(const struct modules *m, const char *name, const char *user);
 
-/*
- * `modinfo NAME`: "filename:  /lib/modules/.../nv_peer_mem.ko", "version:
- * 1.0-8", ...; or "modinfo: ERROR: Module gdrdrv not found."
- */
-struct modinfo {
-	bool not_found;
-	char *module; /* the name from "name:" or the error */
-	char *filename;
-	char *version;
-	char *srcversion;
-	char *vermagic;
-	char *license;
-	char **depends;
-	size_t ndepends, cap;
-};
-
-/* 0 when recognised (fields or the not-found error); -1 otherwise. */
-int modinfo_parse(const char *buf, size_t len, struct modinfo *out);
-void modinfo_release(struct modinfo *mi);
-
 #endif

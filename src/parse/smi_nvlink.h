@@ -41,24 +41,4 @@ void smi_nvlink_release(struct smi_nvlink *n);
 size_t smi_nvlink_count_active(const struct smi_nvlink *n);
 size_t smi_nvlink_count_inactive(const struct smi_nvlink *n);
 
-/* --capabilities: per GPU, per link, whether "Link is supported: true" and
- * "P2P is supported: true". */
-struct smi_nvlink_caps_link {
-	unsigned num;
-	bool p2p;
-	bool link_supported;
-};
-struct smi_nvlink_caps_gpu {
-	int index;
-	char *name;
-	struct smi_nvlink_caps_link *links;
-	size_t nlinks, cap;
-};
-struct smi_nvlink_caps {
-	struct smi_nvlink_caps_gpu *gpus;
-	size_t ngpus, cap;
-};
-int smi_nvlink_caps_parse(const char *buf, size_t len, struct smi_nvlink_caps *out);
-void smi_nvlink_caps_release(struct smi_nvlink_caps *c);
-
 #endif

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * InfiniBand/RoCE value interpretation shared by the sysfs reader and the
- * tool parsers (ibstat, ibstatus, ibv_devinfo, rdma link).  Every tool spells
+ * ibv_devinfo parser.  Every tool spells
  * the same port state differently ("4: ACTIVE", "Active", "PORT_ACTIVE (4)",
  * "ACTIVE"), so each interpreter accepts all of them and maps them to the
  * kernel's numeric codes (include/rdma/ib_verbs.h).
@@ -80,29 +80,5 @@ bool ib_gid_parse(const char *s, uint8_t out[16]);
 bool ib_gid_is_zero(const char *s);
 /* sysfs node_type "1: CA", "2: switch"...: the number, or -1. */
 int ib_node_type_parse(const char *s);
-
-/* `head -v FILE...` output: "==> PATH <==" then the file's content. */
-struct sysfs_dump_entry {
-	char *path;
-	char *value; /* content, trailing newline(s) removed; may be "" */
-};
-struct sysfs_dump {
-	struct sysfs_dump_entry *v;
-	size_t n, cap;
-};
-int sysfs_dump_parse(const char *buf, size_t len, struct sysfs_dump *out);
-void sysfs_dump_release(struct sysfs_dump *d);
-/* Value of the entry whose path ends with `suffix` (e.g.
- * "mlx5_0/ports/1/state"), or NULL. */
-const char *sysfs_dump_get(const struct sysfs_dump *d, const char *suffix);
-
-/* `ls /sys/class/infiniband` (one per line, or TTY multi-column): names in
- * order of appearance, deduplicated.  Returns 0, or -1 on empty input. */
-struct ib_dev_list {
-	char **names;
-	size_t n, cap;
-};
-int ib_dev_list_parse(const char *buf, size_t len, struct ib_dev_list *out);
-void ib_dev_list_release(struct ib_dev_list *l);
 
 #endif

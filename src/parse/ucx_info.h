@@ -98,18 +98,4 @@ bool ucx_devices_md_has_cuda(const struct ucx_devices *d, const char *dev);
  * cuda memory. */
 bool ucx_devices_rdma_md_has_cuda(const struct ucx_devices *d);
 
-struct ucx_config_entry {
-	char *key;   /* "UCX_TLS" */
-	char *value; /* "rc,cuda_copy"; "" when empty */
-};
-struct ucx_config {
-	struct ucx_config_entry *v;
-	size_t n, cap;
-};
-
-/* 0 when at least one UCX_*= line was read; -1 otherwise. */
-int ucx_config_parse(const char *buf, size_t len, struct ucx_config *out);
-void ucx_config_release(struct ucx_config *c);
-const char *ucx_config_get(const struct ucx_config *c, const char *key);
-
 #endif

@@ -116,11 +116,6 @@ int run_signals_install(void)
 	return 0;
 }
 
-int run_interrupted(void)
-{
-	return (int)sig_caught;
-}
-
 /* A child is gone (reaped, or never started): if a signal came, the last
  * one to go ends the process; the others wait for it, bounded, so that a
  * child that cannot be reaped (stuck in the kernel) never hangs the tool. */

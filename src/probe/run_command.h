@@ -77,7 +77,5 @@ void run_result_release(struct run_result *res);
  * The call that reaps the last child does the exit; no new child starts
  * after the signal.  0, or -1 with errno. */
 int run_signals_install(void);
-/* The signal caught so far, or 0. */
-int run_interrupted(void);
 
 #endif

@@ -22,9 +22,3 @@ enum gdrcopy_compat gdrcopy_compat(const char *driver, const char *library)
 		return GDRCOPY_COMPAT_BROKEN;
 	return ln > dn ? GDRCOPY_COMPAT_LIB_NEWER : GDRCOPY_COMPAT_OK;
 }
-
-const char *gdrcopy_rule_source(void)
-{
-	return "NVIDIA/gdrcopy src/gdrapi.c gdr_open() (MINIMUM_GDRDRV_VERSION 2.0 in "
-	       "gdrapi_internal.h, MINIMUM_GDR_API_VERSION 2.0 in src/gdrdrv/gdrdrv.h)";
-}

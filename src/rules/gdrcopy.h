@@ -18,6 +18,5 @@ enum gdrcopy_compat {
 /* "2.5" / "2.4.1" as read from /sys/module/gdrdrv/version and
  * libgdrapi.so.2.x. */
 enum gdrcopy_compat gdrcopy_compat(const char *driver, const char *library);
-const char *gdrcopy_rule_source(void);
 
 #endif

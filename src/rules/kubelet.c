@@ -15,25 +15,22 @@ const char *const kubelet_logs_source =
 	"(/var/log/containers/pod_namespace_container-containerID.log), v1.31";
 
 /* The container's own component below its pod's: the runtime's id with the
- * prefix and suffix its cgroup driver gives it. */
+ * prefix and suffix its cgroup driver gives it.  Each layout is one that
+ * falcosecurity/libs userspace/libsinsp/cri.cpp (CRI_CGROUP_LAYOUT) resolves
+ * a container id from, by runtime and driver. */
 static const struct pod_cgroup_scope scopes[] = {
+	/* containerd CRI with SystemdCgroup: parent "<slice>:cri-containerd:<id>",
+	 * runc's systemd driver names the unit cri-containerd-<id>.scope */
 	{"cri-containerd-", ".scope", "containerd"},
+	/* cri-o with cgroup_manager systemd: unit crio-<id>.scope (conmon's
+	 * crio-conmon-<id> is not a container id) */
 	{"crio-", ".scope", "cri-o"},
+	/* cri-dockerd with docker's systemd driver: docker-<id>.scope */
 	{"docker-", ".scope", "docker"},
+	/* cri-o with cgroup_manager cgroupfs: <pod cgroup>/crio-<id> */
 	{"crio-", "", "cri-o"},
+	/* containerd with the cgroupfs driver: <pod cgroup>/<id> */
 	{"", "", "cgroupfs"},
-};
-
-/* Each layout is the one falcosecurity/libs userspace/libsinsp/cri.cpp
- * (CRI_CGROUP_LAYOUT) resolves a container id from, by runtime and driver. */
-static const char *const scope_sources[] = {
-	"containerd CRI with SystemdCgroup: parent \"<slice>:cri-containerd:<id>\", runc's "
-	"systemd driver names the unit cri-containerd-<id>.scope",
-	"cri-o with cgroup_manager systemd: unit crio-<id>.scope (conmon's crio-conmon-<id> "
-	"is not a container id)",
-	"cri-dockerd with docker's systemd driver: docker-<id>.scope",
-	"cri-o with cgroup_manager cgroupfs: <pod cgroup>/crio-<id>",
-	"containerd with the cgroupfs driver: <pod cgroup>/<id>",
 };
 
 static const struct pod_cgroup_forms forms = {
@@ -47,9 +44,4 @@ static const struct pod_cgroup_forms forms = {
 const struct pod_cgroup_forms *kubelet_cgroup_forms(void)
 {
 	return &forms;
-}
-
-const char *kubelet_scope_source(size_t i)
-{
-	return i < sizeof(scope_sources) / sizeof(scope_sources[0]) ? scope_sources[i] : "";
 }

@@ -15,9 +15,6 @@
 /* The cgroup forms a container's path takes (prefix/suffix around its id,
  * the pod's component), every runtime and driver the kubelet supports. */
 const struct pod_cgroup_forms *kubelet_cgroup_forms(void);
-/* Where a form comes from, for docs/checks.md and the tests: one line per
- * row of kubelet_cgroup_forms()->scopes, in the same order. */
-const char *kubelet_scope_source(size_t i);
 
 /* The kubelet's log layout under the node's root (pkg/kubelet/kuberuntime):
  *   /var/log/pods/<namespace>_<pod>_<uid>/<container>/<restart>.log

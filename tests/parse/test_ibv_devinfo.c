@@ -2,8 +2,6 @@
 #include "t.h"
 
 #include "parse/ibv_devinfo.h"
-#include "parse/rdma_link.h"
-#include "parse/ibdev2netdev.h"
 
 static void devinfo_h200_roce_bond(void **state)
 {
@@ -126,122 +124,12 @@ static void devinfo_edge(void **state)
 	ibv_devinfo_release(&d);
 }
 
-static void rdma_link_roce_trailing_space(void **state)
-{
-	struct rdma_link l;
-
-	(void)state;
-	PARSE_FIXTURE(rdma_link_parse, l, "rdma_link_show__cx6dx_roce_trailing_space.txt", 0);
-	assert_int_equal(l.n, 2);
-	assert_string_equal(l.v[0].dev, "mlx5_0");
-	assert_int_equal(l.v[0].port, 1);
-	assert_int_equal(l.v[0].state, IB_STATE_ACTIVE);
-	assert_int_equal(l.v[0].phys_state, IB_PHYS_LINKUP);
-	assert_string_equal(l.v[0].netdev, "p1p1");
-	assert_string_equal(l.v[1].dev, "mlx5_1");
-	assert_string_equal(l.v[1].netdev, "p1p2");
-	rdma_link_release(&l);
-}
-
-static void rdma_link_softroce(void **state)
-{
-	struct rdma_link l;
-
-	(void)state;
-	PARSE_FIXTURE(rdma_link_parse, l, "rdma_link_show__softroce_rxe.txt", 0);
-	assert_int_equal(l.n, 1);
-	assert_string_equal(l.v[0].dev, "rxe_0");
-	assert_string_equal(l.v[0].netdev, "p1p1");
-	assert_int_equal(l.v[0].state, IB_STATE_ACTIVE);
-	rdma_link_release(&l);
-}
-
-static void rdma_link_edge(void **state)
-{
-	struct rdma_link l;
-
-	(void)state;
-	PARSE_STR(rdma_link_parse, l, "", 0);
-	assert_int_equal(l.n, 0);
-	rdma_link_release(&l);
-	PARSE_STR(rdma_link_parse, l, "Error: no such device\n", -1);
-	rdma_link_release(&l);
-	/* IB port without netdev; early iproute2 format; truncated pair */
-	PARSE_STR(
-		rdma_link_parse, l,
-		"link mlx5_2/1 subnet_prefix fe80:0000:0000:0000 lid 7 sm_lid 1 lmc 0 "
-		"state DOWN physical_state POLLING \r\n1/1: mlx5_3/1: state ACTIVE physical_state LINK_UP\n"
-		"link mlx5_4/2 state",
-		0);
-	assert_int_equal(l.n, 3);
-	assert_null(l.v[0].netdev);
-	assert_int_equal(l.v[0].state, IB_STATE_DOWN);
-	assert_int_equal(l.v[0].phys_state, IB_PHYS_POLLING);
-	assert_string_equal(l.v[1].dev, "mlx5_3");
-	assert_int_equal(l.v[1].state, IB_STATE_ACTIVE);
-	assert_int_equal(l.v[2].port, 2);
-	assert_int_equal(l.v[2].state, IB_STATE_UNKNOWN);
-	rdma_link_release(&l);
-}
-
-static void ibdev2netdev_vfs(void **state)
-{
-	struct ibdev2netdev m;
-	const struct ibdev2netdev_entry *e;
-	size_t i, up = 0;
-
-	(void)state;
-	PARSE_FIXTURE(ibdev2netdev_parse, m,
-		      "ibdev2netdev__cx6_pf_plus_vfs_lexical_order_partial.txt", 0);
-	assert_int_equal(m.n, 16);
-	assert_string_equal(m.v[0].dev, "mlx5_19");
-	assert_string_equal(m.v[0].netdev, "ibp75s0v7");
-	assert_false(m.v[0].up);
-	assert_string_equal(m.v[0].state, "Down");
-	for (i = 0; i < m.n; i++)
-		up += m.v[i].up;
-	assert_int_equal(up, 3);
-	e = ibdev2netdev_find(&m, "mlx5_4");
-	assert_non_null(e);
-	assert_string_equal(e->netdev, "enp97s0f0");
-	assert_true(e->up);
-	assert_int_equal(e->port, 1);
-	ibdev2netdev_release(&m);
-}
-
-static void ibdev2netdev_pod(void **state)
-{
-	struct ibdev2netdev m;
-
-	(void)state;
-	PARSE_FIXTURE(ibdev2netdev_parse, m, "ibdev2netdev__pod_sriov_vf_down.txt", 0);
-	assert_int_equal(m.n, 1);
-	assert_string_equal(m.v[0].dev, "mlx5_3");
-	assert_string_equal(m.v[0].netdev, "net1");
-	assert_false(m.v[0].up);
-	ibdev2netdev_release(&m);
-	PARSE_STR(ibdev2netdev_parse, m, "mlx5_0 port 1 ==> ib0 (Up)\r\nmlx5_1 port 1 ==> ib1", 0);
-	assert_int_equal(m.n, 2);
-	assert_true(m.v[0].up);
-	assert_null(m.v[1].state);
-	ibdev2netdev_release(&m);
-	PARSE_STR(ibdev2netdev_parse, m, "not a mapping\n", -1);
-	ibdev2netdev_release(&m);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(devinfo_h200_roce_bond),
-		cmocka_unit_test(devinfo_vv_tabs),
-		cmocka_unit_test(devinfo_no_devices),
-		cmocka_unit_test(devinfo_list_zero),
+		cmocka_unit_test(devinfo_h200_roce_bond), cmocka_unit_test(devinfo_vv_tabs),
+		cmocka_unit_test(devinfo_no_devices),     cmocka_unit_test(devinfo_list_zero),
 		cmocka_unit_test(devinfo_edge),
-		cmocka_unit_test(rdma_link_roce_trailing_space),
-		cmocka_unit_test(rdma_link_softroce),
-		cmocka_unit_test(rdma_link_edge),
-		cmocka_unit_test(ibdev2netdev_vfs),
-		cmocka_unit_test(ibdev2netdev_pod),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

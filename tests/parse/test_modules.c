@@ -82,63 +82,12 @@ static void proc_modules_and_edge(void **state)
 	modules_release(&m);
 }
 
-static void modinfo_outputs(void **state)
-{
-	struct modinfo mi;
-	size_t len;
-	char *body, *part;
-
-	(void)state;
-	PARSE_FIXTURE(modinfo_parse, mi, "modinfo__gdrdrv_module_not_found.txt", 0);
-	assert_true(mi.not_found);
-	assert_string_equal(mi.module, "gdrdrv");
-	assert_null(mi.filename);
-	modinfo_release(&mi);
-
-	body = fixture_body("modinfo__nv_peer_mem_installed_but_not_loaded.txt", &len);
-	part = fixture_part(body, 2, &len);
-	PARSE_STR(modinfo_parse, mi, part, 0);
-	assert_false(mi.not_found);
-	assert_string_equal(mi.filename,
-			    "/lib/modules/4.15.0-46-generic/updates/dkms/nv_peer_mem.ko");
-	assert_string_equal(mi.version, "1.0-8");
-	assert_string_equal(mi.module, "nv_peer_mem");
-	assert_string_equal(mi.vermagic, "4.15.0-46-generic SMP mod_unload");
-	assert_int_equal(mi.ndepends, 1);
-	assert_string_equal(mi.depends[0], "ib_core");
-	modinfo_release(&mi);
-	free(part);
-	/* the first part (lsmod | grep nv_peer) printed nothing */
-	part = fixture_part(body, 1, &len);
-	assert_int_equal(len, 0);
-	free(part);
-	free(body);
-
-	PARSE_FIXTURE(modinfo_parse, mi, "dmesg_modinfo__gdrdrv_2.5_loaded_but_sanity_fails.txt",
-		      0);
-	assert_string_equal(mi.filename,
-			    "/lib/modules/4.18.0-553.16.1.el8_10.x86_64/extra/gdrdrv.ko.xz");
-	assert_string_equal(mi.version, "2.5");
-	assert_string_equal(mi.module, "gdrdrv");
-	assert_string_equal(mi.license, "Dual MIT/GPL");
-	assert_string_equal(mi.depends[0], "nv-p2p-dummy");
-	modinfo_release(&mi);
-
-	PARSE_STR(modinfo_parse, mi, "", -1);
-	modinfo_release(&mi);
-	PARSE_STR(modinfo_parse, mi, "filename: /x.ko\r\ndepends: a,b,\r\nversion:", 0);
-	assert_int_equal(mi.ndepends, 2);
-	assert_string_equal(mi.version, "");
-	modinfo_release(&mi);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(lsmod_peermem_loaded),
 		cmocka_unit_test(lsmod_gdrdrv),
 		cmocka_unit_test(proc_modules_and_edge),
-		cmocka_unit_test(modinfo_outputs),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

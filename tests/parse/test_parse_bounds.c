@@ -34,9 +34,6 @@
 #include "parse/efa_packages.h"
 #include "parse/env_section.h"
 #include "parse/fi_info.h"
-#include "parse/ibdev2netdev.h"
-#include "parse/ibstat.h"
-#include "parse/ibstatus.h"
 #include "parse/ibv_devinfo.h"
 #include "parse/kube_pods.h"
 #include "parse/kubeconfig.h"
@@ -53,7 +50,6 @@
 #include "parse/proc_net.h"
 #include "parse/proc_status.h"
 #include "parse/prom_text.h"
-#include "parse/rdma_link.h"
 #include "parse/smi_csv.h"
 #include "parse/smi_error.h"
 #include "parse/smi_nvlink.h"
@@ -87,15 +83,11 @@
 
 ROW_FN(env_section, env_section, env_section_parse, env_section_release)
 ROW_FN(fi_info, fi_info, fi_info_parse, fi_info_release)
-ROW_FN(ibdev2netdev, ibdev2netdev, ibdev2netdev_parse, ibdev2netdev_release)
-ROW_FN(ibstat, ibstat, ibstat_parse, ibstat_release)
-ROW_FN(ibstatus, ibstatus, ibstatus_parse, ibstatus_release)
 ROW_FN(ibv_devinfo, ibv_devinfo, ibv_devinfo_parse, ibv_devinfo_release)
 ROW_FN(kubeconfig, kubeconfig, kubeconfig_parse, kubeconfig_release)
 ROW_FN(limits, limits, limits_parse, limits_release)
 ROW_FN(logscan, logscan, logscan_parse, logscan_release)
 ROW_FN(modules, modules, modules_parse, modules_release)
-ROW_FN(modinfo, modinfo, modinfo_parse, modinfo_release)
 ROW_FN(mounts, mounts, mounts_parse, mounts_release)
 ROW_FN(df, df, df_parse, df_release)
 ROW_FN(net_dev, net_devs, net_dev_parse, net_dev_release)
@@ -106,18 +98,13 @@ ROW_FN(proc_route, proc_route, proc_route_parse, proc_route_release)
 ROW_FN(proc_inet6, proc_inet6, proc_inet6_parse, proc_inet6_release)
 ROW_FN(proc_status, proc_status, proc_status_parse, proc_status_release)
 ROW_FN(prom_text, prom_text, prom_text_parse, prom_text_release)
-ROW_FN(rdma_link, rdma_link, rdma_link_parse, rdma_link_release)
 ROW_FN(smi_csv, smi_csv, smi_csv_parse, smi_csv_release)
 ROW_FN(smi_nvlink, smi_nvlink, smi_nvlink_parse, smi_nvlink_release)
-ROW_FN(smi_nvlink_caps, smi_nvlink_caps, smi_nvlink_caps_parse, smi_nvlink_caps_release)
 ROW_FN(smi_p2p, smi_p2p, smi_p2p_parse, smi_p2p_release)
 ROW_FN(smi_query, smi_query, smi_query_parse, smi_query_release)
 ROW_FN(smi_topo, smi_topo, smi_topo_parse, smi_topo_release)
-ROW_FN(sysfs_dump, sysfs_dump, sysfs_dump_parse, sysfs_dump_release)
-ROW_FN(ib_dev_list, ib_dev_list, ib_dev_list_parse, ib_dev_list_release)
 ROW_FN(ucx_version, ucx_version, ucx_version_parse, ucx_version_release)
 ROW_FN(ucx_devices, ucx_devices, ucx_devices_parse, ucx_devices_release)
-ROW_FN(ucx_config, ucx_config, ucx_config_parse, ucx_config_release)
 
 static void run_kube_pods(const char *b, size_t n)
 {
@@ -176,9 +163,6 @@ static const struct row rows[] = {
 	ROW(efa_packages, efa_packages_parse, TOOL_MAX),
 	ROW(env_section, env_section_parse, TOOL_MAX),
 	ROW(fi_info, fi_info_parse, TOOL_MAX),
-	ROW(ibdev2netdev, ibdev2netdev_parse, TOOL_MAX),
-	ROW(ibstat, ibstat_parse, TOOL_MAX),
-	ROW(ibstatus, ibstatus_parse, TOOL_MAX),
 	ROW(ibv_devinfo, ibv_devinfo_parse, TOOL_MAX),
 	ROW(kube_pods, kube_pods_parse, 16 * MIB),
 	ROW(kubeconfig, kubeconfig_parse, YAML_MAX_FILE_BYTES),
@@ -186,7 +170,6 @@ static const struct row rows[] = {
 	ROW(lines, lines_init, TRANSCRIPT_MAX_BYTES),
 	ROW(logscan, logscan_parse, TOOL_MAX),
 	ROW(modules, modules_parse, TOOL_MAX),
-	ROW(modinfo, modinfo_parse, TOOL_MAX),
 	ROW(mounts, mounts_parse, TOOL_MAX),
 	ROW(df, df_parse, TOOL_MAX),
 	ROW(net_dev, net_dev_parse, TOOL_MAX),
@@ -198,20 +181,15 @@ static const struct row rows[] = {
 	ROW(proc_inet6, proc_inet6_parse, TOOL_MAX),
 	ROW(proc_status, proc_status_parse, TOOL_MAX),
 	ROW(prom_text, prom_text_parse, TOOL_MAX),
-	ROW(rdma_link, rdma_link_parse, TOOL_MAX),
 	ROW(smi_csv, smi_csv_parse, TOOL_MAX),
 	ROW(smi_error, smi_error_classify, TOOL_MAX),
 	ROW(smi_nvlink, smi_nvlink_parse, TOOL_MAX),
-	ROW(smi_nvlink_caps, smi_nvlink_caps_parse, TOOL_MAX),
 	ROW(smi_p2p, smi_p2p_parse, TOOL_MAX),
 	ROW(smi_query, smi_query_parse, TOOL_MAX),
 	ROW(smi_topo, smi_topo_parse, TOOL_MAX),
-	ROW(sysfs_dump, sysfs_dump_parse, TOOL_MAX),
-	ROW(ib_dev_list, ib_dev_list_parse, TOOL_MAX),
 	ROW(transcript, transcript_parse, TRANSCRIPT_MAX_BYTES),
 	ROW(ucx_version, ucx_version_parse, TOOL_MAX),
 	ROW(ucx_devices, ucx_devices_parse, TOOL_MAX),
-	ROW(ucx_config, ucx_config_parse, TOOL_MAX),
 };
 #define N_ROWS (sizeof(rows) / sizeof(rows[0]))
 

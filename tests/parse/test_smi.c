@@ -87,28 +87,6 @@ static void nvlink_empty_and_inactive(void **state)
 	smi_nvlink_release(&n);
 }
 
-static void nvlink_caps(void **state)
-{
-	struct smi_nvlink_caps c;
-	size_t i;
-
-	(void)state;
-	PARSE_FIXTURE(smi_nvlink_caps_parse, c, "nvidia-smi_nvlink_--capabilities__h100_gpu0.txt",
-		      0);
-	assert_int_equal(c.ngpus, 1);
-	assert_int_equal(c.gpus[0].index, 0);
-	assert_int_equal(c.gpus[0].nlinks, 18);
-	for (i = 0; i < 18; i++) {
-		assert_true(c.gpus[0].links[i].p2p);
-		assert_true(c.gpus[0].links[i].link_supported);
-	}
-	smi_nvlink_caps_release(&c);
-	PARSE_STR(smi_nvlink_caps_parse, c, "\tLink 3, P2P is supported: false\n", 0);
-	assert_int_equal(c.gpus[0].index, -1);
-	assert_false(c.gpus[0].links[0].p2p);
-	smi_nvlink_caps_release(&c);
-}
-
 static void query_h100_fabric_completed(void **state)
 {
 	struct smi_query q;
@@ -341,7 +319,6 @@ int main(void)
 		cmocka_unit_test(nvlink_a100),
 		cmocka_unit_test(nvlink_h100_and_gb200),
 		cmocka_unit_test(nvlink_empty_and_inactive),
-		cmocka_unit_test(nvlink_caps),
 		cmocka_unit_test(query_h100_fabric_completed),
 		cmocka_unit_test(query_mig_and_narrow_link),
 		cmocka_unit_test(query_titanv_na),

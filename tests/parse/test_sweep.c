@@ -11,9 +11,6 @@
 
 #include "fixture.h"
 #include "parse/fi_info.h"
-#include "parse/ibdev2netdev.h"
-#include "parse/ibstat.h"
-#include "parse/ibstatus.h"
 #include "parse/ibv_devinfo.h"
 #include "parse/limits.h"
 #include "parse/logscan.h"
@@ -21,7 +18,6 @@
 #include "parse/mounts.h"
 #include "parse/pip_meta.h"
 #include "parse/proc_status.h"
-#include "parse/rdma_link.h"
 #include "parse/smi_csv.h"
 #include "parse/smi_error.h"
 #include "parse/smi_nvlink.h"
@@ -43,23 +39,15 @@
 
 static void all_parsers(const char *b, size_t n)
 {
-	RUN(ibstat, ibstat_parse, ibstat_release);
-	RUN(ibstatus, ibstatus_parse, ibstatus_release);
 	RUN(ibv_devinfo, ibv_devinfo_parse, ibv_devinfo_release);
-	RUN(rdma_link, rdma_link_parse, rdma_link_release);
-	RUN(ibdev2netdev, ibdev2netdev_parse, ibdev2netdev_release);
-	RUN(sysfs_dump, sysfs_dump_parse, sysfs_dump_release);
-	RUN(ib_dev_list, ib_dev_list_parse, ib_dev_list_release);
 	RUN(smi_topo, smi_topo_parse, smi_topo_release);
 	RUN(smi_p2p, smi_p2p_parse, smi_p2p_release);
 	RUN(proc_route, proc_route_parse, proc_route_release);
 	RUN(proc_inet6, proc_inet6_parse, proc_inet6_release);
 	RUN(smi_nvlink, smi_nvlink_parse, smi_nvlink_release);
-	RUN(smi_nvlink_caps, smi_nvlink_caps_parse, smi_nvlink_caps_release);
 	RUN(smi_query, smi_query_parse, smi_query_release);
 	RUN(smi_csv, smi_csv_parse, smi_csv_release);
 	RUN(modules, modules_parse, modules_release);
-	RUN(modinfo, modinfo_parse, modinfo_release);
 	RUN(limits, limits_parse, limits_release);
 	RUN(proc_status, proc_status_parse, proc_status_release);
 	RUN(mounts, mounts_parse, mounts_release);
@@ -67,7 +55,6 @@ static void all_parsers(const char *b, size_t n)
 	RUN(fi_info, fi_info_parse, fi_info_release);
 	RUN(ucx_version, ucx_version_parse, ucx_version_release);
 	RUN(ucx_devices, ucx_devices_parse, ucx_devices_release);
-	RUN(ucx_config, ucx_config_parse, ucx_config_release);
 	RUN(pip_meta, pip_meta_parse, pip_meta_release);
 	RUN(logscan, logscan_parse, logscan_release);
 	(void)smi_error_classify(b, n);

@@ -146,85 +146,12 @@ static void port_values(void **state)
 	assert_int_equal(ib_node_type_parse("CA"), -1);
 }
 
-static void sysfs_dump_h100(void **state)
-{
-	struct sysfs_dump d;
-	struct ib_rate r;
-	size_t i, active = 0;
-
-	(void)state;
-	PARSE_FIXTURE(sysfs_dump_parse, d, "sysfs_infiniband_ports__h100_cx7_ndr_plus_bf3_bond.txt",
-		      0);
-	assert_int_equal(d.n, 9 * 7);
-	assert_string_equal(d.v[0].path, "/sys/class/infiniband/mlx5_0/fw_ver");
-	assert_string_equal(d.v[0].value, "28.41.1000");
-	for (i = 0; i < d.n; i++)
-		if (strstr(d.v[i].path, "/ports/1/state"))
-			active += ib_port_state_parse(d.v[i].value) == IB_STATE_ACTIVE;
-	assert_int_equal(active, 9);
-	assert_string_equal(sysfs_dump_get(&d, "mlx5_bond_0/hca_type"), "MT41692");
-	assert_true(ib_rate_parse(sysfs_dump_get(&d, "mlx5_bond_0/ports/1/rate"), &r));
-	assert_true(r.gbps == 200.0);
-	assert_int_equal(r.width, 2);
-	assert_string_equal(r.speed, "NDR");
-	assert_int_equal(ib_link_layer_parse(sysfs_dump_get(&d, "mlx5_bond_0/ports/1/link_layer")),
-			 IB_LL_ETHERNET);
-	assert_int_equal(ib_phys_state_parse(sysfs_dump_get(&d, "mlx5_9/ports/1/phys_state")),
-			 IB_PHYS_LINKUP);
-	assert_null(sysfs_dump_get(&d, "mlx5_2/fw_ver"));
-	/* suffix must start at a path component */
-	assert_null(sysfs_dump_get(&d, "x5_0/fw_ver"));
-	sysfs_dump_release(&d);
-	PARSE_STR(sysfs_dump_parse, d, "==> /a/b <==\n\n==> /a/c <==\nv\n\n", 0);
-	assert_int_equal(d.n, 2);
-	assert_string_equal(d.v[0].value, "");
-	assert_string_equal(d.v[1].value, "v");
-	sysfs_dump_release(&d);
-	PARSE_STR(sysfs_dump_parse, d, "no header", -1);
-	sysfs_dump_release(&d);
-}
-
-static void ls_listings(void **state)
-{
-	struct ib_dev_list l;
-	size_t len;
-	char *body = fixture_body("ls_sys_class_infiniband__h100_single_vs_12.txt", &len);
-	char *part;
-
-	(void)state;
-	part = fixture_part(body, 0, &len);
-	PARSE_STR(ib_dev_list_parse, l, part, 0);
-	assert_int_equal(l.n, 1);
-	assert_string_equal(l.names[0], "mlx5_0");
-	ib_dev_list_release(&l);
-	free(part);
-	part = fixture_part(body, 1, &len);
-	PARSE_STR(ib_dev_list_parse, l, part, 0);
-	assert_int_equal(l.n, 12);
-	assert_string_equal(l.names[2], "mlx5_10");
-	assert_string_equal(l.names[11], "mlx5_9");
-	ib_dev_list_release(&l);
-	free(part);
-	assert_null(fixture_part(body, 2, &len));
-	free(body);
-
-	PARSE_FIXTURE(ib_dev_list_parse, l, "ls_sys_class_infiniband__h100_with_bond.txt", 0);
-	assert_int_equal(l.n, 9);
-	assert_string_equal(l.names[8], "mlx5_bond_0");
-	ib_dev_list_release(&l);
-	PARSE_STR(ib_dev_list_parse, l,
-		  "ls: cannot access '/sys/class/infiniband': No such file or directory\n", -1);
-	ib_dev_list_release(&l);
-	PARSE_STR(ib_dev_list_parse, l, "", -1);
-	ib_dev_list_release(&l);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(lines_normalise), cmocka_unit_test(string_helpers),
-		cmocka_unit_test(port_values),     cmocka_unit_test(sysfs_dump_h100),
-		cmocka_unit_test(ls_listings),
+		cmocka_unit_test(lines_normalise),
+		cmocka_unit_test(string_helpers),
+		cmocka_unit_test(port_values),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -227,29 +227,6 @@ static void ucx_pwe_not_a_listing(void **state)
 	ucx_devices_release(&d);
 }
 
-static void ucx_c_config(void **state)
-{
-	struct ucx_config c;
-
-	(void)state;
-	PARSE_FIXTURE(ucx_config_parse, c, "ucx_info_-c__ucx1.15_cx5_head_snippet.txt", 0);
-	assert_int_equal(c.n, 56);
-	assert_string_equal(c.v[0].key, "UCX_LOG_LEVEL");
-	assert_string_equal(ucx_config_get(&c, "UCX_LOG_LEVEL"), "WARN");
-	assert_string_equal(ucx_config_get(&c, "UCX_ERROR_MAIL_TO"), "");
-	assert_string_equal(ucx_config_get(&c, "UCX_GDB_COMMAND"), "gdb -quiet");
-	assert_string_equal(ucx_config_get(&c, "UCX_MODULE_DIR"), "/usr/lib/ucx");
-	assert_null(ucx_config_get(&c, "UCX_TLS"));
-	ucx_config_release(&c);
-	PARSE_STR(ucx_config_parse, c,
-		  "UCX_TLS=rc,cuda_copy\r\nUCX_NET_DEVICES=mlx5_0:1\r\nnoise\n", 0);
-	assert_string_equal(ucx_config_get(&c, "UCX_TLS"), "rc,cuda_copy");
-	assert_string_equal(ucx_config_get(&c, "UCX_NET_DEVICES"), "mlx5_0:1");
-	ucx_config_release(&c);
-	PARSE_STR(ucx_config_parse, c, "nothing", -1);
-	ucx_config_release(&c);
-}
-
 static void fi_info_outputs(void **state)
 {
 	struct fi_info f;
@@ -339,7 +316,6 @@ int main(void)
 		cmocka_unit_test(ucx_d_debug_log_interleaved),
 		cmocka_unit_test(ucx_d_synthetic),
 		cmocka_unit_test(ucx_pwe_not_a_listing),
-		cmocka_unit_test(ucx_c_config),
 		cmocka_unit_test(fi_info_outputs),
 		cmocka_unit_test(pip_metadata),
 	};

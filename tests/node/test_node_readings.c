@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * The readings and shared judgements added for issue 10, on hand-written
+ * The readings and shared judgements of the node facts, on hand-written
  * transcripts in the probe's wire format: pid 1's limits and capabilities,
  * every GID index, the two counter readings, uverbs per device, libraries,
  * and the one GPUDirect judgement (node_gpudirect_view).

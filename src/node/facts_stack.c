@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * The readings added for issue 10 that are not sysfs: the libraries the
+ * The software stack and the network around it, the readings that are not
+ * sysfs: the libraries the
  * image holds (names only), the pod's routes and addresses, the P2P matrix
  * and the UCX version.  Each section is optional: a transcript of an older
  * probe simply leaves the `have_*` flags false ("not collected").
@@ -199,7 +200,7 @@ static void read_nixl_version(struct node_facts *f, const struct section *s)
 	lines_release(&it);
 }
 
-void node_read_more(struct node_facts *f, const struct transcript *t)
+void node_read_stack(struct node_facts *f, const struct transcript *t)
 {
 	read_nixl_version(f, transcript_get(t, SEC_NIXL_PYTHON));
 	read_libs(f, transcript_get(t, SEC_LIBS));
