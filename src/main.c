@@ -215,7 +215,7 @@ static int kubectl_habits(const struct verb *v, struct cli_opts *o, char **ns)
 		return rc;
 	bool wants_ns = ((v->targets & VT_PROBE) && (o->given & OPT_POD)) ||
 			((v->targets & VT_FLEET) && (o->given & (OPT_DEPLOYMENT | OPT_SELECTOR)));
-	if (wants_ns && !(o->given & (OPT_NAMESPACE | OPT_REPLAY))) {
+	if (wants_ns && !(o->given & (OPT_NAMESPACE | OPT_REPLAY | OPT_ALL_NAMESPACES))) {
 		*ns = kube_context_namespace(o->kubeconfig, o->context);
 		o->namespace_ = *ns;
 		o->given |= OPT_NAMESPACE;

@@ -94,6 +94,16 @@ const struct cli_option cli_options[] = {
 	 .text = "the pods' namespace (default: the current kubeconfig context's)",
 	 .complete = "namespace",
 	 STRING(namespace_)},
+	/* kubectl get's -A: it overrides -n (get.go: Complete drops the
+	 * explicit namespace, the builder lists every namespace) */
+	{.name = "--all-namespaces",
+	 .short_name = 'A',
+	 .bit = OPT_ALL_NAMESPACES,
+	 .fleet = FANOUT_VERBS,
+	 .group = HG_TARGETS,
+	 .text = "with --deployment or -l: the pods of every namespace, each probed and named in "
+		 "its own (NS/POD); -n is then ignored, as kubectl does",
+	 FLAG(all_namespaces)},
 	{.name = "--pod",
 	 .has_arg = OA_REQUIRED,
 	 .arg = "POD",

@@ -43,11 +43,14 @@ static int check_args(const struct verb *v, const struct cli_opts *o)
 static int check_usage(const struct verb *v, const struct cli_opts *o, enum verb_target kind)
 {
 	int rc;
-	if ((o->given & (OPT_JOBS | OPT_DEADLINE)) && !(o->given & (OPT_DEPLOYMENT | OPT_SELECTOR)))
+	if ((o->given & (OPT_JOBS | OPT_DEADLINE | OPT_ALL_NAMESPACES)) &&
+	    !(o->given & (OPT_DEPLOYMENT | OPT_SELECTOR)))
 		return cli_usage_error(v->name,
 				       "%s applies to runs over many pods "
 				       "(--deployment or --selector)",
-				       o->given & OPT_JOBS ? "--jobs" : "--deadline");
+				       o->given & OPT_JOBS       ? "--jobs"
+				       : o->given & OPT_DEADLINE ? "--deadline"
+								 : "-A/--all-namespaces");
 	if (kind == VT_FLEET) {
 		rc = verb_check_fleet_target(v, o);
 		return rc ? rc : check_args(v, o);
@@ -226,6 +229,8 @@ static bool bundle_finish(struct verb_ctx *c, const struct ci_report *r, render_
 								: "paths"));
 	put(tg, "name", r->target);
 	put(tg, "namespace", ft->probe.namespace_);
+	if (ft->all_namespaces)
+		json_object_set_new(tg, "all_namespaces", json_true());
 	put(tg, "deployment", ft->deployment);
 	put(tg, "selector", ft->selector);
 	put(tg, "container", ft->probe.container);
@@ -298,6 +303,9 @@ static int replay_bundle(const struct verb *v, struct cli_opts *o, struct bundle
 		o->given &= ~OPT_REPLAY;
 		o->given |= OPT_NAMESPACE | OPT_TIMEOUT | OPT_JOBS;
 		o->namespace_ = jstr(tg, "namespace");
+		o->all_namespaces = json_is_true(json_object_get(tg, "all_namespaces"));
+		if (o->all_namespaces)
+			o->given |= OPT_ALL_NAMESPACES;
 		o->deployment = jstr(tg, "deployment");
 		o->selector = jstr(tg, "selector");
 		o->container = jstr(tg, "container");

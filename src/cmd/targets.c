@@ -66,7 +66,7 @@ int verb_check_fleet_target(const struct verb *v, const struct cli_opts *o)
 				       "needs the pods to look at: --deployment NAME or "
 				       "--selector LABELS (and -n NAMESPACE, else the kubeconfig "
 				       "context's)");
-	if (!(o->given & OPT_NAMESPACE) || !o->namespace_)
+	if (!(o->given & OPT_ALL_NAMESPACES) && (!(o->given & OPT_NAMESPACE) || !o->namespace_))
 		return cli_usage_error(verb, "--deployment and --selector need -n NAMESPACE");
 	if (o->deployment && !kube_name_valid(o->deployment))
 		return cli_usage_error(verb,
@@ -117,6 +117,7 @@ void verb_ctx_init(struct verb_ctx *c, const struct verb *v, const struct cli_op
 	};
 	c->fleet = (struct fleet_target){
 		.probe = c->probe,
+		.all_namespaces = o->all_namespaces,
 		.deployment = o->deployment,
 		.selector = o->selector,
 		.jobs = o->jobs > 0 ? (int)o->jobs : 1,
@@ -125,6 +126,9 @@ void verb_ctx_init(struct verb_ctx *c, const struct verb *v, const struct cli_op
 		/* run_verb renders a fleet verb's text with fleet_render_text */
 		.text_summary = o->format == CI_FORMAT_TEXT && !o->verbose && !v->fleet_optional,
 	};
+	/* -A overrides -n, as kubectl get's -A does: each pod's own namespace */
+	if (o->all_namespaces)
+		c->fleet.probe.namespace_ = NULL;
 	/* --color auto: colour only on a terminal that is not TERM=dumb, and
 	 * never with NO_COLOR set (https://no-color.org); --color always wins. */
 	/* SARIF names files relative to the folder the tool ran in, the

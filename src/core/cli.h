@@ -53,6 +53,7 @@ struct cli_opts {
 	const char *output; /* --output FILE: written atomically, else stdout */
 	const char *bundle; /* --bundle FILE.tar.gz: the support bundle (any verb) */
 	const char *peer, *deployment, *selector;
+	bool all_namespaces;     /* -A: every namespace's pods (kubectl's -A; -n is ignored) */
 	double timeout_s;        /* --timeout; 0 when not given (PROBE_DEFAULT_TIMEOUT_S) */
 	double deadline_s;       /* --deadline: a whole fleet run; 0 none */
 	unsigned long jobs;      /* --jobs, default cli_default_jobs() of this machine */
@@ -96,7 +97,8 @@ enum {
 	OPT_ONCE = 1u << 20,
 	OPT_NODE_INTERVAL = 1u << 21,
 	OPT_FORCE = 1u << 22,
-	OPT_COUNT_ = 23, /* the bits above: the option table has one row for each */
+	OPT_ALL_NAMESPACES = 1u << 23,
+	OPT_COUNT_ = 24, /* the bits above: the option table has one row for each */
 };
 
 /* The name messages and help call the tool by, from argv[0]: "kubectl

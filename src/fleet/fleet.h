@@ -172,7 +172,10 @@ struct fleet_plan {
 	struct fleet_plan_pod *v;
 	size_t n, cap;
 	size_t n_probe;
-	size_t left_out; /* pods the list's cap dropped (KUBE_PODS_MAX) */
+	size_t left_out;             /* pods the list's cap dropped (KUBE_PODS_MAX) */
+	const struct kube_pod *base; /* the list's pods, that v[].kp points into */
+	char *const *keys;           /* how the report names pod i of the list (NS/POD
+				      * under -A); NULL: its name */
 };
 
 void fleet_plan_make(const struct kube_pod_list *l, struct fleet_plan *out);

@@ -36,6 +36,7 @@ void fleet_plan_make(const struct kube_pod_list *l, struct fleet_plan *out)
 {
 	memset(out, 0, sizeof(*out));
 	out->left_out = l->left_out;
+	out->base = l->pods;
 	for (size_t i = 0; i < l->n; i++) {
 		const struct kube_pod *kp = &l->pods[i];
 		struct fleet_plan_pod *pp = XPUSH(out->v, out->n, out->cap);
@@ -64,19 +65,24 @@ void fleet_plan_release(struct fleet_plan *p)
 	memset(p, 0, sizeof(*p));
 }
 
+static const char *name_of(const struct fleet_plan *p, size_t i)
+{
+	return p->keys ? p->keys[p->v[i].kp - p->base] : p->v[i].kp->name;
+}
+
 static char *names_of(const struct fleet_plan *p, enum fleet_pick pick, size_t *count)
 {
 	size_t len = 1, k = 0;
 	for (size_t i = 0; i < p->n; i++)
 		if (p->v[i].pick == pick)
-			len += strlen(p->v[i].kp->name) + sizeof(p->v[i].state) + 8;
+			len += strlen(name_of(p, i)) + sizeof(p->v[i].state) + 8;
 	char *s = xcalloc(len, 1);
 	for (size_t i = 0; i < p->n; i++) {
 		if (p->v[i].pick != pick)
 			continue;
 		if (k++)
 			strcat(s, ", ");
-		strcat(s, p->v[i].kp->name);
+		strcat(s, name_of(p, i));
 		if (pick == FP_NOT_RUNNING) {
 			strcat(s, " (");
 			strcat(s, p->v[i].state);

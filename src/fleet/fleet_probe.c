@@ -65,6 +65,8 @@ static void probe_one(struct pool *pl, size_t i)
 	/* A private copy: only this call's time budget differs. */
 	struct probe_target mine = pl->ft->probe;
 	mine.timeout_s = budget;
+	if (j->namespace_) /* -A: the pod's own namespace */
+		mine.namespace_ = j->namespace_;
 	mine.save_probe = NULL;
 	mine.replay = NULL;
 	mine.sysroot = NULL;

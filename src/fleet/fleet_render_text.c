@@ -53,6 +53,33 @@ static const char *pod_name(const struct ci_report *c)
 	return s ? s + 1 : t;
 }
 
+/* The namespace of target "pod NS/NAME" (ns_len bytes), "" when none. */
+static const char *pod_ns(const struct ci_report *c, size_t *ns_len)
+{
+	const char *t = c->target ? c->target : "";
+	const char *s = strrchr(t, '/');
+	if (!strncmp(t, "pod ", 4) && s) {
+		*ns_len = (size_t)(s - t - 4);
+		return t + 4;
+	}
+	*ns_len = 0;
+	return "";
+}
+
+/* Whether the pods come from more than one namespace (a run with -A): the
+ * table then has kubectl get -A's NAMESPACE column first. */
+static bool many_namespaces(const struct ci_report *r)
+{
+	size_t n0, n;
+	const char *first = r->n_children ? pod_ns(&r->children[0], &n0) : "";
+	for (size_t i = 1; i < r->n_children; i++) {
+		const char *ns = pod_ns(&r->children[i], &n);
+		if (n != n0 || strncmp(ns, first, n))
+			return true;
+	}
+	return false;
+}
+
 /* "prefill on node-a" -> role "prefill", node "node-a". */
 static void split_label(const char *label, char *role, size_t rl, char *node, size_t nl)
 {
@@ -171,10 +198,15 @@ static void print_tally(FILE *out, const struct pod_row *rows, size_t n, const c
 static void print_table(FILE *out, const struct ci_report *r, const struct pod_row *rows,
 			const struct render_opts *o)
 {
-	size_t wp = 3, wr = 4, wn = 4, wt = 11;
+	size_t wp = 3, wr = 4, wn = 4, wt = 11, wns = 0;
+	bool show_ns = many_namespaces(r);
 	for (size_t i = 0; i < r->n_children; i++) {
 		const struct ci_report *c = rows[i].c;
 		char role[64], node[256];
+		size_t nl;
+		pod_ns(c, &nl);
+		if (show_ns && nl > wns)
+			wns = nl > strlen("NAMESPACE") ? nl : strlen("NAMESPACE");
 		split_label(c->child_label, role, sizeof(role), node, sizeof(node));
 		wp = strlen(pod_name(c)) > wp ? strlen(pod_name(c)) : wp;
 		wr = strlen(role) > wr ? strlen(role) : wr;
@@ -186,8 +218,8 @@ static void print_table(FILE *out, const struct ci_report *r, const struct pod_r
 	 * of the pod names they all share is said once above the table. */
 	int cols = o->width >= 40 ? o->width : 80;
 	bool live = live_asked(r);
-	size_t cut = 0, width = wp + 2 + wr + 2 + wn + 2 + 8 + 2 + 19 + 2 + wt +
-				(live ? strlen("host-staging") + 2 : 0);
+	size_t cut = 0, width = (show_ns ? wns + 2 : 0) + wp + 2 + wr + 2 + wn + 2 + 8 + 2 + 19 +
+				2 + wt + (live ? strlen("host-staging") + 2 : 0);
 	if (width > (size_t)cols && (cut = shared_prefix(r)) > 0) {
 		char *pre = sanitize_mem(pod_name(&r->children[0]), cut, 0);
 		fprintf(out, "(pod names are shown without their shared prefix '%s')\n", pre);
@@ -195,6 +227,9 @@ static void print_table(FILE *out, const struct ci_report *r, const struct pod_r
 		wp -= cut < wp ? cut : 0;
 	}
 	int cp = clampw(wp, 3, 40), cr = clampw(wr, 4, 12), cn = clampw(wn, 4, 32);
+	int cns = clampw(wns, 9, 63);
+	if (show_ns)
+		fprintf(out, "%-*s  ", cns, "NAMESPACE");
 	fprintf(out, "%-*s  %-*s  %-*s  VERDICT     OK WARN FAIL SKIP  %sTOP FINDING\n", cp, "POD",
 		cr, "ROLE", cn, "NODE", live ? "LIVE          " : "");
 	for (size_t i = 0; i < r->n_children; i++) {
@@ -203,6 +238,13 @@ static void print_table(FILE *out, const struct ci_report *r, const struct pod_r
 		char role[64], node[256];
 		split_label(c->child_label, role, sizeof(role), node, sizeof(node));
 		/* Names from the cluster: sanitised before they are padded. */
+		if (show_ns) {
+			size_t nl;
+			const char *ns = pod_ns(c, &nl);
+			char *sns = sanitize_mem(ns, nl, 0);
+			fprintf(out, "%-*.*s  ", cns, cns, sns);
+			free(sns);
+		}
 		char *sp = sanitize_str(pod_name(c) + cut), *sr = sanitize_str(role);
 		char *sn = sanitize_str(node);
 		fprintf(out, "%-*.*s  %-*.*s  %-*.*s  ", cp, cp, sp, cr, cr, sr, cn, cn, sn);

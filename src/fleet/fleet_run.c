@@ -36,6 +36,10 @@ char *fleet_selector(const struct fleet_target *ft)
 
 char *fleet_target_name(const struct fleet_target *ft)
 {
+	if (ft->all_namespaces)
+		return ft->deployment
+			       ? xasprintf("deployment %s in every namespace", ft->deployment)
+			       : xasprintf("pods -l %s in every namespace", ft->selector);
 	if (ft->deployment)
 		return xasprintf("deployment %s in namespace %s", ft->deployment,
 				 ft->probe.namespace_);
@@ -100,14 +104,17 @@ struct pod_ctx {
 	const struct nixl_peer_index *peers;
 	const struct fleet_plan_pod *pp;
 	struct fleet_job *job;
-	const char **peer; /* out: the pair test's peer (a name in the list), or NULL */
+	const char **peer; /* out: the pair test's peer (its key), or NULL */
+	const struct kube_pod_list *list;
+	char *const *keys; /* each listed pod's key (fleet_job.key), by list index */
 };
 
 /* One pod's child report and summary, from its one transcript. */
 static void judge_pod(const struct pod_ctx *x, struct ci_report *child, struct fleet_pod *fp)
 {
 	const struct kube_pod *kp = x->pp->kp;
-	char *target = xasprintf("pod %s/%s", x->ft->probe.namespace_, kp->name);
+	const char *ns = x->job->namespace_ ? x->job->namespace_ : x->ft->probe.namespace_;
+	char *target = xasprintf("pod %s/%s", ns, kp->name);
 	const struct check_desc *probe_ck =
 		x->kind == FLEET_NIXL ? NIXL_CHECK(PROBE) : NODE_CHECK(PROBE);
 	const char *verb = x->kind == FLEET_NIXL ? "nixl" : x->kind == FLEET_NODE ? "node" : "all";
@@ -117,7 +124,7 @@ static void judge_pod(const struct pod_ctx *x, struct ci_report *child, struct f
 		*x->pp->role ? xasprintf("%s on %s", x->pp->role,
 					 kp->node_name ? kp->node_name : "no node")
 			     : xasprintf("on %s", kp->node_name ? kp->node_name : "no node");
-	fleet_pod_init(fp, kp->name, kp->node_name, x->pp->role, kp->component);
+	fleet_pod_init(fp, x->job->key, kp->node_name, x->pp->role, kp->component);
 
 	struct probe_outcome *out = &x->job->out;
 	if (!x->job->started || out->err != PROBE_OK) {
@@ -149,10 +156,10 @@ static void judge_pod(const struct pod_ctx *x, struct ci_report *child, struct f
 	if (x->kind != FLEET_NODE) {
 		struct nixl_peer_choice pc;
 		memset(&pc, 0, sizeof(pc));
-		nixl_peer_pick(x->peers, kp->name, &pc);
+		nixl_peer_pick_pod(x->peers, kp, kp->name, &pc);
 		struct nixl_target t = {
 			.kind = NK_POD,
-			.namespace_ = x->ft->probe.namespace_,
+			.namespace_ = ns, /* the peer's too: a pick stays in its namespace */
 			.pod = kp->name,
 			.container = x->ft->probe.container,
 			.context = x->ft->probe.context,
@@ -165,7 +172,7 @@ static void judge_pod(const struct pod_ctx *x, struct ci_report *child, struct f
 			.dgd = kp->dgd,
 		};
 		if (pc.peer) {
-			*x->peer = pc.peer->name;
+			*x->peer = x->keys[pc.peer - x->list->pods];
 			t.peer = pc.peer->name;
 			t.peer_ip = pc.peer->pod_ip;
 			t.peer_role = pc.peer->sub_component_type;
@@ -188,6 +195,8 @@ struct judge_ctx {
 	enum fleet_kind kind;
 	const struct nixl_peer_index *peers; /* built once: a pick per pod */
 	const struct fleet_plan_pod **pps;
+	const struct kube_pod_list *list;
+	char *const *keys; /* by list index: POD, or NS/POD under -A */
 	struct ci_report *children;
 	struct fleet_pod *pods;
 	size_t n;
@@ -280,7 +289,7 @@ static void shrink_checks(struct ci_report *c)
  * transcript (secret-free, as --save-probe keeps it), or why it has none. */
 static void bundle_pod(const struct judge_ctx *jc, const struct fleet_job *job)
 {
-	char *name = xasprintf("probe/pods/%s", job->pod);
+	char *name = xasprintf("probe/pods/%s", job->key);
 	if (job->started && job->out.err == PROBE_OK && job->out.raw) {
 		size_t len = 0;
 		char *saved = probe_transcript_saved(job->out.raw, job->out.raw_len, &len);
@@ -305,7 +314,7 @@ static void bundle_pod(const struct judge_ctx *jc, const struct fleet_job *job)
 static void replay_pod(const struct fleet_target *ft, struct fleet_job *job)
 {
 	memset(&job->out, 0, sizeof(job->out));
-	char *name = xasprintf("probe/pods/%s", job->pod);
+	char *name = xasprintf("probe/pods/%s", job->key);
 	char *err = xasprintf("%s.error", name);
 	const struct bundle_entry *t = bundle_find(ft->replay, name);
 	const struct bundle_entry *e = bundle_find(ft->replay, err);
@@ -325,7 +334,7 @@ static void replay_pod(const struct fleet_target *ft, struct fleet_job *job)
 		job->out.err = j && code > 0 ? (enum probe_error)code : PROBE_BAD_TRANSCRIPT;
 		job->out.message = json_is_string(m) ? xstrdup(json_string_value(m))
 				   : j               ? NULL
-				       : xasprintf("the bundle holds nothing for pod %s", job->pod);
+				       : xasprintf("the bundle holds nothing for pod %s", job->key);
 		json_decref(j);
 	}
 	free(err);
@@ -342,7 +351,9 @@ static void judge_one(void *ctx, size_t i, struct fleet_job *job)
 			    .peers = jc->peers,
 			    .pp = jc->pps[i],
 			    .job = job,
-			    .peer = &jc->peer[i]};
+			    .peer = &jc->peer[i],
+			    .list = jc->list,
+			    .keys = jc->keys};
 	judge_pod(&x, &jc->children[i], &jc->pods[i]);
 	jc->judged[i] = true;
 	probe_outcome_release(&job->out);
@@ -415,8 +426,20 @@ int fleet_run(const struct fleet_target *ft, enum fleet_kind kind, struct ci_rep
 			bundle_add(ft->bundle, "probe/pods.json", dump, strlen(dump));
 		free(dump);
 	}
+	/* Each pod's name in the report, the bundle and the pair test: under
+	 * -A the same name may be two namespaces' pods, so NS/POD, as kubectl
+	 * get -A shows the namespace beside the name. */
+	char **keys = xcalloc(list.n ? list.n : 1, sizeof(*keys));
+	for (size_t i = 0; i < list.n; i++)
+		keys[i] =
+			ft->all_namespaces
+				? xasprintf("%s/%s",
+					    list.pods[i].namespace_ ? list.pods[i].namespace_ : "",
+					    list.pods[i].name)
+				: xstrdup(list.pods[i].name);
 	struct fleet_plan plan;
 	fleet_plan_make(&list, &plan);
+	plan.keys = keys;
 	fleet_plan_report(out, &plan, what);
 
 	size_t n = plan.n_probe;
@@ -425,7 +448,9 @@ int fleet_run(const struct fleet_target *ft, enum fleet_kind kind, struct ci_rep
 	for (size_t i = 0, k = 0; i < plan.n; i++)
 		if (plan.v[i].pick == FP_PROBE) {
 			pps[k] = &plan.v[i];
-			jobs[k++].pod = plan.v[i].kp->name;
+			jobs[k].pod = plan.v[i].kp->name;
+			jobs[k].key = keys[plan.v[i].kp - list.pods];
+			jobs[k++].namespace_ = ft->all_namespaces ? plan.v[i].kp->namespace_ : NULL;
 		}
 	struct fleet_pod *pods = xcalloc(n ? n : 1, sizeof(*pods));
 	struct ci_report *children = xcalloc(n ? n : 1, sizeof(*children));
@@ -439,6 +464,8 @@ int fleet_run(const struct fleet_target *ft, enum fleet_kind kind, struct ci_rep
 			       .kind = kind,
 			       .peers = &peers,
 			       .pps = pps,
+			       .list = &list,
+			       .keys = keys,
 			       .children = children,
 			       .pods = pods,
 			       .n = n,
@@ -451,7 +478,7 @@ int fleet_run(const struct fleet_target *ft, enum fleet_kind kind, struct ci_rep
 			       .safe_any = n};
 	strmap_init(&jc.slot);
 	for (size_t i = 0; i < n; i++)
-		strmap_put(&jc.slot, jobs[i].pod, i);
+		strmap_put(&jc.slot, jobs[i].key, i);
 	if (ft->replay) {
 		for (size_t i = 0; i < n; i++) {
 			replay_pod(ft, &jobs[i]);
@@ -490,6 +517,9 @@ int fleet_run(const struct fleet_target *ft, enum fleet_kind kind, struct ci_rep
 	free(pps);
 	nixl_peer_index_release(&peers);
 	fleet_plan_release(&plan);
+	for (size_t i = 0; i < list.n; i++)
+		free(keys[i]);
+	free(keys);
 	kube_pod_list_release(&list);
 	free(what);
 	free(sel);

@@ -19,6 +19,8 @@ struct fleet_target {
 				      * --kubeconfig and the one --timeout */
 	const char *deployment;       /* --deployment, or NULL */
 	const char *selector;         /* --selector, or NULL */
+	bool all_namespaces;          /* -A: probe.namespace_ is NULL, the pods of every
+				      * namespace are listed and each is named NS/POD */
 	int jobs;                     /* pods probed at once (--jobs) */
 	double deadline_s;            /* --deadline: the whole run; 0: none (probe.timeout_s
 				      * bounds each pod's round trip) */
@@ -36,6 +38,9 @@ struct fleet_target {
 
 struct fleet_job {
 	const char *pod;          /* input */
+	const char *namespace_;   /* input: the pod's own (-A), or NULL: the target's */
+	const char *key;          /* its name in the report and the bundle: POD, or
+				   * NS/POD under -A */
 	struct probe_outcome out; /* output; the judge releases it */
 	bool started;             /* false: the --deadline passed before its turn */
 	bool deadline_bound;      /* its time was cut to what was left of --deadline */

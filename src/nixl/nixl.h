@@ -159,15 +159,21 @@ struct nixl_peer_dgd {
 struct nixl_peer_index {
 	const struct kube_pod_list *list;
 	struct strmap by_name; /* pod name -> index in list */
-	struct strmap by_dgd;  /* DGD label -> index in dgds */
+	struct strmap by_dgd;  /* "NS/DGD label" -> index in dgds */
 	struct nixl_peer_dgd *dgds;
 	size_t n_dgds, cap_dgds;
+	char **dgd_keys; /* the by_dgd keys (owned: a map's key outlives it) */
 };
 void nixl_peer_index_init(struct nixl_peer_index *ix, const struct kube_pod_list *l);
 void nixl_peer_index_release(struct nixl_peer_index *ix);
 /* nixl_pick_peer through the index: the same choice and the same why. */
 void nixl_peer_pick(const struct nixl_peer_index *ix, const char *self_name,
 		    struct nixl_peer_choice *out);
+/* The same for a pod of the list known already (a fleet's: its name alone
+ * may be another namespace's pod's too, under -A); self_name words the
+ * why when self is NULL.  The peer is always of self's namespace. */
+void nixl_peer_pick_pod(const struct nixl_peer_index *ix, const struct kube_pod *self,
+			const char *self_name, struct nixl_peer_choice *out);
 
 struct nixl_target {
 	enum nixl_kind kind;

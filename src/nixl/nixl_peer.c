@@ -100,6 +100,13 @@ static struct nixl_peer_tier *tier_of(struct nixl_peer_group *g, const struct ku
 	return kube_pod_ready(p) ? &g->ready : &g->up;
 }
 
+/* A DGD is a namespaced object: the same name in two namespaces (a fleet
+ * listed with -A) is two deployments, so its key holds the namespace. */
+static char *dgd_key(const struct kube_pod *p)
+{
+	return xasprintf("%s/%s", p->namespace_ ? p->namespace_ : "", p->dgd);
+}
+
 void nixl_peer_index_init(struct nixl_peer_index *ix, const struct kube_pod_list *l)
 {
 	memset(ix, 0, sizeof(*ix));
@@ -115,9 +122,15 @@ void nixl_peer_index_init(struct nixl_peer_index *ix, const struct kube_pod_list
 			strmap_put(&ix->by_name, p->name, i); /* the first of a name */
 		if (!p->dgd || !is_worker(p))
 			continue;
-		size_t d = strmap_put(&ix->by_dgd, p->dgd, ix->n_dgds);
-		if (d == ix->n_dgds)
+		char *key = dgd_key(p);
+		size_t d = strmap_put(&ix->by_dgd, key, ix->n_dgds);
+		if (d == ix->n_dgds) {
+			ix->dgd_keys = xrealloc(ix->dgd_keys, (ix->n_dgds + 1) * sizeof(char *));
+			ix->dgd_keys[ix->n_dgds] = key;
 			memset(XPUSH(ix->dgds, ix->n_dgds, ix->cap_dgds), 0, sizeof(*ix->dgds));
+		} else {
+			free(key);
+		}
 		slot[i] = d;
 		struct nixl_peer_group *g[2];
 		for (size_t k = groups_of(&ix->dgds[d], p, g), j = 0; j < k; j++) {
@@ -143,6 +156,9 @@ void nixl_peer_index_release(struct nixl_peer_index *ix)
 {
 	strmap_release(&ix->by_name);
 	strmap_release(&ix->by_dgd);
+	for (size_t i = 0; i < ix->n_dgds; i++)
+		free(ix->dgd_keys[i]);
+	free(ix->dgd_keys);
 	free(ix->dgds);
 	memset(ix, 0, sizeof(*ix));
 }
@@ -204,10 +220,15 @@ static void describe(struct nixl_peer_choice *out, const struct kube_pod *self, 
 void nixl_peer_pick(const struct nixl_peer_index *ix, const char *self_name,
 		    struct nixl_peer_choice *out)
 {
+	size_t at = self_name ? strmap_get(&ix->by_name, self_name) : STRMAP_NONE;
+	nixl_peer_pick_pod(ix, at == STRMAP_NONE ? NULL : &ix->list->pods[at], self_name, out);
+}
+
+void nixl_peer_pick_pod(const struct nixl_peer_index *ix, const struct kube_pod *self,
+			const char *self_name, struct nixl_peer_choice *out)
+{
 	memset(out, 0, sizeof(*out));
 	out->state = PEER_NOT_FOUND;
-	size_t at = self_name ? strmap_get(&ix->by_name, self_name) : STRMAP_NONE;
-	const struct kube_pod *self = at == STRMAP_NONE ? NULL : &ix->list->pods[at];
 	out->self = self;
 	if (!self || !self->dgd) {
 		snprintf(out->why, sizeof(out->why),
@@ -217,7 +238,9 @@ void nixl_peer_pick(const struct nixl_peer_index *ix, const char *self_name,
 		return;
 	}
 	const char *want = other_role(self->sub_component_type);
-	size_t d = strmap_get(&ix->by_dgd, self->dgd);
+	char *key = dgd_key(self);
+	size_t d = strmap_get(&ix->by_dgd, key);
+	free(key);
 	if (d == STRMAP_NONE) { /* no worker at all in self's DGD */
 		describe(out, self, want, NULL, 0, 0);
 		return;

@@ -22,13 +22,19 @@ int kube_get_pods_argv(const char *kubectl, const char *context, const char *kub
 			"invalid label selector (letters, digits and . _ / = , ! - only, or 'key in (a,b)')");
 		return -1;
 	}
-	int n = kube_base_argv(kubectl, context, kubeconfig, namespace_, argv, why);
+	/* NULL: every namespace (kubectl's -A); the base only checks the name */
+	int n = kube_base_argv(kubectl, context, kubeconfig, namespace_ ? namespace_ : "default",
+			       argv, why);
 	if (n < 0)
 		return -1;
 	argv[n++] = "get";
 	argv[n++] = "pods";
-	argv[n++] = "-n";
-	argv[n++] = namespace_;
+	if (namespace_) {
+		argv[n++] = "-n";
+		argv[n++] = namespace_;
+	} else {
+		argv[n++] = "--all-namespaces";
+	}
 	if (selector) {
 		argv[n++] = "-l";
 		argv[n++] = selector;
@@ -44,6 +50,9 @@ enum probe_error kube_get_pods(const struct probe_target *o, const char *namespa
 			       char **errmsg, int *calls)
 {
 	const char *kubectl = o->kubectl && *o->kubectl ? o->kubectl : "kubectl";
+	/* how the messages name the call and where it looked */
+	char *flag = namespace_ ? xasprintf("-n %s", namespace_) : xstrdup("--all-namespaces");
+	char *where = namespace_ ? xasprintf("namespace %s", namespace_) : xstrdup("any namespace");
 	const char *argv[KUBE_GET_ARGV_MAX];
 	char *why = NULL;
 	enum probe_error e = PROBE_OK;
@@ -52,6 +61,8 @@ enum probe_error kube_get_pods(const struct probe_target *o, const char *namespa
 	if (kube_get_pods_argv(kubectl, o->context, o->kubeconfig, namespace_, selector, argv,
 			       &why) < 0) {
 		*errmsg = why;
+		free(flag);
+		free(where);
 		return PROBE_BAD_TARGET;
 	}
 	/* A fleet's list is big (10,000 pods: tens of MiB): the parser's cap.
@@ -73,16 +84,17 @@ enum probe_error kube_get_pods(const struct probe_target *o, const char *namespa
 			*errmsg =
 				res.out_capped
 					? xasprintf(
-						  "kubectl get pods -n %s answered with more than %u MiB of JSON "
+						  "kubectl get pods %s answered with more than %u MiB of JSON "
 						  "(the cap): narrow it with -l",
-						  namespace_, KUBE_PODS_MAX_BYTES >> 20)
+						  flag, KUBE_PODS_MAX_BYTES >> 20)
 					: xasprintf(
-						  "kubectl get pods -n %s answered with something that is not a pod list",
-						  namespace_);
+						  "kubectl get pods %s answered with something that is not a pod list",
+						  flag);
 			e = PROBE_EXEC_FAILED;
 		}
 	} else {
-		struct kube_target k = {.kubectl = kubectl, .namespace_ = namespace_};
+		struct kube_target k = {.kubectl = kubectl,
+					.namespace_ = namespace_ ? namespace_ : "(all)"};
 		char *m = NULL;
 		e = kube_classify(&k, res.status, res.spawn_errno, res.exit_code, res.term_signal,
 				  res.err, res.err_len, &m);
@@ -91,13 +103,14 @@ enum probe_error kube_get_pods(const struct probe_target *o, const char *namespa
 		const char *said = m ? strstr(m, "; kubectl said ") : NULL;
 		if (e == PROBE_FORBIDDEN) {
 			char *n = xasprintf(
-				"RBAC forbids listing pods in namespace %s (needs 'list' on pods)%s",
-				namespace_, said ? said : "");
+				"RBAC forbids listing pods in %s (needs 'list' on pods%s)%s", where,
+				namespace_ ? "" : " across the cluster: a ClusterRole",
+				said ? said : "");
 			free(m);
 			m = n;
 		} else if (m && (!strncmp(m, "kubectl exec", 12) || e == PROBE_POD_NOT_FOUND ||
 				 e == PROBE_CONTAINER_NOT_FOUND || e == PROBE_NO_SHELL)) {
-			char *n = xasprintf("kubectl get pods -n %s failed (exit %d)%s", namespace_,
+			char *n = xasprintf("kubectl get pods %s failed (exit %d)%s", flag,
 					    res.exit_code, said ? said : "");
 			free(m);
 			m = n;
@@ -106,5 +119,7 @@ enum probe_error kube_get_pods(const struct probe_target *o, const char *namespa
 		*errmsg = m;
 	}
 	run_result_release(&res);
+	free(flag);
+	free(where);
 	return e;
 }

@@ -12,7 +12,7 @@
 
 /* kubectl's argv for the one read-only list (NULL-terminated, pointers into
  * the arguments): KUBECTL [--context C] [--kubeconfig F] get pods -n NS
- * [-l SEL] -o json.  Returns argc, or -1 with *why (malloc'ed) when a name
+ * [-l SEL] -o json; namespace_ NULL: --all-namespaces instead of -n NS (-A).  Returns argc, or -1 with *why (malloc'ed) when a name
  * is invalid: nothing must run then. */
 #define KUBE_GET_ARGV_MAX 14
 int kube_get_pods_argv(const char *kubectl, const char *context, const char *kubeconfig,
