@@ -151,7 +151,8 @@ static void test_getopt_from_table(void **state)
 }
 
 /* What the old masks were (commands.c's .options, targets.c's PROBE_OPTS
- * and FLEET_OPTS), so that the move to the rows changed no verb. */
+ * and FLEET_OPTS), so that the move to the rows changed no verb; then -A
+ * (issue 24) for the fan-out verbs. */
 static void test_masks(void **state)
 {
 	(void)state;
@@ -160,7 +161,7 @@ static void test_masks(void **state)
 			       OPT_REPLAY | OPT_TIMEOUT | OPT_FORCE;
 	const unsigned fleet = OPT_NAMESPACE | OPT_CONTAINER | OPT_CONTEXT | OPT_KUBECONFIG |
 			       OPT_KUBECTL | OPT_TIMEOUT | OPT_DEPLOYMENT | OPT_SELECTOR |
-			       OPT_JOBS | OPT_DEADLINE;
+			       OPT_JOBS | OPT_DEADLINE | OPT_ALL_NAMESPACES;
 	const unsigned live = OPT_OBSERVE | OPT_LOGS;
 	assert_int_equal(verb_allowed_options(verb_find("env"), VT_PATHS), OPT_MAX_FILES);
 	assert_int_equal(verb_allowed_options(verb_find("env"), VT_FLEET),

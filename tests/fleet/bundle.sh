@@ -72,5 +72,15 @@ FAKE_KUBECTL_MODE=ok FAKE_KUBECTL_SYSROOT=$trees/node/h100_ib \
 rca=$?
 "$bin" node --replay "$tmp/one.tar.gz" >"$tmp/b" 2>/dev/null
 [ $? = "$rca" ] && cmp -s "$tmp/a" "$tmp/b" || no "one pod's bundle: $(diff "$tmp/a" "$tmp/b" | head -5)"
+# -A: one pod name in two namespaces, each pod's transcript kept apart
+# (probe/pods/NS/POD) and replayed to the same report.
+FAKE_KUBECTL_PODS_DIR=$PWD/tests/fixtures/fleet/clusters/two_namespaces \
+	"$bin" nixl -A --deployment llm-disagg --kubectl "$kubectl" --bundle "$tmp/all-ns.tar.gz" \
+	>"$tmp/a" 2>/dev/null
+rca=$?
+"$bin" nixl --replay "$tmp/all-ns.tar.gz" --kubectl /nonexistent >"$tmp/b" 2>/dev/null
+[ $? = "$rca" ] && cmp -s "$tmp/a" "$tmp/b" || no "-A bundle: $(diff "$tmp/a" "$tmp/b" | head -5)"
+tar tzf "$tmp/all-ns.tar.gz" | grep -qx probe/pods/team-b/llm-disagg-vllmdecodeworker-0 ||
+	no "-A bundle: no probe/pods/team-b/... entry"
 [ "$fail" = 0 ] && echo "bundle: ok"
 exit "$fail"
