@@ -7,84 +7,278 @@ MIRRORS holds the bare clones as owner+name/repo (openucx+ucx, ai-dynamo+nixl,
 NVIDIA+nccl, aws+aws-ofi-nccl, ofiwg+libfabric); each is read with `git show`
 at the tags below, never checked out.  Every error and warning call of the
 listed files gives one row: its format string (C literals joined, a macro or
-identifier spliced in as %s), what the call means, its file.
+identifier spliced in as %s, a macro parameter replaced by the literal each
+use of the macro passes), what the call means, its file.
+
+What a row means comes from the code path after the call, not from the call's
+level alone (consequence() below):
+- the statements after the call, up to the end of its block, return an error
+  (`return UCS_ERR_*`, `return ncclSystemError`, `return status`, `return
+  -FI_*`, `return NULL`/`false`/`-1`), jump to an error label (`goto`), throw or
+  abort: the operation failed -> fail;
+- they carry on (`continue`, `break`, `return UCS_OK`/`ncclSuccess`/
+  `NIXL_SUCCESS`/`0`): the call reports something the code survives -> warn;
+- neither: the call's level decides.  Loggers with an error level (UCX's
+  ucs_error, NIXL's NIXL_ERROR) mean fail at that level and warn at their
+  warning level; loggers whose highest level is a warning (NCCL's WARN,
+  aws-ofi-nccl's NCCL_OFI_WARN, libfabric's EFA_WARN) mean warn unless the path
+  fails.  A warning call (ucs_warn, NIXL_WARN) is never promoted: the project
+  chose to warn, and its callers fall back.
+Informational rows (LOG_MEAN_INFO: shown, never a problem):
+- the diagnostics of UCX's own test tools (src/tools/perf: ucx_perftest and
+  libperf), which a serving process never prints;
+NCCL's INFO() calls that say its fast path is off for this run (GPU Direct
+RDMA disabled by distance, no IB device found: NCCL runs on, over host
+staging or sockets) are rows printed at info level that mean warn.
 """
-import json
 import os
 import re
 import subprocess
 import sys
 
+
 def files(repo, tag, paths):
     out = subprocess.run(['git', '-C', repo, 'ls-tree', '-r', '--name-only', tag, '--'] + paths,
                          capture_output=True, text=True).stdout.split()
-    return [f for f in out if f.endswith(('.c', '.cc', '.cpp', '.h', '.hpp'))]
+    return [f for f in out if f.endswith(('.c', '.cc', '.cpp', '.h', '.hpp', '.inl'))]
+
 
 def show(repo, tag, f):
     return subprocess.run(['git', '-C', repo, 'show', '%s:%s' % (tag, f)], capture_output=True,
                           text=True, errors='replace').stdout
 
+
 STR = r'"(?:[^"\\]|\\.)*"'
 
-def c_call_fmt(text, pos):
-    """From pos (after '('), the first argument as fragments: literals and '%s' for macros."""
+
+def c_call_fmt(text, pos, params=None):
+    """From pos (after '('), the first argument as fragments: literals and '%s'
+    for macros; a macro parameter named in params becomes that literal."""
     i, depth, parts = pos, 0, []
     n = len(text)
     while i < n:
         c = text[i]
         if c == "'":
             m = re.match(r"'(?:[^'\\]|\\.)*'", text[i:])
-            i += len(m.group(0)) if m else 1; continue
+            i += len(m.group(0)) if m else 1
+            continue
         if c == '"':
             m = re.match(STR, text[i:])
             if not m:
-                i += 1; continue
+                i += 1
+                continue
             parts.append(('lit', m.group(0)[1:-1]))
-            i += len(m.group(0)); continue
+            i += len(m.group(0))
+            continue
         if c in '([':
             depth += 1
         elif c in ')]':
-            if depth == 0: break
+            if depth == 0:
+                break
             depth -= 1
         elif c == ',' and depth == 0:
             break
         elif re.match(r'[A-Za-z_]', c):
             m = re.match(r'[A-Za-z_][A-Za-z0-9_]*', text[i:])
-            parts.append(('id', m.group(0))); i += len(m.group(0)); continue
+            ident = m.group(0)
+            if params and ident in params:
+                parts.append(('param', ident))
+            else:
+                parts.append(('id', ident))
+            i += len(ident)
+            continue
         i += 1
     return parts
 
-def c_extract(text, funcs, skip_default=0):
+
+def skip_args(text, pos, count):
+    depth, i, cnt = 0, pos, 0
+    while i < len(text) and cnt < count:
+        if text[i] in '([':
+            depth += 1
+        elif text[i] in ')]':
+            depth -= 1
+        elif text[i] == ',' and depth == 0:
+            cnt += 1
+        i += 1
+    return i
+
+
+def call_end(text, pos):
+    """The index after the ';' that ends the call opened at pos ('(' consumed)."""
+    depth, i = 0, pos
+    while i < len(text):
+        c = text[i]
+        if c == '"':
+            m = re.match(STR, text[i:])
+            i += len(m.group(0)) if m else 1
+            continue
+        if c in '([':
+            depth += 1
+        elif c in ')]':
+            depth -= 1
+        elif c == ';' and depth < 0:
+            return i + 1
+        elif c == '\n' and depth < 0 and not text[i - 1] == '\\':
+            return i
+        i += 1
+    return i
+
+
+SUCCESS = re.compile(r'^\s*\(?\s*(UCS_OK|ncclSuccess|NIXL_SUCCESS|FI_SUCCESS|0|true|'
+                     r'UCS_LOG_FUNC_RC_CONTINUE)\s*\)?\s*$')
+
+
+def consequence(text, pos):
+    """What the code does after the call ending at pos: 'fail', 'carry' or ''."""
+    seg = text[pos:pos + 900]
+    seg = re.sub(r'/\*.*?\*/', ' ', seg, flags=re.S)
+    seg = re.sub(r'//[^\n]*', ' ', seg)
+    seg = re.sub(STR, '""', seg)
+    d, i = 0, 0
+    while i < len(seg):
+        c = seg[i]
+        if c == '{':
+            d += 1
+        elif c == '}':
+            if d == 0:
+                break
+            d -= 1
+        elif c == '#' and (i == 0 or seg[i - 1] == '\n'):
+            # a preprocessor line after the call ends what can be read
+            if not seg.startswith('#define', i):
+                break
+        i += 1
+    body = seg[:i]
+    m = re.search(r'\b(return\b([^;]*);|goto\s+\w+|continue\s*;|break\s*;|throw\b|abort\s*\(|'
+                  r'ucs_fatal\s*\(|ucs_bug\s*\(|exit\s*\(|NCCLCHECK\w*\s*\(|'
+                  r'ucs_error\s*\(|NIXL_ERROR\b)', body)
+    if not m:
+        return ''
+    tok = m.group(1)
+    if tok.startswith('return'):
+        val = (m.group(2) or '').strip().rstrip('\\').strip()
+        if not val:
+            return ''
+        return 'carry' if SUCCESS.match(val) else 'fail'
+    if tok.startswith(('continue', 'break')):
+        return 'carry'
+    if tok.startswith(('NCCLCHECK', 'ucs_error', 'NIXL_ERROR')):
+        return ''
+    return 'fail'
+
+
+def macro_defs(text, funcs):
+    """#define NAME(params) bodies that log with one of funcs and splice a
+    parameter into the format: {NAME: (params, [(func, parts, consequence)])}."""
+    out = {}
+    for m in re.finditer(r'^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)\(([^)]*)\)((?:[^\n]*\\\n)*[^\n]*)',
+                         text, re.M):
+        name, params = m.group(1), [p.strip() for p in m.group(2).split(',') if p.strip()]
+        body = m.group(3)
+        calls = []
+        for c in re.finditer(r'\b(%s)\s*\(' % '|'.join(funcs), body):
+            p = c.end()
+            skip = funcs[c.group(1)] if isinstance(funcs, dict) else 0
+            if skip:
+                p = skip_args(body, p, skip)
+            parts = c_call_fmt(body, p, set(params))
+            if not any(k in ('lit', 'param') for k, _ in parts):
+                continue
+            calls.append((c.group(1), parts, consequence(body, call_end(body, c.end())),
+                          any(k == 'param' for k, _ in parts), m.start()))
+        if calls:
+            out[name] = (params, calls)
+    return out
+
+
+def macro_args(text, pos):
+    """The arguments of the call opened at pos, as raw strings."""
+    args, depth, start, i = [], 0, pos, pos
+    while i < len(text):
+        c = text[i]
+        if c == '"':
+            m = re.match(STR, text[i:])
+            i += len(m.group(0)) if m else 1
+            continue
+        if c in '([':
+            depth += 1
+        elif c in ')]':
+            if depth == 0:
+                args.append(text[start:i].strip())
+                return args
+            depth -= 1
+        elif c == ',' and depth == 0:
+            args.append(text[start:i].strip())
+            start = i + 1
+        i += 1
+    return args
+
+
+def parts_fmt(parts, binding=None):
+    fmt = ''
+    for k, v in parts:
+        if k == 'lit':
+            fmt += v
+        elif k == 'param' and binding is not None and re.fullmatch(r'(\s*%s\s*)+' % STR, binding.get(v, '')):
+            fmt += ''.join(x[1:-1] for x in re.findall(STR, binding[v]))
+        else:
+            fmt += '%s'
+    return fmt
+
+
+def c_extract(text, funcs):
     res = []
     for m in re.finditer(r'\b(%s)\s*\(' % '|'.join(funcs), text):
+        # a call inside a #define is read where the macro is used
+        ls = text.rfind('\n', 0, m.start()) + 1
+        if re.match(r'[ \t]*#[ \t]*define', text[ls:m.start()]) or text[ls - 2:ls] == '\\\n':
+            continue
         pos = m.end()
-        skip_first = funcs[m.group(1)] if isinstance(funcs, dict) else skip_default
+        skip_first = funcs[m.group(1)] if isinstance(funcs, dict) else 0
         if skip_first:
-            # skip leading args (e.g. EFA_WARN(FI_LOG_EP_CTRL, "fmt"))
-            depth = 0; i = pos
-            cnt = 0
-            while i < len(text) and cnt < skip_first:
-                if text[i] in '([': depth += 1
-                elif text[i] in ')]': depth -= 1
-                elif text[i] == ',' and depth == 0: cnt += 1
-                i += 1
-            pos = i
+            pos = skip_args(text, pos, skip_first)
         parts = c_call_fmt(text, pos)
         if not any(k == 'lit' for k, _ in parts):
             continue
-        fmt = ''
-        for k, v in parts:
-            fmt += v if k == 'lit' else '%s'
         line = text.count('\n', 0, m.start()) + 1
-        res.append((m.group(1), fmt, line))
+        res.append((m.group(1), parts_fmt(parts), line, consequence(text, call_end(text, m.end()))))
+    # UCX builds some lines piecewise into a string buffer and logs the
+    # buffer ("%s", ucs_string_buffer_cstr(&msg)): each appendf into that
+    # buffer is a row at the logging call's level and consequence.
+    for m in re.finditer(r'\b(%s)\s*\(' % '|'.join(funcs), text):
+        end = call_end(text, m.end())
+        b = re.search(r'ucs_string_buffer_cstr\s*\(\s*&?\s*(\w+)\s*\)', text[m.end():end])
+        if not b:
+            continue
+        cons = consequence(text, end)
+        for a in re.finditer(r'\bucs_string_buffer_appendf\s*\(\s*&?\s*%s\s*,' % re.escape(b.group(1)),
+                             text):
+            parts = c_call_fmt(text, a.end())
+            if any(k == 'lit' for k, _ in parts):
+                res.append((m.group(1), parts_fmt(parts), text.count('\n', 0, a.start()) + 1, cons))
+    for name, (params, calls) in macro_defs(text, funcs).items():
+        for fn, parts, cons, has_param, at in calls:
+            if not has_param and any(k == 'lit' for k, _ in parts):
+                res.append((fn, parts_fmt(parts), text.count('\n', 0, at) + 1, cons))
+        for u in re.finditer(r'\b%s\s*\(' % re.escape(name), text):
+            ls = text.rfind('\n', 0, u.start()) + 1
+            if re.match(r'[ \t]*#[ \t]*define', text[ls:u.start()]):
+                continue
+            args = macro_args(text, u.end())
+            binding = dict(zip(params, args))
+            line = text.count('\n', 0, u.start()) + 1
+            for fn, parts, cons, has_param, _ in calls:
+                if has_param:
+                    res.append((fn, parts_fmt(parts, binding), line, cons))
     return res
+
 
 def cpp_stream(text, macros):
     res = []
     for m in re.finditer(r'\b(%s)\b\s*<<' % '|'.join(macros), text):
         end = text.find(';', m.end())
         body = text[m.end():end]
-        # split on << at top level
         segs = [s.strip() for s in re.split(r'<<', body)]
         fmt = ''
         lit = False
@@ -99,140 +293,218 @@ def cpp_stream(text, macros):
         if not lit:
             continue
         line = text.count('\n', 0, m.start()) + 1
-        res.append((m.group(1), fmt, line))
+        res.append((m.group(1), fmt, line, consequence(text, end + 1)))
     return res
 
-def extract(spec):
+
+def extract(repo, tag, paths, funcs, stream):
     out = []
-    for f in files(spec['repo'], spec['tag'], spec['paths']):
-        t = show(spec['repo'], spec['tag'], f)
-        if spec.get('stream'):
-            rows = cpp_stream(t, spec['funcs'])
-        else:
-            rows = c_extract(t, spec['funcs'], spec.get('skip', 0))
-        for fn, fmt, line in rows:
-            out.append({'file': f, 'line': line, 'func': fn, 'fmt': fmt, 'tag': spec['tag']})
+    for f in files(repo, tag, paths):
+        t = show(repo, tag, f)
+        rows = cpp_stream(t, funcs) if stream else c_extract(t, funcs)
+        for fn, fmt, line, cons in rows:
+            out.append({'file': f, 'line': line, 'func': fn, 'fmt': fmt, 'cons': cons})
     return out
 
 
-UCX_PATHS = ["src/uct/ib", "src/uct/cuda", "src/ucp/wireup", "src/ucp/core/ucp_context.c",
-             "src/ucp/core/ucp_mm.c", "src/ucs/memory/rcache.c", "src/ucp/core/ucp_worker.c",
-             "src/ucp/core/ucp_ep.c", "src/ucp/core/ucp_device.c"]
+# The call's level: 'fail' (an error level), 'warn' (a warning level of a
+# logger that has an error level above it), 'top' (the logger's highest
+# level is a warning: the path decides), 'info'.
+LEVEL = {'ucs_error': 'fail', 'ucs_log': 'fail', 'uct_ib_check_memlock_limit_msg': 'fail',
+         'ucs_log_fatal_error': 'fail', 'ucs_warn': 'warn', 'ucs_diag': 'warn',
+         'NIXL_ERROR': 'fail', 'NIXL_ERROR_FUNC': 'fail', 'NIXL_WARN': 'warn',
+         'WARN': 'top', 'NCCL_OFI_WARN': 'top', 'EFA_WARN': 'top', 'FI_WARN': 'top',
+         'FI_LOG': 'top', 'INFO': 'info'}
+
+
+def meaning(func, cons):
+    lv = LEVEL[func]
+    if lv == 'info':
+        return 'LOG_MEAN_WARN'
+    if lv == 'warn':
+        return 'LOG_MEAN_WARN'
+    if lv == 'fail':
+        return 'LOG_MEAN_WARN' if cons == 'carry' else 'LOG_MEAN_FAIL'
+    return 'LOG_MEAN_FAIL' if cons == 'fail' else 'LOG_MEAN_WARN'
+
+
 UCX_FUNCS = {"ucs_error": 0, "ucs_warn": 0, "ucs_diag": 0, "ucs_log": 1,
              "uct_ib_check_memlock_limit_msg": 2}
-NIXL_PATHS = ["src/core", "src/plugins/ucx", "src/plugins/libfabric", "src/utils/ucx",
-              "src/utils/libfabric"]
 NIXL_FUNCS = ["NIXL_ERROR", "NIXL_WARN", "NIXL_ERROR_FUNC"]
-NCCL_NEW = ["src/transport/net.cc", "src/transport/net_ib", "src/transport/net_socket.cc",
-            "src/misc/ibvwrap.cc", "src/misc/gdrwrap.cc"]
-NCCL_OLD = ["src/transport/net.cc", "src/transport/net_ib.cc", "src/transport/net_socket.cc",
-            "src/misc/ibvwrap.cc", "src/misc/gdrwrap.cc"]
-SPECS = {
-    'ucx1220.json': ('openucx+ucx', 'v1.22.0', UCX_PATHS, UCX_FUNCS, False, 0),
-    'ucx1180.json': ('openucx+ucx', 'v1.18.0', UCX_PATHS, UCX_FUNCS, False, 0),
-    'nixl140.json': ('ai-dynamo+nixl', 'v1.4.0', NIXL_PATHS, NIXL_FUNCS, True, 0),
-    'nixl071.json': ('ai-dynamo+nixl', '0.7.1', NIXL_PATHS, NIXL_FUNCS, True, 0),
-    'nccl230.json': ('NVIDIA+nccl', 'v2.30.7-1', NCCL_NEW, ["WARN"], False, 0),
-    'nccl221.json': ('NVIDIA+nccl', 'v2.21.5-1', NCCL_OLD, ["WARN"], False, 0),
-    'ofi121.json': ('aws+aws-ofi-nccl', 'v1.21.1', ["src"], ["NCCL_OFI_WARN"], False, 0),
-    'ofi171.json': ('aws+aws-ofi-nccl', 'v1.7.1-aws', ["src", "include"], ["NCCL_OFI_WARN"], False, 0),
-    'efa26.json': ('ofiwg+libfabric', 'v2.6.0', ["prov/efa/src"], ["EFA_WARN"], False, 1),
-    'efa119.json': ('ofiwg+libfabric', 'v1.19.1', ["prov/efa/src"], ["EFA_WARN"], False, 1),
-}
-mirrors, out_c = sys.argv[1], sys.argv[2]
-DATA = {}
-for name, (repo, tag, paths, funcs, stream, skip) in SPECS.items():
-    DATA[name] = extract({'repo': os.path.join(mirrors, repo, 'repo'), 'tag': tag, 'paths': paths,
-                          'funcs': funcs, 'stream': stream, 'skip': skip})
-SRC = [  # (section, json files with their project label)
- ('UCX', 'LOG_SRC_UCX', [('ucx1220.json','openucx/ucx v1.22.0'), ('ucx1180.json','openucx/ucx v1.18.0')]),
- ('NIXL', 'LOG_SRC_NIXL', [('nixl140.json','ai-dynamo/nixl v1.4.0'), ('nixl071.json','ai-dynamo/nixl 0.7.1')]),
- ('NCCL', 'LOG_SRC_NCCL', [('nccl230.json','NVIDIA/nccl v2.30.7-1'), ('nccl221.json','NVIDIA/nccl v2.21.5-1')]),
- ('OFI', 'LOG_SRC_OFI', [('ofi121.json','aws/aws-ofi-nccl v1.21.1'), ('ofi171.json','aws/aws-ofi-nccl v1.7.1-aws')]),
- ('EFA', 'LOG_SRC_EFA', [('efa26.json','ofiwg/libfabric v2.6.0'), ('efa119.json','ofiwg/libfabric v1.19.1')]),
+# Each section: its enum, project, mirror, tags (newest first), and the
+# inputs: (paths, funcs, skip-dict or list, stream?, printed at, kind)
+# kind 'row' (a transport's line), 'tool' (a test tool's: informational),
+# 'info-off' (an INFO call that says the fast path is off).
+SECTIONS = [
+    ('UCX', 'LOG_SRC_UCX', 'openucx/ucx', 'openucx+ucx', ['v1.22.0', 'v1.18.0', 'v1.15.0'], [
+        (["src/tools/perf"], UCX_FUNCS, False, 'tool'),
+        (["src/uct/ib", "src/uct/cuda", "src/ucp/wireup", "src/ucp/core", "src/ucs/memory"],
+         UCX_FUNCS, False, 'row'),
+        # what UCX prints when it aborts (a signal, a fatal assertion): the
+        # line carries UCX's fatal prefix, not its level mark
+        (["src/ucs/debug/debug.c"], {"ucs_log_fatal_error": 0}, False, 'row'),
+    ], 'ucs_error/ucs_log (fail unless the code carries on) and ucs_warn/ucs_diag (warn) in src/uct/ib, '
+       'src/uct/cuda, src/ucp/wireup, src/ucp/core, src/ucs/memory; ucs_log_fatal_error in '
+       'src/ucs/debug/debug.c (fail); src/tools/perf (ucx_perftest, libperf: informational)'),
+    ('NIXL', 'LOG_SRC_NIXL', 'ai-dynamo/nixl', 'ai-dynamo+nixl', ['v1.4.0', '0.9.0', '0.7.1'], [
+        (["src/core", "src/plugins/ucx", "src/plugins/libfabric", "src/plugins/cuda_gds",
+          "src/plugins/gds_mt", "src/utils/ucx", "src/utils/libfabric"], NIXL_FUNCS, True, 'row'),
+    ], 'NIXL_ERROR / NIXL_ERROR_FUNC (fail unless the code carries on) and NIXL_WARN (warn) in '
+       'src/core (the agent), src/plugins/ucx, libfabric, cuda_gds, gds_mt, src/utils/ucx, '
+       'src/utils/libfabric'),
+    ('NCCL', 'LOG_SRC_NCCL', 'NVIDIA/nccl', 'NVIDIA+nccl', ['v2.30.7-1', 'v2.21.5-1', 'v2.18.3-1'], [
+        (["src/transport/net.cc", "src/transport/net_ib", "src/transport/net_ib.cc",
+          "src/transport/net_socket.cc", "src/transport/p2p.cc", "src/transport/nvls.cc",
+          "src/transport/coll_net.cc", "src/misc/ibvwrap.cc", "src/misc/gdrwrap.cc"],
+         ["WARN"], False, 'row'),
+        (["src/graph/paths.cc", "src/transport/net_ib", "src/transport/net_ib.cc"], {"INFO": 1},
+         False, 'info-off'),
+    ], 'WARN() (fail when the call path returns an error, else warn) in src/transport/net.cc, '
+       'net_ib, net_socket.cc, p2p.cc, nvls.cc, coll_net.cc, src/misc/ibvwrap.cc, gdrwrap.cc; '
+       'INFO() lines of src/graph/paths.cc and net_ib that say GPU Direct RDMA or the IB '
+       'device is off (warn)'),
+    ('OFI', 'LOG_SRC_OFI', 'aws/aws-ofi-nccl', 'aws+aws-ofi-nccl', ['v1.21.1', 'v1.17.3', 'v1.7.1-aws'], [
+        (["src", "include"], ["NCCL_OFI_WARN"], False, 'row'),
+    ], 'NCCL_OFI_WARN() (fail when the call path returns an error, else warn) in src/ and include/'),
+    ('EFA', 'LOG_SRC_EFA', 'ofiwg/libfabric', 'ofiwg+libfabric', ['v2.6.0', 'v1.22.0', 'v1.19.1'], [
+        (["prov/efa/src"], {"EFA_WARN": 1}, False, 'row'),
+        # the core's provider selection, which an EFA run logs when the
+        # provider asked for offers nothing (FI_LOG at a chosen level)
+        (["src/fabric.c"], {"FI_WARN": 2, "FI_LOG": 3}, False, 'row'),
+    ], 'EFA_WARN() (fail when the call path returns an error, else warn) in prov/efa/src; '
+       'FI_WARN()/FI_LOG() of the core\'s src/fabric.c (fi_getinfo, provider loading)'),
 ]
-LEVEL = {'ucs_error':'CI_FAIL','ucs_warn':'CI_WARN','ucs_diag':'CI_WARN','ucs_log':'CI_FAIL','uct_ib_check_memlock_limit_msg':'CI_FAIL','NIXL_ERROR':'CI_FAIL','NIXL_ERROR_FUNC':'CI_FAIL',
-         'NIXL_WARN':'CI_WARN','WARN':'CI_WARN','NCCL_OFI_WARN':'CI_WARN','EFA_WARN':'CI_WARN'}
+# An INFO() call says the fast path is off when its text says so; the words
+# are NCCL's own (src/graph/paths.cc "GPU Direct RDMA Disabled",
+# net_ib "No device found").
+INFO_OFF = re.compile(r'GPU Direct RDMA Disabled|No device found')
+
 CONV = re.compile(r'%[-+ #0]*(\*|\d+)?(\.(\*|\d+))?(hh|h|ll|l|z|j|t|L|PRI[a-zA-Z0-9]+)?[diouxXeEfgGcspm%]')
+
+
 def unescape(s):
     s = s.replace('\\n', '').replace('\\t', ' ').replace('\\"', '"').replace("\\'", "'").replace('\\\\', '\\')
-    # PRIu64-style macros became %s already; normalise %m (strerror) and %%
     # a PRI* macro spliced after its flags ("%016" PRIx64) is one conversion
     s = re.sub(r'%[-+ #0-9.]*%s', '%s', s)
     return s.strip()
-def literal_len(f):
-    return sum(len(x) for x in CONV.split(f) if x and not CONV.fullmatch(x or '')) 
+
+
 def frags(f):
-    out=[]; pos=0
+    out = []
+    pos = 0
     for m in CONV.finditer(f):
-        if m.group(0) == '%%': continue
-        out.append(f[pos:m.start()]); pos=m.end()
+        if m.group(0) == '%%':
+            continue
+        out.append(f[pos:m.start()])
+        pos = m.end()
     out.append(f[pos:])
     return [x for x in out if x.strip()]
+
+
+def lines_of(fmt):
+    """UCX's and NCCL's loggers print each line of a message on its own
+    (ucs_log_default_handler splits at newlines): one row per line."""
+    out = []
+    for piece in fmt.split('\\n'):
+        f = unescape(piece)
+        if f and not any(ord(c) < 32 for c in f):
+            out.append(f)
+    return out
+
+
+def specific(f):
+    """A row names one failure when its literal text is long enough: 14
+    characters with a fragment of 10, or 24 in at least three fragments of 5
+    (UCX's mlx5 completion error "%s on %s (synd 0x%x vend 0x%x hw_synd %d/%d)")."""
+    fr = [a.strip() for a in frags(f)]
+    lit = sum(len(a) for a in fr)
+    longest = max((len(a) for a in fr), default=0)
+    if lit >= 14 and longest >= 10:
+        return True
+    return lit >= 24 and sum(len(a) >= 5 for a in fr) >= 3
+
+
 MANUAL = [
- # built piecewise with ucs_string_buffer_appendf, logged by ucs_log(level) in
- # ucp_memh_register_log_fail: no single call holds it
- {'sec': 'UCX', 'enum': 'LOG_SRC_UCX', 'fmt': 'failed to register address %p (%s) length %zu', 'level': 'CI_FAIL',
-  'file': 'src/ucp/core/ucp_mm.c', 'labels': ['openucx/ucx v1.22.0']},
- # libfabric's core, when the provider asked for (FI_PROVIDER=efa) offers
- # nothing: no EFA endpoint can be opened
- {'sec': 'EFA', 'enum': 'LOG_SRC_EFA', 'fmt': 'fi_getinfo: provider %s output empty list', 'level': 'CI_WARN',
-  'file': 'src/fabric.c', 'labels': ['ofiwg/libfabric v2.6.0']},
+    # built piecewise with ucs_string_buffer_appendf, logged by ucs_log(level) in
+    # ucp_memh_register_log_fail: no single call holds it
+    {'sec': 'UCX', 'fmt': 'failed to register address %p (%s) length %zu', 'mean': 'LOG_MEAN_FAIL',
+     'at': 'LOG_AT_LEVEL', 'file': 'src/ucp/core/ucp_mm.c', 'tags': {'v1.22.0'}},
 ]
-rows = list(MANUAL)
-for sec, enum, files in SRC:
-    seen = {}
-    for fn, label in files:
-        for x in DATA[fn]:
-            f = unescape(x['fmt'])
-            fr = frags(f)
-            lit = sum(len(a.strip()) for a in fr)
-            longest = max((len(a.strip()) for a in fr), default=0)
-            if lit < 14 or longest < 10:
-                continue
-            if any(ord(c) < 32 for c in f): continue
-            key = (f, LEVEL[x['func']])
-            if key in seen:
-                if label not in seen[key]['labels']: seen[key]['labels'].append(label)
-                continue
-            seen[key] = {'sec': sec, 'enum': enum, 'fmt': f, 'level': LEVEL[x['func']], 'file': x['file'], 'labels': [label]}
-    rows += list(seen.values())
-SECS = [('UCX','LOG_SRC_UCX','openucx/ucx', ['v1.22.0','v1.18.0'], 'ucs_error (fail) / ucs_warn (warn) in src/uct/ib, src/uct/cuda, src/ucp/wireup, ucp_context.c, ucp_mm.c, ucp_worker.c, ucp_ep.c, ucp_device.c, src/ucs/memory/rcache.c'),
-        ('NIXL','LOG_SRC_NIXL','ai-dynamo/nixl', ['v1.4.0','0.7.1'], 'NIXL_ERROR / NIXL_ERROR_FUNC (fail) and NIXL_WARN (warn) in src/core, src/plugins/ucx, src/plugins/libfabric, src/utils/ucx, src/utils/libfabric'),
-        ('NCCL','LOG_SRC_NCCL','NVIDIA/nccl', ['v2.30.7-1','v2.21.5-1'], 'WARN() (warn: NCCL is not the KV path) in src/transport/net.cc, net_ib, net_socket.cc, src/misc/ibvwrap.cc, gdrwrap.cc'),
-        ('OFI','LOG_SRC_OFI','aws/aws-ofi-nccl', ['v1.21.1','v1.7.1-aws'], 'NCCL_OFI_WARN() (warn) in src/ and include/'),
-        ('EFA','LOG_SRC_EFA','ofiwg/libfabric', ['v2.6.0','v1.19.1'], 'EFA_WARN() (warn) in prov/efa/src')]
-def cstr(s):
-    return '"' + s.replace('\\','\\\\').replace('"','\\"') + '"'
-out = []
-out.append('''/* SPDX-License-Identifier: Apache-2.0 */
+
+
+def main():
+    mirrors, out_c = sys.argv[1], sys.argv[2]
+    rows = [dict(r) for r in MANUAL]
+    for sec, enum, proj, mirror, tags, inputs, what in SECTIONS:
+        repo = os.path.join(mirrors, mirror, 'repo')
+        seen = {}
+        for paths, funcs, stream, kind in inputs:
+            for tag in tags:
+                for x, f in ((x, f) for x in extract(repo, tag, paths, funcs, stream)
+                             for f in lines_of(x['fmt'])):
+                    if not specific(f):
+                        continue
+                    at = 'LOG_AT_LEVEL'
+                    if kind == 'tool':
+                        mean = 'LOG_MEAN_INFO'
+                    elif kind == 'info-off':
+                        if not INFO_OFF.search(f):
+                            continue
+                        mean, at = 'LOG_MEAN_WARN', 'LOG_AT_INFO'
+                    else:
+                        mean = meaning(x['func'], x['cons'])
+                    key = (f, at)
+                    if key in seen:
+                        r = seen[key]
+                        r['tags'].add(tag)
+                        # one format, two paths: the worse meaning holds
+                        order = ['LOG_MEAN_INFO', 'LOG_MEAN_WARN', 'LOG_MEAN_FAIL']
+                        if r['kind'] != 'tool' and order.index(mean) > order.index(r['mean']):
+                            r['mean'] = mean
+                        continue
+                    seen[key] = {'sec': sec, 'fmt': f, 'mean': mean, 'at': at, 'file': x['file'],
+                                 'tags': {tag}, 'kind': kind}
+        rows += list(seen.values())
+
+    def cstr(s):
+        return '"' + s.replace('\\', '\\\\').replace('"', '\\"') + '"'
+    out = ['''/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The log lines of each transport, from the source that prints them: every
  * error and warning format string of the files named in each section, at
- * the two tags given (newer first; a row's versions say which print it).
- * Generated by tools/log_formats.py from the upstream trees; do not edit a
- * row by hand, re-run the script against the tags.  A row is data: the
- * format string as the source writes it (trailing \\n dropped, a macro
- * spliced into the literal as %s), what its call means (fail: an error
- * call; warn: a warning call), and its file.  Rows whose literal text is
- * shorter than 14 characters (or whose longest fragment is under 10) are
- * left out: too general to name one failure.
+ * the tags given (newest first; a row's versions say which print it: bit i,
+ * tags[i]).  Generated by tools/log_formats.py from the upstream trees; do
+ * not edit a row by hand, re-run the script against the tags.  A row is
+ * data: the format string as the source writes it (trailing \\n dropped, a
+ * macro spliced into the literal as %s, a macro's parameter as the literal
+ * each use passes), what it means (from the code path after the call; see
+ * the script), the level it is printed at, and its file.  Rows whose
+ * literal text is shorter than 14 characters (or whose longest fragment is
+ * under 10) are left out: too general to name one failure.  A section's
+ * test-tool rows come last: a line that a transport row accounts for is
+ * read as the transport's, whatever tool also prints those words.
  */
 #include "rules/logs.h"
-''')
-for sec, enum, proj, tags, what in SECS:
-    rs = [r for r in rows if r['sec'] == sec]
-    rs.sort(key=lambda r: (r['file'], r['fmt']))
-    out.append('/* %s %s, %s: %s */' % (proj, ' and '.join(tags), enum, what))
-    out.append('static const struct log_rule rows_%s[] = {' % sec.lower())
-    for r in rs:
-        v = 0
-        for l in r['labels']:
-            v |= 1 if l.endswith(tags[0]) else 2
-        out.append('\t{%s, %s, %s, %d},' % (cstr(r['fmt']), 'LOG_MEAN_FAIL' if r['level']=='CI_FAIL' else 'LOG_MEAN_WARN', cstr(r['file']), v))
-    out.append('};\n')
-out.append('const struct log_source log_sources_table[LOG_SRC_COUNT] = {')
-for sec, enum, proj, tags, what in SECS:
-    out.append('\t[%s] = {"%s", "%s", {"%s", "%s"}, rows_%s, sizeof(rows_%s) / sizeof(rows_%s[0])},' % (enum, sec.lower(), proj, tags[0], tags[1], sec.lower(), sec.lower(), sec.lower()))
-out.append('};')
-open(out_c, 'w').write('\n'.join(out) + '\n')
+''']
+    for sec, enum, proj, mirror, tags, inputs, what in SECTIONS:
+        rs = [r for r in rows if r['sec'] == sec]
+        rs.sort(key=lambda r: (r.get('kind') == 'tool', r['file'], r['fmt'], r['at']))
+        out.append('/* %s %s, %s: %s */' % (proj, ', '.join(tags), enum, what))
+        out.append('static const struct log_rule rows_%s[] = {' % sec.lower())
+        for r in rs:
+            v = 0
+            for i, t in enumerate(tags):
+                if t in r['tags']:
+                    v |= 1 << i
+            out.append('\t{%s, %s, %s, %s, %d},' % (cstr(r['fmt']), r['mean'], r['at'], cstr(r['file']), v))
+        out.append('};\n')
+    out.append('const struct log_source log_sources_table[LOG_SRC_COUNT] = {')
+    for sec, enum, proj, mirror, tags, inputs, what in SECTIONS:
+        s = sec.lower()
+        out.append('\t[%s] = {"%s", "%s", {%s}, %d, rows_%s, sizeof(rows_%s) / sizeof(rows_%s[0])},' % (
+            enum, s, proj, ', '.join('"%s"' % t for t in tags), len(tags), s, s, s))
+    out.append('};')
+    open(out_c, 'w').write('\n'.join(out) + '\n')
+
+
+main()

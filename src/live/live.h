@@ -102,7 +102,9 @@ struct live_sample {
 struct live_log_hit {
 	const struct log_rule *rule;
 	enum log_src src;
-	char *evidence; /* the first such line, capped at 300 bytes */
+	enum log_meaning
+		meaning; /* log_line_meaning: the row's, or fail after UCX's fatal prefix */
+	char *evidence;  /* the first such line, capped at 300 bytes */
 	size_t count;
 };
 #define LIVE_MAX_LOG_HITS 64

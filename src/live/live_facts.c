@@ -303,8 +303,9 @@ static void read_logs(struct live_facts *f, const struct section *s)
 		const struct log_rule *rule;
 		if (!*t || logscan_line_known(t) || !(rule = log_rule_match(t, &src)))
 			continue;
+		enum log_meaning mean = log_line_meaning(rule, src, t);
 		size_t k = 0;
-		while (k < f->n_hits && f->hits[k].rule != rule)
+		while (k < f->n_hits && (f->hits[k].rule != rule || f->hits[k].meaning != mean))
 			k++;
 		if (k < f->n_hits) {
 			f->hits[k].count++;
@@ -316,6 +317,7 @@ static void read_logs(struct live_facts *f, const struct section *s)
 		f->hits[f->n_hits++] =
 			(struct live_log_hit){.rule = rule,
 					      .src = src,
+					      .meaning = mean,
 					      .evidence = xstrndup(t, strnlen(t, 300)),
 					      .count = 1};
 	}

@@ -63,12 +63,56 @@ static char glog_level(const char *l)
 	return 0;
 }
 
-bool log_line_marked(enum log_src src, const char *l)
+/* "[host:pid:thread:tid] " then a source file and line: the prefix
+ * ucs_log_fatal_error prints before ucs_fatal_error_message's text
+ * ("%13s:%-4u %s"), the hostname free of ':' and ']'. */
+bool log_line_ucx_fatal(const char *l)
 {
+	for (const char *b = strchr(l, '['); b; b = strchr(b + 1, '[')) {
+		const char *p = b + 1;
+		size_t host = strcspn(p, ":] \t");
+		if (!host || p[host] != ':')
+			continue;
+		p += host + 1;
+		/* pid (left-aligned, padded), thread name, tid */
+		if (!isdigit((unsigned char)*p))
+			continue;
+		while (isdigit((unsigned char)*p))
+			p++;
+		while (*p == ' ')
+			p++;
+		if (*p++ != ':')
+			continue;
+		p += strcspn(p, ":]");
+		if (*p++ != ':' || !isdigit((unsigned char)*p))
+			continue;
+		while (isdigit((unsigned char)*p))
+			p++;
+		if (*p++ != ']')
+			continue;
+		while (*p == ' ')
+			p++;
+		/* file.c:NN */
+		size_t f = strcspn(p, ": ");
+		if (f < 3 || p[f] != ':' || !isdigit((unsigned char)p[f + 1]))
+			continue;
+		if (!memchr(p, '.', f))
+			continue;
+		return true;
+	}
+	return false;
+}
+
+bool log_line_marked(enum log_src src, enum log_at at, const char *l)
+{
+	if (at == LOG_AT_INFO)
+		return src == LOG_SRC_NCCL && strstr(l, "NCCL INFO") != NULL;
 	switch (src) {
 	case LOG_SRC_UCX:
-		/* ucs_log's "file.c:NN UCX  ERROR msg" / "UCX  WARN  msg" */
-		return strstr(l, "UCX") && (strstr(l, " ERROR ") || strstr(l, " WARN "));
+		/* ucs_log's "file.c:NN UCX  ERROR msg" / "UCX  WARN  msg", or
+		 * the fatal prefix */
+		return (strstr(l, "UCX") && (strstr(l, " ERROR ") || strstr(l, " WARN "))) ||
+		       log_line_ucx_fatal(l);
 	case LOG_SRC_NIXL: {
 		char g = glog_level(l);
 		return g != 'I';
@@ -84,14 +128,31 @@ bool log_line_marked(enum log_src src, const char *l)
 const struct log_rule *log_rule_match(const char *line, enum log_src *src)
 {
 	for (int s = 0; s < LOG_SRC_COUNT; s++) {
-		if (!log_line_marked((enum log_src)s, line))
+		bool marked[2] = {log_line_marked((enum log_src)s, LOG_AT_LEVEL, line),
+				  log_line_marked((enum log_src)s, LOG_AT_INFO, line)};
+		if (!marked[0] && !marked[1])
 			continue;
 		const struct log_source *ls = &log_sources_table[s];
 		for (size_t i = 0; i < ls->n; i++)
-			if (log_fmt_matches(ls->rows[i].fmt, line)) {
+			if (marked[ls->rows[i].at] && log_fmt_matches(ls->rows[i].fmt, line)) {
 				*src = (enum log_src)s;
 				return &ls->rows[i];
 			}
 	}
 	return NULL;
+}
+
+enum log_meaning log_line_meaning(const struct log_rule *rule, enum log_src src, const char *line)
+{
+	if (src == LOG_SRC_UCX && rule->meaning != LOG_MEAN_INFO && log_line_ucx_fatal(line))
+		return LOG_MEAN_FAIL;
+	return rule->meaning;
+}
+
+const char *log_rule_tag(const struct log_source *ls, const struct log_rule *rule)
+{
+	for (unsigned i = 0; i < ls->n_tags && i < LOG_MAX_TAGS; i++)
+		if (rule->versions & (1u << i))
+			return ls->tags[i];
+	return ls->n_tags ? ls->tags[0] : "";
 }

@@ -49,11 +49,13 @@ static void render(const char *fmt, char *out, size_t cap)
 }
 
 /* The mark each source's logger puts before the message, at its level. */
-static const char *mark(enum log_src s, enum log_meaning m)
+static const char *mark(enum log_src s, enum log_meaning m, enum log_at at)
 {
+	if (at == LOG_AT_INFO)
+		return "h:412:500 [0] NCCL INFO ";
 	switch (s) {
 	case LOG_SRC_UCX:
-		return m == LOG_MEAN_FAIL ? "[1700000000.1] [h:1:0]   ib_iface.c:1 UCX  ERROR "
+		return m != LOG_MEAN_WARN ? "[1700000000.1] [h:1:0]   ib_iface.c:1 UCX  ERROR "
 					  : "[1700000000.1] [h:1:0]   ib_iface.c:1 UCX  WARN  ";
 	case LOG_SRC_NIXL:
 		return m == LOG_MEAN_FAIL ? "E1201 12:00:00.000001    412 nixl_agent.cpp:1] "
@@ -77,8 +79,8 @@ static void test_every_row_matches_its_line(void **state)
 			const struct log_rule *r = &ls->rows[i];
 			char msg[1024], line[1400];
 			render(r->fmt, msg, sizeof(msg));
-			snprintf(line, sizeof(line), "%s%s", mark((enum log_src)s, r->meaning),
-				 msg);
+			snprintf(line, sizeof(line), "%s%s",
+				 mark((enum log_src)s, r->meaning, r->at), msg);
 			if (!log_fmt_matches(r->fmt, line))
 				fail_msg("%s row \"%s\" does not match its line \"%s\"", ls->name,
 					 r->fmt, line);
@@ -89,7 +91,8 @@ static void test_every_row_matches_its_line(void **state)
 			/* the row found first means what this one means */
 			if (m->meaning != r->meaning && log_sources_table[got].rows != ls->rows)
 				fail_msg("\"%s\" is read as another source's %s", line, m->fmt);
-			assert_true(r->versions >= 1 && r->versions <= 3);
+			assert_true(r->versions >= 1 && r->versions < (1u << ls->n_tags));
+			assert_non_null(log_rule_tag(ls, r));
 			assert_non_null(r->file);
 			total++;
 		}
@@ -143,12 +146,66 @@ static void test_fragments(void **state)
 	assert_true(log_fmt_matches("100%% done", "100% done"));
 }
 
+/* What a row means follows the code path after its call (tools/
+ * log_formats.py): an NCCL WARN whose wrapper returns ncclSystemError is a
+ * failure; a UCX error the code survives (the GID is skipped) is a warning;
+ * ucx_perftest's own diagnostics are informational; NCCL's INFO line that
+ * GPU Direct RDMA is off is a warning; a line with UCX's fatal prefix
+ * (the process aborts) is a failure whatever its row.  The lines are
+ * rendered from the rows' format strings. */
+static void test_meaning_from_the_code_path(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *line;
+		enum log_src src;
+		enum log_meaning mean;
+	} cases[] = {
+		{"gpu-7:4100:4180 [3] misc/ibvwrap.cc:185 NCCL WARN Call to ibv_create_qp failed with "
+		 "error Cannot allocate memory",
+		 LOG_SRC_NCCL, LOG_MEAN_FAIL},
+		{"[1700000000.123456] [gpu-7:4100:0]       ib_device.c:1097 UCX  ERROR failed to "
+		 "convert GID 3 to sockaddr",
+		 LOG_SRC_UCX, LOG_MEAN_WARN},
+		{"[1700000000.123456] [gpu-7:4100:0]     cuda_alloc.c:61   UCX  ERROR Illegal cuda "
+		 "device 9 number of devices 8",
+		 LOG_SRC_UCX, LOG_MEAN_INFO},
+		{"gpu-7:4100:4180 [3] NCCL INFO GPU Direct RDMA Disabled for GPU 1b000 / HCA 3 "
+		 "(distance 5 > 4)",
+		 LOG_SRC_NCCL, LOG_MEAN_WARN},
+		{"[gpu-7:4100 :0:4180] ib_mlx5_log.c:179  Remote access error on mlx5_2:1/IB (synd "
+		 "0x13 vend 0x88 hw_synd 0/0)",
+		 LOG_SRC_UCX, LOG_MEAN_FAIL},
+		{"[gpu-7:4100 :0:4180] ib_device.c:1097  failed to convert GID 3 to sockaddr",
+		 LOG_SRC_UCX, LOG_MEAN_FAIL},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		enum log_src s;
+		const struct log_rule *r = log_rule_match(cases[i].line, &s);
+		if (!r)
+			fail_msg("no row matches \"%s\"", cases[i].line);
+		assert_int_equal(s, cases[i].src);
+		if (log_line_meaning(r, s, cases[i].line) != cases[i].mean)
+			fail_msg("\"%s\" (row \"%s\") means %d, not %d", cases[i].line, r->fmt,
+				 (int)log_line_meaning(r, s, cases[i].line), (int)cases[i].mean);
+	}
+	/* UCX's ordinary prefix is not the fatal one */
+	assert_false(log_line_ucx_fatal(
+		"[1700000000.1] [h:1:0]   ib_iface.c:1 UCX  ERROR failed to create UD QP"));
+	assert_true(log_line_ucx_fatal("[h-1:77   :0:78]  ib_mlx5.c:10  x"));
+	/* the NCCL INFO mark is needed for an info row, the WARN mark is not it */
+	assert_null(log_rule_match("gpu-7:4100:4180 [3] NCCL WARN GPU Direct RDMA Disabled for "
+				   "GPU 1b000 / HCA 3 (distance 5 > 4)",
+				   &(enum log_src){LOG_SRC_COUNT}));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_every_row_matches_its_line),
 		cmocka_unit_test(test_benign_lines_match_none),
 		cmocka_unit_test(test_fragments),
+		cmocka_unit_test(test_meaning_from_the_code_path),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
