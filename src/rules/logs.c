@@ -128,8 +128,8 @@ bool log_line_marked(enum log_src src, enum log_at at, const char *l)
 const struct log_rule *log_rule_match(const char *line, enum log_src *src)
 {
 	for (int s = 0; s < LOG_SRC_COUNT; s++) {
-		bool marked[2] = {log_line_marked((enum log_src)s, LOG_AT_LEVEL, line),
-				  log_line_marked((enum log_src)s, LOG_AT_INFO, line)};
+		const bool marked[2] = {log_line_marked((enum log_src)s, LOG_AT_LEVEL, line),
+					log_line_marked((enum log_src)s, LOG_AT_INFO, line)};
 		if (!marked[0] && !marked[1])
 			continue;
 		const struct log_source *ls = &log_sources_table[s];
