@@ -44,6 +44,7 @@ void node_efa_in(const struct node_facts *f, struct efa_in *in)
 	if (f->efa_installer)
 		snprintf(in->installer, sizeof(in->installer), "%s", f->efa_installer);
 	in->nixl = efa_ver_parse(f->nixl_pkg_version);
+	in->nixl_absent = f->nixl_looked && !f->nixl_seen;
 	const char *sm = node_env_get(f, "FI_EFA_SET_CUDA_SYNC_MEMOPS");
 	in->sync_memops_off = sm && !strcmp(sm, "0");
 }

@@ -18,6 +18,7 @@
 #include "node/node_checks.h"
 #include "node/node_desc.h"
 #include "rules/engine_vars.h"
+#include "rules/ucx.h"
 
 /* Next comma-separated entry of *p into buf (trimmed); false at the end. */
 static bool next_entry(const char **p, char *buf, size_t len)
@@ -131,6 +132,48 @@ static void check_ucx_net_devices(struct ci_report *r, const struct node_facts *
 	}
 	strbuf_release(&bad);
 	strbuf_release(&okl);
+}
+
+/* A frontend/management RoCE NIC the pod can open (set aside from the data
+ * rails in node.rdma.ports) that UCX_NET_DEVICES leaves in: UCX's defaults
+ * count every RoCE v2 address as reachable from any port (rules/ucx.c). */
+static void check_ucx_frontend(struct ci_report *r, const struct node_facts *f)
+{
+	const struct ucx_value_rule *rule = ucx_value_rule(UCX_VR_FRONTEND_REACHABLE);
+	const char *nd = node_env_get(f, "UCX_NET_DEVICES");
+	struct strbuf fe = STRBUF_INIT, rails = STRBUF_INIT;
+	bool all = !nd || !*nd || !strcmp(nd, "all");
+
+	if (ucx_value_on(node_env_get(f, "UCX_IB_ROCE_LOCAL_SUBNET")))
+		return;
+	for (size_t i = 0; i < f->n_devs; i++) {
+		const struct node_rdma_dev *d = &f->devs[i];
+		const char *why = node_dev_given(f, d) ? node_dev_mgmt_reason(f, d) : NULL;
+		for (size_t j = 0; j < d->n_ports; j++) {
+			const struct node_port *p = &d->ports[j];
+			char want[96];
+			if (!node_port_active(p) || p->ll != IB_LL_ETHERNET)
+				continue;
+			snprintf(want, sizeof(want), "%s:%u", d->name, p->num);
+			if (!why) {
+				if (node_data_dev(f, d))
+					strbuf_joinf(&rails, ",", "%s", want);
+			} else if (all || node_ucx_netdev_selects(nd, want)) {
+				strbuf_joinf(&fe, ", ", "%s (%s)", want, why);
+			}
+		}
+	}
+	/* Only RoCE rails share an address type with a RoCE frontend: an
+	 * InfiniBand peer is never reachable from an Ethernet port. */
+	if (fe.len && rails.len) {
+		struct ci_check *c = report_check(
+			r, NODE_CHECK(ENV_UCX_FRONTEND), rule->status, "UCX_NET_DEVICES",
+			"frontend RoCE NIC %s is in UCX_NET_DEVICES (%s): %s", fe.buf,
+			nd && *nd ? nd : "all, the default", rule->what);
+		check_set_fix(c, "UCX_NET_DEVICES=%s (the data rails), %s", rails.buf, rule->fix);
+	}
+	strbuf_release(&fe);
+	strbuf_release(&rails);
 }
 
 bool node_nccl_hca_selects(const char *value, const char *dev)
@@ -390,6 +433,7 @@ void node_check_env(struct ci_report *r, const struct node_facts *f)
 	const char *v;
 	if ((v = node_env_get(f, "UCX_NET_DEVICES")))
 		check_ucx_net_devices(r, f, v);
+	check_ucx_frontend(r, f);
 	if ((v = node_env_get(f, "NCCL_IB_HCA")) && f->n_devs)
 		check_nccl_ib_hca(r, f, v);
 	if ((v = node_env_get(f, "NCCL_SOCKET_IFNAME")))

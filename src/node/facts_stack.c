@@ -200,10 +200,27 @@ static void read_nixl_version(struct node_facts *f, const struct section *s)
 	lines_release(&it);
 }
 
+/* Did the listings of NIXL's install places show a NIXL?  A dist-info
+ * METADATA line (nixl:python) or a libplugin_*.so (nixl:plugins); the
+ * wheel's bundled UCX (read_libs) counts too. */
+static void read_nixl_presence(struct node_facts *f, const struct section *py,
+			       const struct section *pl)
+{
+	f->nixl_looked = py && !py->missing && pl && !pl->missing;
+	if (py && !py->missing && memmem(py->body, py->len, ": Name: ", 8))
+		f->nixl_seen = true;
+	if (pl && !pl->missing && memmem(pl->body, pl->len, "/libplugin_", 11))
+		f->nixl_seen = true;
+	if (f->nixl_pkg_version || f->ucp_wheel)
+		f->nixl_seen = true;
+}
+
 void node_read_stack(struct node_facts *f, const struct transcript *t)
 {
 	read_nixl_version(f, transcript_get(t, SEC_NIXL_PYTHON));
 	read_libs(f, transcript_get(t, SEC_LIBS));
+	read_nixl_presence(f, transcript_get(t, SEC_NIXL_PYTHON),
+			   transcript_get(t, SEC_NIXL_PLUGINS));
 	read_efa_pkgs(f, transcript_get(t, SEC_EFA_PKGS));
 	read_route(f, transcript_get(t, SEC_ROUTE));
 	read_inet6(f, transcript_get(t, SEC_INET6));

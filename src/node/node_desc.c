@@ -68,6 +68,8 @@ const struct check_desc node_check_table[NODE_CK_COUNT] = {
 				 "the shared NCCL InfiniBand rule on the pod's values"},
 	[NODE_CK_ENV_KV] = {"node.env.kv", CI_LAYER_ENV, false,
 			    "engine and NCCL variables that break or slow the KV path"},
+	[NODE_CK_ENV_UCX_FRONTEND] = {"node.env.ucx.frontend", CI_LAYER_ENV, false,
+				      "UCX keeps off the frontend/management RoCE NIC"},
 };
 
 /* The value rules' checks sit in enum varrule_id's order. */

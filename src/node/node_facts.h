@@ -197,6 +197,10 @@ struct node_facts {
 	bool ofi_nccl_lib;
 	/* the first NIXL package version of SEC_NIXL_PYTHON ("0.7.1"); NULL */
 	char *nixl_pkg_version;
+	/* NIXL's install places were listed (nixl:python and nixl:plugins both
+	 * read), and whether any of them, or a NIXL wheel's bundled UCX, showed
+	 * a NIXL: looked && !seen is "the image has no NIXL". */
+	bool nixl_looked, nixl_seen;
 	char *ucp_system; /* a libucp.so outside the NIXL wheel; NULL */
 	char *ucp_wheel;  /* a NIXL wheel's bundled libucp* (rules/nixl.c); NULL */
 	/* the wheel's bundled UCX modules ({pkg}.libs/ucx/libuct_*): listed at

@@ -182,7 +182,9 @@ void efa_judge(const struct efa_in *in, struct efa_judgement *o)
 		api = efa_rule(EFA_LF_NIXL07_API);
 	const struct efa_rule *sm0 = efa_rule(EFA_LF_SYNC_MEMOPS_FROM),
 			      *sm1 = efa_rule(EFA_LF_SYNC_MEMOPS_FIXED);
-	if (efa_ver_cmp(lf, api->major, api->minor, api->patch) < 0) {
+	if (in->nixl_absent) {
+		/* no NIXL in the image: its LIBFABRIC backend's rows do not apply */
+	} else if (efa_ver_cmp(lf, api->major, api->minor, api->patch) < 0) {
 		snprintf(line, sizeof(line),
 			 "older than API %s: NIXL's LIBFABRIC backend asks fi_getinfo for %s "
 			 "and gets -FI_ENOSYS, so it cannot start",
@@ -214,9 +216,16 @@ void efa_judge(const struct efa_in *in, struct efa_judgement *o)
 		add(o, &d, &fx, CI_WARN, line, NULL);
 	}
 	if (o->st == CI_OK) {
-		strbuf_addf(&d, "libfabric %s (%s) meets NIXL's LIBFABRIC %s %s", lft,
-			    *in->libfabric_how ? in->libfabric_how : "?",
-			    min_holds ? "minimum" : "API", min_holds ? min->text : api->text);
+		if (in->nixl_absent)
+			strbuf_addf(&d,
+				    "libfabric %s (%s); no NIXL in the image, so NIXL's "
+				    "LIBFABRIC minimum does not apply",
+				    lft, *in->libfabric_how ? in->libfabric_how : "?");
+		else
+			strbuf_addf(&d, "libfabric %s (%s) meets NIXL's LIBFABRIC %s %s", lft,
+				    *in->libfabric_how ? in->libfabric_how : "?",
+				    min_holds ? "minimum" : "API",
+				    min_holds ? min->text : api->text);
 		if (ofi)
 			strbuf_addf(&d, " and aws-ofi-nccl %s's %s",
 				    *in->ofi_nccl_text ? in->ofi_nccl_text : "?", ofi->needs_text);
@@ -232,8 +241,20 @@ void efa_judge(const struct efa_in *in, struct efa_judgement *o)
 		d = h;
 		/* One fix, from the findings: the version every one of them needs. */
 		const char *need = min->text;
-		if (ofi && (ofi->needs_major > min->major ||
-			    (ofi->needs_major == min->major && ofi->needs_minor > min->minor)))
+		unsigned nmaj = min->major, nmin = min->minor;
+		if (in->nixl_absent) {
+			/* no NIXL row spoke: the sync-memops fix, or aws-ofi-nccl's need */
+			need = sm1->text;
+			nmaj = sm1->major;
+			nmin = sm1->minor;
+			if (!(efa_ver_cmp(lf, sm0->major, sm0->minor, sm0->patch) >= 0 &&
+			      efa_ver_cmp(lf, sm1->major, sm1->minor, sm1->patch) < 0 &&
+			      !in->sync_memops_off))
+				nmaj = nmin = 0;
+		}
+		if (ofi && efa_ver_cmp(lf, ofi->needs_major, ofi->needs_minor, 0) < 0 &&
+		    (ofi->needs_major > nmaj ||
+		     (ofi->needs_major == nmaj && ofi->needs_minor > nmin)))
 			need = ofi->needs_text;
 		struct strbuf f = STRBUF_INIT;
 		strbuf_addf(&f,

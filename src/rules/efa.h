@@ -85,6 +85,7 @@ struct efa_in {
 	char installer[32];   /* "1.28.0", or "" */
 	bool sync_memops_off; /* FI_EFA_SET_CUDA_SYNC_MEMOPS=0 */
 	struct efa_ver nixl;  /* the image's NIXL release; unknown: the newest rows */
+	bool nixl_absent;     /* NIXL's install places were read and hold no NIXL */
 };
 
 /* The one judgement both `node` and `nixl` print: CI_OK, CI_WARN, CI_FAIL,

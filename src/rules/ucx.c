@@ -45,11 +45,29 @@ static const struct ucx_value_rule value_rules[UCX_VALUE_RULE_COUNT] = {
 		 "where the node has it)",
 		 "openucx/ucx src/uct/ib/base/ib_md.c (GPU_DIRECT_RDMA ternary, default "
 		 "try: no adds no CUDA memory type to the IB memory domain)"},
+	[UCX_VR_FRONTEND_REACHABLE] =
+		{CI_WARN,
+		 "a lane may cross the frontend network: UCX counts every RoCE v2 address as "
+		 "reachable from any port (UCX_IB_ROCE_LOCAL_SUBNET=n, the default)",
+		 "or UCX_IB_ROCE_LOCAL_SUBNET=y so that only peers in a port's own subnet count "
+		 "as reachable",
+		 "openucx/ucx src/ucp/core/ucp_context.c (NET_DEVICES default all), "
+		 "src/uct/ib/base/ib_iface.c (ROCE_LOCAL_SUBNET default n: \"every remote "
+		 "RoCEv2 IP address is assumed to be reachable from any port\"), master 2026"},
 };
 
 const struct ucx_value_rule *ucx_value_rule(enum ucx_value_rule_id id)
 {
 	return id < UCX_VALUE_RULE_COUNT ? &value_rules[id] : &value_rules[0];
+}
+
+bool ucx_value_on(const char *v)
+{
+	static const char *const yes[] = {"y", "yes", "on", "1", "true", NULL};
+	for (size_t i = 0; v && yes[i]; i++)
+		if (!strcasecmp(v, yes[i]))
+			return true;
+	return false;
 }
 
 bool ucx_value_off(const char *v)

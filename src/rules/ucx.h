@@ -37,6 +37,10 @@ enum ucx_value_rule_id {
 	/* UCX_IB_GPU_DIRECT_RDMA off: UCX's IB memory domain never registers
 	 * GPU memory, so GPU buffers are staged through host memory. */
 	UCX_VR_GDR_OFF,
+	/* A frontend/management RoCE NIC the pod can open, left in reach of
+	 * UCX: with UCX's defaults every remote RoCE v2 address is reachable
+	 * from any port, so a lane may cross the frontend network. */
+	UCX_VR_FRONTEND_REACHABLE,
 	UCX_VALUE_RULE_COUNT,
 };
 
@@ -51,5 +55,7 @@ const struct ucx_value_rule *ucx_value_rule(enum ucx_value_rule_id id);
 /* UCX's ternary/boolean "off" spellings (ucs_config_sscanf_ternary / bool):
  * n, no, off, 0, false, any case. */
 bool ucx_value_off(const char *v);
+/* ... and its "on" spellings: y, yes, on, 1, true, any case. */
+bool ucx_value_on(const char *v);
 
 #endif

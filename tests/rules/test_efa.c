@@ -59,12 +59,14 @@ static void test_ofi_rows(void **state)
 }
 
 static const char *nixl_version; /* the image's NIXL, NULL: unknown */
+static bool nixl_absent;         /* the image holds no NIXL */
 
 static enum ci_status judge(const char *lf, const char *ofi, bool memops_off, char *detail,
 			    size_t n)
 {
 	struct efa_in in = {0};
 	in.nixl = efa_ver_parse(nixl_version);
+	in.nixl_absent = nixl_absent;
 	if (lf) {
 		in.libfabric = efa_ver_parse(lf);
 		snprintf(in.libfabric_text, sizeof(in.libfabric_text), "%s", lf);
@@ -121,6 +123,17 @@ static void test_judge(void **state)
 	nixl_version = "1.4.0";
 	assert_int_equal(judge("1.19.1", NULL, false, d, sizeof(d)), CI_WARN);
 	nixl_version = NULL;
+	/* No NIXL in the image: NIXL's rows are silent, libfabric's and
+	 * aws-ofi-nccl's own still speak, and the fix names their version */
+	nixl_absent = true;
+	assert_int_equal(judge("1.17.0", NULL, false, d, sizeof(d)), CI_WARN);
+	assert_null(strstr(d, "-FI_ENOSYS"));
+	assert_non_null(strstr(d, "SYNC_MEMOPS"));
+	assert_int_equal(judge("1.19.1", NULL, false, d, sizeof(d)), CI_OK);
+	assert_non_null(strstr(d, "no NIXL in the image"));
+	assert_int_equal(judge("1.19.1", "1.19.0", false, d, sizeof(d)), CI_WARN);
+	assert_non_null(strstr(d, "aws-ofi-nccl 1.19.0"));
+	nixl_absent = false;
 }
 
 static char *slurp_output(const char *name, size_t *len)
