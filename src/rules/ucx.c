@@ -61,20 +61,23 @@ const struct ucx_value_rule *ucx_value_rule(enum ucx_value_rule_id id)
 	return id < UCX_VALUE_RULE_COUNT ? &value_rules[id] : &value_rules[0];
 }
 
+/* UCX's spellings of a boolean (ucs_config_sscanf_bool / _ternary), any case. */
+static bool spelled(const char *v, const char *const *words)
+{
+	for (size_t i = 0; v && words[i]; i++)
+		if (!strcasecmp(v, words[i]))
+			return true;
+	return false;
+}
+
 bool ucx_value_on(const char *v)
 {
 	static const char *const yes[] = {"y", "yes", "on", "1", "true", NULL};
-	for (size_t i = 0; v && yes[i]; i++)
-		if (!strcasecmp(v, yes[i]))
-			return true;
-	return false;
+	return spelled(v, yes);
 }
 
 bool ucx_value_off(const char *v)
 {
 	static const char *const no[] = {"n", "no", "off", "0", "false", NULL};
-	for (size_t i = 0; v && no[i]; i++)
-		if (!strcasecmp(v, no[i]))
-			return true;
-	return false;
+	return spelled(v, no);
 }

@@ -39,11 +39,31 @@ static void test_thresholds(void **state)
 	assert_false(ucx_meets(UCX_MIN_NIXL_FULL, 0, 99));
 }
 
+/* UCX's boolean spellings, both ways, and the frontend row whole. */
+static void test_booleans(void **state)
+{
+	(void)state;
+	assert_true(ucx_value_on("y"));
+	assert_true(ucx_value_on("YES"));
+	assert_true(ucx_value_on("1"));
+	assert_false(ucx_value_on("n"));
+	assert_false(ucx_value_on("try"));
+	assert_false(ucx_value_on(NULL));
+	assert_true(ucx_value_off("no"));
+	assert_true(ucx_value_off("False"));
+	assert_false(ucx_value_off("y"));
+	assert_false(ucx_value_off(NULL));
+	const struct ucx_value_rule *r = ucx_value_rule(UCX_VR_FRONTEND_REACHABLE);
+	assert_non_null(strstr(r->source, "ROCE_LOCAL_SUBNET"));
+	assert_non_null(strstr(r->fix, "UCX_IB_ROCE_LOCAL_SUBNET=y"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rows_are_whole),
 		cmocka_unit_test(test_thresholds),
+		cmocka_unit_test(test_booleans),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
