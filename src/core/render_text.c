@@ -252,6 +252,7 @@ struct ff_entry {
 	size_t n_places, cap_places;
 	struct strmap seen;
 	bool in_children; /* the places are child reports (pods), not subjects */
+	const char *noun; /* what the subjects are, from the check's descriptor */
 };
 
 static bool ff_counts(const struct ci_check *c, bool unknown)
@@ -286,6 +287,8 @@ static void ff_collect(const struct ci_report *r, const char *id, bool unknown, 
 		const struct ci_check *c = &r->checks[i];
 		if (strcmp(c->id, id) || !ff_counts(c, unknown))
 			continue;
+		if (!e->noun)
+			e->noun = c->noun;
 		const char *p = place ? place : c->subject && *c->subject ? c->subject : "";
 		size_t j = strmap_put(&e->cause_of, ff_key(c), e->n_causes);
 		struct ff_cause *k;
@@ -363,8 +366,8 @@ static void print_fix_entry(FILE *out, const struct ci_report *r, const struct c
 	const char *id = v->fix_first[i];
 	struct ff_entry e = {0};
 	ff_collect(r, id, v->kind == CI_UNKNOWN, NULL, &e);
-	/* A pod per child report; env's subjects are its deployments. */
-	const char *noun = e.in_children ? "pod" : !strncmp(id, "env.", 4) ? "deployment" : NULL;
+	/* A pod per child report, else what the descriptor calls its subjects. */
+	const char *noun = e.in_children ? "pod" : e.noun;
 	char *line;
 	if (!e.n_causes) {
 		line = xasprintf("%zu. %s", i + 1, id);

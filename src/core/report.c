@@ -100,6 +100,7 @@ struct ci_check *report_check(struct ci_report *r, const struct check_desc *d, e
 	struct ci_check *c = vadd(r, d->id, st, d->critical, d->layer, subject, fmt, ap);
 	va_end(ap);
 	c->flags = d->flags;
+	c->noun = d->noun;
 	return c;
 }
 
@@ -111,6 +112,7 @@ struct ci_check *report_na(struct ci_report *r, const struct check_desc *d, cons
 	struct ci_check *c = vadd(r, d->id, CI_SKIPPED, false, d->layer, subject, fmt, ap);
 	va_end(ap);
 	c->flags = d->flags;
+	c->noun = d->noun;
 	return c;
 }
 
@@ -123,6 +125,7 @@ struct ci_check *report_check_as(struct ci_report *r, const struct check_desc *d
 	struct ci_check *c = vadd(r, d->id, st, critical, layer, subject, fmt, ap);
 	va_end(ap);
 	c->flags = d->flags;
+	c->noun = d->noun;
 	return c;
 }
 
