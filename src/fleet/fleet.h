@@ -151,6 +151,19 @@ void fleet_check_live(struct ci_report *r, const struct fleet_pod *p, size_t n, 
  * FLEET_ALL; the hardware ones FLEET_NODE or FLEET_ALL). */
 void fleet_checks_run(struct ci_report *r, enum fleet_kind kind, const struct fleet_pod *p,
 		      size_t n);
+/* fleet_checks_run's table, in run order (fleet_checks.c). */
+enum fleet_step_runs {
+	FLEET_ANY = 0,
+	FLEET_NX,
+	FLEET_HW
+};
+struct fleet_step {
+	const struct check_desc *desc;
+	void (*run)(struct ci_report *r, const struct fleet_pod *p, size_t n);
+	enum fleet_step_runs runs; /* every run, nixl/all runs, node/all runs */
+};
+extern const struct fleet_step fleet_steps[];
+extern const size_t fleet_steps_len;
 
 /* ---- which pods (fleet_plan.c), pure ---- */
 

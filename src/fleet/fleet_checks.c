@@ -853,30 +853,41 @@ void fleet_check_efa_colocated(struct ci_report *r, const struct fleet_pod *p, s
 			     "EFA fabric: no node runs both a prefill and a decode pod");
 }
 
+/* The comparison checks in their run order: one row per check function,
+ * with its descriptor and the fleet runs it belongs to (NIXL's readings in
+ * nixl and all runs, the hardware's in node and all runs).  Adding a
+ * comparison is a descriptor row in fleet_desc.c, a function, and a row
+ * here. */
+const struct fleet_step fleet_steps[] = {
+	{FLEET_CHECK(UNREACHABLE), fleet_check_unreachable, FLEET_ANY},
+	{FLEET_CHECK(ENV_DRIFT), fleet_check_env_drift, FLEET_ANY},
+	{FLEET_CHECK(BACKEND), fleet_check_backend, FLEET_NX},
+	{FLEET_CHECK(UCX_VERSION), fleet_check_ucx_version, FLEET_NX},
+	{FLEET_CHECK(NIXL_VERSION), fleet_check_nixl_version, FLEET_NX},
+	{FLEET_CHECK(LINK_LAYER), fleet_check_link_layer, FLEET_HW},
+	{FLEET_CHECK(RDMA_PORTS), fleet_check_rdma_ports, FLEET_HW},
+	{FLEET_CHECK(RDMA_RATE), fleet_check_rdma_rate, FLEET_HW},
+	{FLEET_CHECK(GPUDIRECT_MODE), fleet_check_gpudirect_mode, FLEET_HW},
+	{FLEET_CHECK(GDRCOPY), fleet_check_gdrcopy, FLEET_HW},
+	{FLEET_CHECK(DRIVER), fleet_check_driver, FLEET_HW},
+	{FLEET_CHECK(GPUS), fleet_check_gpus, FLEET_HW},
+	{FLEET_CHECK(ROCE_GID), fleet_check_roce_gid, FLEET_HW},
+	{FLEET_CHECK(RDMA_MTU), fleet_check_rdma_mtu, FLEET_HW},
+	{FLEET_CHECK(NIC_FW), fleet_check_nic_fw, FLEET_HW},
+	{FLEET_CHECK(MNNVL_DOMAIN), fleet_check_mnnvl_domain, FLEET_HW},
+	{FLEET_CHECK(EFA_COLOCATED), fleet_check_efa_colocated, FLEET_ANY},
+};
+const size_t fleet_steps_len = sizeof(fleet_steps) / sizeof(fleet_steps[0]);
+
 void fleet_checks_run(struct ci_report *r, enum fleet_kind kind, const struct fleet_pod *p,
 		      size_t n)
 {
 	bool hw = kind == FLEET_NODE || kind == FLEET_ALL;
 	bool nx = kind == FLEET_NIXL || kind == FLEET_ALL;
-	fleet_check_unreachable(r, p, n);
-	fleet_check_env_drift(r, p, n);
-	if (nx) {
-		fleet_check_backend(r, p, n);
-		fleet_check_ucx_version(r, p, n);
-		fleet_check_nixl_version(r, p, n);
+	for (size_t i = 0; i < fleet_steps_len; i++) {
+		const struct fleet_step *s = &fleet_steps[i];
+		if (s->runs == FLEET_ANY || (s->runs == FLEET_NX && nx) ||
+		    (s->runs == FLEET_HW && hw))
+			s->run(r, p, n);
 	}
-	if (hw) {
-		fleet_check_link_layer(r, p, n);
-		fleet_check_rdma_ports(r, p, n);
-		fleet_check_rdma_rate(r, p, n);
-		fleet_check_gpudirect_mode(r, p, n);
-		fleet_check_gdrcopy(r, p, n);
-		fleet_check_driver(r, p, n);
-		fleet_check_gpus(r, p, n);
-		fleet_check_roce_gid(r, p, n);
-		fleet_check_rdma_mtu(r, p, n);
-		fleet_check_nic_fw(r, p, n);
-		fleet_check_mnnvl_domain(r, p, n);
-	}
-	fleet_check_efa_colocated(r, p, n);
 }

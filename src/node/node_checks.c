@@ -18,31 +18,41 @@ static void check_probe(struct ci_report *r, const struct node_facts *f)
 	}
 }
 
+/* Node's checks in their run order: one row per check function, with the
+ * descriptor of the check it decides (it may add findings of sub-checks,
+ * node.env.* under node.env).  Adding a check is a descriptor row in
+ * node_desc.c, a function, and a row here. */
+const struct node_step node_steps[] = {
+	{NODE_CHECK(RDMA_DEVICES), node_check_rdma_devices},
+	{NODE_CHECK(RDMA_PORTS), node_check_rdma_ports},
+	{NODE_CHECK(RDMA_UVERBS), node_check_rdma_uverbs},
+	{NODE_CHECK(ROCE_GID), node_check_roce_gid},
+	{NODE_CHECK(RDMA_MTU), node_check_mtu},
+	{NODE_CHECK(RDMA_SPEED), node_check_link_speed},
+	{NODE_CHECK(RDMA_ERRORS), node_check_errors},
+	{NODE_CHECK(EFA), node_check_efa},
+	{NODE_CHECK(GPUDIRECT), node_check_gpudirect},
+	{NODE_CHECK(GDRCOPY), node_check_gdrcopy},
+	{NODE_CHECK(NVLINK), node_check_nvlink},
+	{NODE_CHECK(NVLINK_FABRIC), node_check_nvlink_fabric},
+	{NODE_CHECK(MNNVL_IMEX), node_check_imex},
+	{NODE_CHECK(GPU_NIC_AFFINITY), node_check_affinity},
+	{NODE_CHECK(PCIE_WIDTH), node_check_pcie_width},
+	{NODE_CHECK(MIG), node_check_mig},
+	{NODE_CHECK(IOMMU), node_check_iommu},
+	{NODE_CHECK(MEMLOCK), node_check_memlock},
+	{NODE_CHECK(SHM), node_check_shm},
+	{NODE_CHECK(ENV), node_check_env},
+};
+const size_t node_steps_len = sizeof(node_steps) / sizeof(node_steps[0]);
+
 void node_checks_run(struct ci_report *r, const struct node_facts *f)
 {
 	check_probe(r, f);
 	if (!f->valid)
 		return;
-	node_check_rdma_devices(r, f);
-	node_check_rdma_ports(r, f);
-	node_check_rdma_uverbs(r, f);
-	node_check_roce_gid(r, f);
-	node_check_mtu(r, f);
-	node_check_link_speed(r, f);
-	node_check_errors(r, f);
-	node_check_efa(r, f);
-	node_check_gpudirect(r, f);
-	node_check_gdrcopy(r, f);
-	node_check_nvlink(r, f);
-	node_check_nvlink_fabric(r, f);
-	node_check_imex(r, f);
-	node_check_affinity(r, f);
-	node_check_pcie_width(r, f);
-	node_check_mig(r, f);
-	node_check_iommu(r, f);
-	node_check_memlock(r, f);
-	node_check_shm(r, f);
-	node_check_env(r, f);
+	for (size_t i = 0; i < node_steps_len; i++)
+		node_steps[i].run(r, f);
 	live_checks_run(r, &f->live, "engine");
 }
 

@@ -19,6 +19,14 @@
 
 /* Every check below, in order.  `subject` names the probed target. */
 void node_checks_run(struct ci_report *r, const struct node_facts *f);
+/* node_checks_run's table, in run order (node_checks.c): each row the
+ * descriptor of the check its function decides. */
+struct node_step {
+	const struct check_desc *desc;
+	void (*run)(struct ci_report *r, const struct node_facts *f);
+};
+extern const struct node_step node_steps[];
+extern const size_t node_steps_len;
 
 /* checks_rdma.c */
 void node_check_rdma_devices(struct ci_report *r, const struct node_facts *f);

@@ -18,6 +18,7 @@
 #include "core/report.h"
 #include "env/env_analyze.h"
 #include "fleet/fleet.h"
+#include "fleet/fleet_desc.h"
 #include "parse/transcript.h"
 #include "test_util.h"
 
@@ -946,6 +947,21 @@ static void test_vars_resolved_by_pods(void **state)
 	manifest_set_release(&ms);
 }
 
+/* The comparison table: each row's descriptor is one of fleet's, and no two
+ * rows decide the same check. */
+static void test_steps_table(void **state)
+{
+	(void)state;
+	assert_true(fleet_steps_len > 0);
+	for (size_t i = 0; i < fleet_steps_len; i++) {
+		const struct check_desc *d = fleet_steps[i].desc;
+		assert_non_null(fleet_steps[i].run);
+		assert_true(d >= fleet_check_table && d < fleet_check_table + FLEET_CK_COUNT);
+		for (size_t j = 0; j < i; j++)
+			assert_ptr_not_equal(fleet_steps[j].desc, d);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -972,6 +988,7 @@ int main(void)
 		cmocka_unit_test(test_prometheus_linear),
 		cmocka_unit_test(test_drift_linear),
 		cmocka_unit_test(test_vars_resolved_by_pods),
+		cmocka_unit_test(test_steps_table),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -16,6 +16,7 @@
 #include "core/xalloc.h"
 #include "node/node.h"
 #include "node/node_checks.h"
+#include "node/node_desc.h"
 #include "node/node_facts.h"
 #include "test_util.h"
 
@@ -505,6 +506,21 @@ static void test_bytes_str(void **state)
 	assert_string_equal(bytes_str(UINT64_MAX, b, sizeof(b)), "unlimited");
 }
 
+/* The run-order table: each row's descriptor is one of node's, and no two
+ * rows decide the same check. */
+static void test_steps_table(void **state)
+{
+	(void)state;
+	assert_true(node_steps_len > 0);
+	for (size_t i = 0; i < node_steps_len; i++) {
+		const struct check_desc *d = node_steps[i].desc;
+		assert_non_null(node_steps[i].run);
+		assert_true(d >= node_check_table && d < node_check_table + NODE_CK_COUNT);
+		for (size_t j = 0; j < i; j++)
+			assert_ptr_not_equal(node_steps[j].desc, d);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -523,6 +539,7 @@ int main(void)
 		cmocka_unit_test(test_efa),
 		cmocka_unit_test(test_one_gpu_and_cut),
 		cmocka_unit_test(test_bytes_str),
+		cmocka_unit_test(test_steps_table),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
