@@ -59,6 +59,58 @@ for m in re.finditer(r'^#### `(' + ID + r')` \(((?:not )?critical)(?:, layer (\w
             cid, m.group(2), ', layer ' + layer if layer else '',
             'critical' if table[cid][1] else 'not critical', table[cid][0]))
         bad += 1
+
+# The tables of the node, nixl, fleet, all and live sections: each row's
+# header cells say what its descriptor says.  node and live rows:
+# "`node.efa` (FABRIC, critical)": the layer, and ", critical" exactly when
+# the descriptor is critical ("; critical when failing" is one finding's
+# exception, report_check_as(), so the descriptor is not critical); nixl
+# rows: the "critical" column's first word, yes or no; fleet, all and live
+# rows: the status column names "critical" exactly when the descriptor is.
+LAYERS = {'FABRIC': 'fabric', 'DRIVER': 'driver', 'ENV': 'environment', 'TUNING': 'tuning'}
+ROW = re.compile(r'^\| `(' + ID + r')`(?: \(([^)]*)\))? \|([^|]*)\|')
+described = set()
+
+
+def doc_mismatch(cid, what, doc_says):
+    global bad
+    layer, crit = table[cid]
+    print('docs/checks.md %s row says %s %s; its descriptor: %s, layer %s' % (
+        what, cid, doc_says, 'critical' if crit else 'not critical', layer))
+    bad += 1
+
+
+kind = None
+for line in doc.splitlines():
+    if line.startswith('| id |'):
+        cols = [c.strip() for c in line.strip('|').split('|')]
+        kind = {'reads': 'node', 'critical': 'nixl', 'status when it fires': 'status',
+                'status': 'status'}.get(cols[1])
+        continue
+    if not line.startswith('|'):
+        kind = None
+        continue
+    m = ROW.match(line)
+    if not kind or not m or m.group(1) not in table or m.group(1) in described:
+        continue
+    cid, paren, col2 = m.group(1), m.group(2), m.group(3).strip()
+    layer, crit = table[cid]
+    described.add(cid)
+    words = paren.split(',')[0].split(';')[0].strip() if paren else ''
+    if words in LAYERS and LAYERS[words] != layer:
+        doc_mismatch(cid, 'table', '(%s)' % paren)
+        continue
+    if kind == 'node' and paren and words in LAYERS:
+        if bool(re.search(r', critical$', paren)) != crit:
+            doc_mismatch(cid, 'table', '(%s)' % paren)
+    elif kind == 'nixl':
+        said = col2.strip('*').split()[0] if col2 else ''
+        if said in ('yes', 'no') and (said == 'yes') != crit:
+            doc_mismatch(cid, 'table', 'critical: %s' % col2)
+    elif kind == 'status':
+        if ('critical' in col2) != crit and not (paren and re.search(r', critical$', paren)):
+            doc_mismatch(cid, 'table', 'status "%s"' % col2[:60])
+
 print('%d check ids in the tables, %d in golden outputs, %d problems' % (
     len(table), len(golden), bad))
 sys.exit(1 if bad else 0)
