@@ -265,9 +265,12 @@ static void test_fix_first_counts_places_and_causes(void **state)
 	struct ci_report r;
 	report_init(&r, "env", "recipes");
 	const char *deps[] = {"dep-a", "dep-b", "dep-c", "dep-d"};
+	/* the noun comes from the descriptor, never from the id */
+	static const struct check_desc fabric = {
+		"env.fabric", CI_LAYER_FABRIC, true, "the fabric", 0, "deployment"};
 	for (size_t i = 0; i < 4; i++) {
-		struct ci_check *c = report_add(&r, "env.fabric", CI_WARN, true, CI_LAYER_FABRIC,
-						deps[i], "no RDMA device requested");
+		struct ci_check *c =
+			report_check(&r, &fabric, CI_WARN, deps[i], "no RDMA device requested");
 		check_set_fix(c, "request the NIC");
 	}
 	char *s = render_to_string(&r, R_TEXT, false, false, false);
