@@ -16,6 +16,7 @@
 #include "core/xalloc.h"
 #include "live/live.h"
 #include "nixl/nixl.h"
+#include "node/node_checks.h"
 #include "probe/kube_get_pods.h"
 #include "probe/run_command.h"
 
@@ -164,8 +165,11 @@ void cmd_nixl(struct verb_ctx *c, struct ci_report *r, const struct transcript *
 	/* Asked for: what NIXL's agent loaded and moved (node runs these on
 	 * its own; nixl only when the transcript holds a window or a log,
 	 * --observe's or --logs', so that a plain nixl run keeps its report). */
-	if (live_facts_asked(&f.node.live))
+	if (live_facts_asked(&f.node.live)) {
+		node_fabric_in(&f.node, &f.node.live.fabric);
+		f.node.live.have_fabric = true;
 		live_checks_run(r, &f.node.live, "engine");
+	}
 	nixl_steps(r, &f, &t);
 	nixl_facts_release(&f);
 }

@@ -252,7 +252,10 @@ void fleet_pod_from_facts(struct fleet_pod *p, const struct nixl_facts *f, bool 
 	read_roce(p, &f->node);
 	read_env(p, &f->node);
 	struct live_summary ls;
-	live_summarize(&f->node.live, &ls);
+	struct live_facts lf = f->node.live;
+	lf.fabric = p->fabric;
+	lf.have_fabric = p->probed;
+	live_summarize(&lf, &ls);
 	if (ls.observed) {
 		p->live_observed = true;
 		p->live_nixl = ls.nixl;

@@ -21,6 +21,7 @@
 #include "nixl/nixl.h"
 #include "nixl/nixl_desc.h"
 #include "node/node.h"
+#include "node/node_checks.h"
 #include "node/node_desc.h"
 #include "probe/kube_get_pods.h"
 #include "probe/run_command.h"
@@ -180,8 +181,11 @@ static void judge_pod(const struct pod_ctx *x, struct ci_report *child, struct f
 		}
 		nixl_analyze(child, &f, &t, target);
 		/* nixl alone: the live checks when asked (all has them from node) */
-		if (x->kind == FLEET_NIXL && live_facts_asked(&f.node.live))
+		if (x->kind == FLEET_NIXL && live_facts_asked(&f.node.live)) {
+			node_fabric_in(&f.node, &f.node.live.fabric);
+			f.node.live.have_fabric = true;
 			live_checks_run(child, &f.node.live, "engine");
+		}
 		nixl_steps(child, &f, &t);
 		dedupe_facts(child);
 	}

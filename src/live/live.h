@@ -33,6 +33,7 @@
 #include "parse/proc_fd.h"
 #include "parse/proc_maps.h"
 #include "parse/prom_text.h"
+#include "rules/fabric.h"
 #include "parse/transcript.h"
 #include "rules/logs.h"
 #include "rules/nixl_telemetry.h"
@@ -110,6 +111,12 @@ struct live_log_hit {
 #define LIVE_MAX_LOG_HITS 64
 
 struct live_facts {
+	/* The node's fabric facts (node_fabric_in), set by the verb that read
+	 * them (node, nixl, the fleet) before the live checks: the window is
+	 * judged with the same fabric model as the node.  Without them (the
+	 * agent's scans) only the window's own evidence feeds the model. */
+	struct fabric_in fabric;
+	bool have_fabric;
 	bool collected; /* the probe looked for the engine process */
 	bool found;     /* an engine process was found */
 	bool readable;  /* its maps and fd could be read */
@@ -233,6 +240,12 @@ struct live_summary {
 	bool nixl_spoiled, rdma_spoiled, tcp_spoiled;
 	struct strbuf spoiled; /* "mlx5_0 port 1 port_xmit_data fell (reset)", ... */
 	bool imex;             /* the process holds an IMEX channel (MNNVL) */
+	bool fds_read;         /* its descriptors were read (imex is a reading) */
+	/* fabric_decide() over the node's facts and the window's evidence (an
+	 * IMEX channel held, the kind of the ports that moved) */
+	struct fabric_model fabric;
+	bool rdma_kind_known;
+	enum fabric_path rdma_kind; /* FABRIC_IB, _ROCE or _EFA: the ports that moved */
 	enum live_path_kind path;
 };
 

@@ -332,10 +332,13 @@ static void check_traffic(struct ci_report *r, const struct live_facts *f, const
 	case LIVE_PATH_RDMA:
 		c = report_check(
 			r, desc, CI_OK, subject,
-			"KV moved %s over %s at %s/s during %.1f s (RDMA ports %s, TCP %s)",
+			"KV moved %s over %s%s%s%s at %s/s during %.1f s (RDMA ports %s, TCP %s)",
 			bytes_str_d(kv, a, sizeof(a)), s->rdma_devs.len ? s->rdma_devs.buf : "RDMA",
-			bytes_str_d(kv / secs, g, sizeof(g)), s->seconds,
-			bytes_str_d(rdma, b, sizeof(b)), bytes_str_d(tcp, d, sizeof(d)));
+			s->rdma_kind_known ? " (" : "",
+			s->rdma_kind_known ? fabric_path_name(s->rdma_kind) : "",
+			s->rdma_kind_known ? ")" : "", bytes_str_d(kv / secs, g, sizeof(g)),
+			s->seconds, bytes_str_d(rdma, b, sizeof(b)),
+			bytes_str_d(tcp, d, sizeof(d)));
 		check_add_evidence(c, "proves the path (memory registered, device opened, UCX's "
 				      "RDMA transport), not GPUDirect: node.gpudirect says whether "
 				      "KV left GPU memory or a host buffer");
@@ -364,20 +367,27 @@ static void check_traffic(struct ci_report *r, const struct live_facts *f, const
 	case LIVE_PATH_MNNVL:
 		c = report_check(
 			r, desc, CI_OK, subject,
-			"KV moved %s during %.1f s over NVLink: the RDMA ports (%s) and TCP "
-			"(%s) stayed flat while the process holds an IMEX channel, so UCX's "
-			"cuda_ipc moved it (MNNVL across nodes, or NVLink within the node)",
-			bytes_str_d(kv, a, sizeof(a)), s->seconds, bytes_str_d(rdma, b, sizeof(b)),
-			bytes_str_d(tcp, g, sizeof(g)));
+			"KV moved %s during %.1f s over %s: the RDMA ports (%s) and TCP (%s) "
+			"stayed flat while %s, so UCX's cuda_ipc moved it (across nodes over the "
+			"NVLink domain, or within the node)",
+			bytes_str_d(kv, a, sizeof(a)), s->seconds, fabric_path_name(FABRIC_MNNVL),
+			bytes_str_d(rdma, b, sizeof(b)), bytes_str_d(tcp, g, sizeof(g)),
+			s->imex ? "the process holds an IMEX channel"
+				: "the node is in an NVLink domain with an IMEX channel "
+				  "(the process's descriptors were not read)");
+		if (*s->fabric.mnnvl_gap)
+			check_add_evidence(c, "the node's fabric model: %s", s->fabric.mnnvl_gap);
 		break;
 	case LIVE_PATH_LOCAL:
 		c = report_check(
 			r, desc, CI_WARN, subject,
 			"NIXL moved %s during %.1f s, but neither the RDMA ports (%s) nor the TCP "
-			"interfaces (%s) moved half of it: the bytes took another path (cuda_ipc "
-			"within the node, or host shared memory)",
+			"interfaces (%s) moved half of it: the bytes stayed in the node (%s)",
 			bytes_str_d(kv, a, sizeof(a)), s->seconds, bytes_str_d(rdma, b, sizeof(b)),
-			bytes_str_d(tcp, g, sizeof(g)));
+			bytes_str_d(tcp, g, sizeof(g)),
+			s->fabric.can[FABRIC_NVLINK]
+				? "cuda_ipc over the node's NVLink: prefill and decode share this node"
+				: "cuda_ipc within the node, or host shared memory");
 		check_set_fix(c, "set UCX_PROTO_INFO=y on a worker and read which protocol UCX "
 				 "chose for the KV transfers");
 		break;

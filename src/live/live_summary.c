@@ -211,6 +211,40 @@ static bool fell(uint64_t a, uint64_t b)
 	return b < a;
 }
 
+/* The fabric model (rules/fabric.c) over the node's facts, with what the
+ * window itself shows: an engine holding an IMEX channel is inside an IMEX
+ * domain (the channel exists only there: NVIDIA IMEX guide), and EFA
+ * hw_counters that moved are an EFA device given to the pod. */
+static void live_fabric(const struct live_facts *f, struct live_summary *s, bool efa_moved)
+{
+	struct fabric_in in;
+	if (f->have_fabric)
+		in = f->fabric;
+	else
+		memset(&in, 0, sizeof(in));
+	if (s->imex) {
+		unsigned held = (unsigned)proc_fds_count(&f->fds, LIVE_IMEX);
+		if (held > in.imex_channels)
+			in.imex_channels = held;
+		in.cluster_uuid = true;
+	}
+	if (efa_moved && !in.efa_nics)
+		in.efa_nics = 1;
+	fabric_decide(&in, &s->fabric);
+	/* The kind of the ports that moved: EFA's counters say so; else the
+	 * node's link layers, when they name one kind. */
+	if (efa_moved) {
+		s->rdma_kind = FABRIC_EFA;
+		s->rdma_kind_known = true;
+	} else if (f->have_fabric && in.ib_nics && !in.roce_nics) {
+		s->rdma_kind = FABRIC_IB;
+		s->rdma_kind_known = true;
+	} else if (f->have_fabric && in.roce_nics && !in.ib_nics) {
+		s->rdma_kind = FABRIC_ROCE;
+		s->rdma_kind_known = true;
+	}
+}
+
 void live_summarize(const struct live_facts *f, struct live_summary *s)
 {
 	memset(s, 0, sizeof(*s));
@@ -226,7 +260,9 @@ void live_summarize(const struct live_facts *f, struct live_summary *s)
 	 * probe's sleep is whole seconds; the window is what it measured). */
 	s->measured = a->uptime >= 0 && b->uptime > a->uptime;
 	s->seconds = s->measured ? b->uptime - a->uptime : (double)f->observe_s;
+	s->fds_read = f->have_fds;
 	s->imex = f->have_fds && proc_fds_count(&f->fds, LIVE_IMEX) > 0;
+	bool efa_moved = false;
 
 	const char *moved[LIVE_MAX_PORTS];
 	size_t n_moved = 0;
@@ -261,6 +297,7 @@ void live_summarize(const struct live_facts *f, struct live_summary *s)
 		s->rdma_tx += tx;
 		s->rdma_rx += rx;
 		if (tx + rx > 0) {
+			efa_moved |= p1->efa;
 			bool dup = false;
 			for (size_t k = 0; k < n_moved; k++)
 				dup |= !strcmp(moved[k], p1->dev);
@@ -308,6 +345,7 @@ void live_summarize(const struct live_facts *f, struct live_summary *s)
 		nixl_bytes(a, b, s);
 		sum_errors(a, b, s);
 	}
+	live_fabric(f, s, efa_moved);
 	s->path = live_path_decide(s);
 }
 
@@ -341,7 +379,14 @@ enum live_path_kind live_path_decide(const struct live_summary *s)
 		return LIVE_PATH_LOOPBACK;
 	if (s->rdma_spoiled || s->tcp_spoiled)
 		return LIVE_PATH_SPOILED;
-	return s->imex ? LIVE_PATH_MNNVL : LIVE_PATH_LOCAL;
+	/* NIXL moved, no NIC and no TCP did: NVLink.  The fabric model says
+	 * which: multi-node NVLink when the engine holds an IMEX channel, or
+	 * (its descriptors unread) when the node's model can carry KV over
+	 * MNNVL; else the bytes stayed in the node (cuda_ipc over NVLink or
+	 * PCIe, or host shared memory). */
+	if (s->imex || (!s->fds_read && s->fabric.can[FABRIC_MNNVL]))
+		return LIVE_PATH_MNNVL;
+	return LIVE_PATH_LOCAL;
 }
 
 void live_summary_release(struct live_summary *s)

@@ -53,7 +53,11 @@ void node_checks_run(struct ci_report *r, const struct node_facts *f)
 		return;
 	for (size_t i = 0; i < node_steps_len; i++)
 		node_steps[i].run(r, f);
-	live_checks_run(r, &f->live, "engine");
+	/* the window judged with the node's fabric model */
+	struct live_facts lf = f->live;
+	node_fabric_in(f, &lf.fabric);
+	lf.have_fabric = true;
+	live_checks_run(r, &lf, "engine");
 }
 
 void node_analyze_facts(struct ci_report *r, const struct node_facts *f, const char *subject)

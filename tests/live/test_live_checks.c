@@ -88,6 +88,10 @@ static const struct ci_check *find(const struct ci_report *r, const char *id)
 
 /* Run the live checks on the transcript built so far, after the readings
  * readings() adds first (as node's checks come before the live ones). */
+/* The node's fabric facts, as node/nixl/the fleet hand them to the live
+ * checks; NULL: none (the agent's scans). */
+static const struct fabric_in *g_fabric;
+
 static void judge_with(struct tb *b, struct ci_report *r, void (*readings)(struct ci_report *))
 {
 	char *t = xasprintf("%s@@done\n", b->text);
@@ -97,6 +101,10 @@ static void judge_with(struct tb *b, struct ci_report *r, void (*readings)(struc
 	transcript_parse(&tr, t, strlen(t));
 	live_facts_init(&f);
 	live_facts_read(&f, &tr);
+	if (g_fabric) {
+		f.fabric = *g_fabric;
+		f.have_fabric = true;
+	}
 	report_init(r, "node", "test");
 	if (readings)
 		readings(r);
@@ -823,6 +831,58 @@ static void mnnvl_is_its_own_path(void **state)
 	report_release(&r);
 }
 
+/* live_path_decide() asks the fabric model (rules/fabric.c), as node
+ * does: the RDMA kind named, NVLink inside the node told apart, MNNVL from
+ * the node's domain when the descriptors were not read. */
+static void path_asks_the_fabric_model(void **state)
+{
+	struct tb b = {0};
+	struct ci_report r;
+	(void)state;
+	const struct fabric_in roce = {.roce_nics = 1, .nics_read = true};
+	g_fabric = &roce;
+	proc_ok(&b, UCX_PLUGIN UCT_IB UCT_CUDA UCP, FD_UVERBS);
+	window(&b, 1000 + (2ull << 30), 2000, NIXL("100", "0"), NIXL("8589934692", "0"));
+	judge(&b, &r);
+	assert_non_null(strstr(find(&r, "node.live.traffic")->detail, "over mlx5_0 (RoCE)"));
+	report_release(&r);
+	const struct fabric_in ib = {.ib_nics = 2, .nics_read = true};
+	g_fabric = &ib;
+	proc_ok(&b, UCX_PLUGIN UCT_IB UCT_CUDA UCP, FD_UVERBS);
+	window(&b, 1000 + (2ull << 30), 2000, NIXL("100", "0"), NIXL("8589934692", "0"));
+	judge(&b, &r);
+	assert_non_null(strstr(find(&r, "node.live.traffic")->detail, "(InfiniBand)"));
+	report_release(&r);
+	/* NIXL moved, no NIC and no TCP, no IMEX channel, NVLink between the
+	 * node's 8 GPUs: the bytes stayed in the node, over its NVLink */
+	const struct fabric_in nvl = {.gpus = 8, .nvlink_all_pairs = FABRIC_YES};
+	g_fabric = &nvl;
+	proc_ok(&b, UCX_PLUGIN UCT_IB UCT_CUDA UCP, FD_UVERBS);
+	window_raw(&b, "", "", NET("1000", "5"), NET("1000", "5"), NIXL11("0", "0"),
+		   NIXL11("536870912", "536870912"));
+	judge(&b, &r);
+	assert_int_equal(r.live->path, CI_PATH_LOCAL);
+	assert_non_null(strstr(find(&r, "node.live.traffic")->detail, "node's NVLink"));
+	report_release(&r);
+	g_fabric = NULL;
+	/* the decision itself: descriptors unread, the node in an NVLink
+	 * domain with an IMEX channel -> MNNVL; without the channel -> local */
+	struct live_summary s;
+	memset(&s, 0, sizeof(s));
+	s.observed = s.nixl = true;
+	s.nixl_tx = s.nixl_rx = 536870912.0;
+	struct fabric_in dom = {
+		.gpus = 4, .cluster_uuid = true, .imex_channels = 1, .fabric = FGS_COMPLETED};
+	fabric_decide(&dom, &s.fabric);
+	assert_int_equal(live_path_decide(&s), LIVE_PATH_MNNVL);
+	s.fds_read = true; /* read, and no IMEX channel held: not MNNVL */
+	assert_int_equal(live_path_decide(&s), LIVE_PATH_LOCAL);
+	s.fds_read = false;
+	dom.imex_channels = 0;
+	fabric_decide(&dom, &s.fabric);
+	assert_int_equal(live_path_decide(&s), LIVE_PATH_LOCAL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -856,6 +916,7 @@ int main(void)
 		cmocka_unit_test(netdev_reset_spoils),
 		cmocka_unit_test(loopback_is_tcp),
 		cmocka_unit_test(mnnvl_is_its_own_path),
+		cmocka_unit_test(path_asks_the_fabric_model),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
