@@ -104,8 +104,9 @@ def skip_args(text, pos, count):
     return i
 
 
-def call_end(text, pos):
-    """The index after the ';' that ends the call opened at pos ('(' consumed)."""
+def tokens(text, pos):
+    """(index, char, depth) over text from pos, string literals skipped;
+    depth counts the ( and [ open before the char."""
     depth, i = 0, pos
     while i < len(text):
         c = text[i]
@@ -113,16 +114,22 @@ def call_end(text, pos):
             m = re.match(STR, text[i:])
             i += len(m.group(0)) if m else 1
             continue
+        yield i, c, depth
         if c in '([':
             depth += 1
         elif c in ')]':
             depth -= 1
-        elif c == ';' and depth < 0:
-            return i + 1
-        elif c == '\n' and depth < 0 and not text[i - 1] == '\\':
-            return i
         i += 1
-    return i
+
+
+def call_end(text, pos):
+    """The index after the ';' that ends the call opened at pos ('(' consumed)."""
+    for i, c, depth in tokens(text, pos):
+        if c == ';' and depth < 0:
+            return i + 1
+        if c == '\n' and depth < 0 and not text[i - 1] == '\\':
+            return i
+    return len(text)
 
 
 SUCCESS = re.compile(r'^\s*\(?\s*(UCS_OK|ncclSuccess|NIXL_SUCCESS|FI_SUCCESS|0|true|'
@@ -194,24 +201,16 @@ def macro_defs(text, funcs):
 
 def macro_args(text, pos):
     """The arguments of the call opened at pos, as raw strings."""
-    args, depth, start, i = [], 0, pos, pos
-    while i < len(text):
-        c = text[i]
-        if c == '"':
-            m = re.match(STR, text[i:])
-            i += len(m.group(0)) if m else 1
+    args, start = [], pos
+    for i, c, depth in tokens(text, pos):
+        if depth:
             continue
-        if c in '([':
-            depth += 1
-        elif c in ')]':
-            if depth == 0:
-                args.append(text[start:i].strip())
-                return args
-            depth -= 1
-        elif c == ',' and depth == 0:
+        if c in ')]':
+            args.append(text[start:i].strip())
+            return args
+        if c == ',':
             args.append(text[start:i].strip())
             start = i + 1
-        i += 1
     return args
 
 
