@@ -183,12 +183,120 @@ static void redacted_before_cut(void **state)
 	logscan_release(&l);
 }
 
+/*
+ * Each alternative of each pattern, alone: a real line that holds that one
+ * needle and no other of its pattern finds its symptom, so that dropping an
+ * alternative from logscan.c's table turns this red even where a fixture
+ * also holds a sibling alternative (NCCL prints "NET/Socket : Using" next to
+ * "Using network Socket").  The lines are copied from the fixtures named
+ * beside them (tests/fixtures/parse, tests/fixtures/live/logs,
+ * tests/fixtures/nixl/outputs), or, where none holds the needle, from the
+ * thread or the format string named.
+ */
+static void each_alternative_alone(void **state)
+{
+	static const struct {
+		enum log_symptom sym;
+		const char *line;
+	} alone[] = {
+		/* nccl_debug__ib_disabled_using_network_socket.txt */
+		{LOG_NCCL_NET_SOCKET, "user:852750:852802 [0] NCCL INFO Using network Socket"},
+		{LOG_NCCL_NET_SOCKET,
+		 "user:852750:852802 [0] NCCL INFO NET/Socket : Using [0]ibs85f0:192.168.1.14<0>"},
+		/* nccl_debug__p2p_ipc_read_and_net_socket_ibext_no_device.txt */
+		{LOG_NCCL_NET_SOCKET,
+		 "x:926:1151 [7] NCCL INFO Channel 03/0 : 15[7] -> 6[6] [send] via NET/Socket/3"},
+		/* nccl_debug__ibext_sharp_plugin_no_peermem.txt */
+		{LOG_NCCL_NET_IB, "ad5b8ae33076:28331:28331 [0] NCCL INFO Using network IBext"},
+		{LOG_NCCL_NET_IB,
+		 "ad5b8ae33076:28331:28331 [0] NCCL INFO NET/IB : Using [0]mlx5_0:1/IB/SHARP"},
+		/* nccl_debug__aws_ofi_efa_selected_provider.txt */
+		{LOG_NCCL_NET_OFI,
+		 "test-nccl-efa-worker-0:21:21 [0] NCCL INFO Using network AWS Libfabric"},
+		{LOG_NCCL_NET_OFI,
+		 "test-nccl-efa-worker-0:21:21 [0] NCCL INFO NET/OFI Selected Provider is efa (found 1 nics)"},
+		/* nccl_debug__ibv_open_device_failed_container_bond.txt */
+		{LOG_NCCL_IB_OPEN_FAILED,
+		 "misc/ibvwrap.cc:212 NCCL WARN Call to ibv_open_device failed"},
+		{LOG_NCCL_IB_OPEN_FAILED,
+		 "transport/net_ib.cc:148 NCCL WARN NET/IB : Unable to open device mlx5_bond_0"},
+		/* nccl_debug__ib_gdrdma_and_p2p_cumem_h20.txt */
+		{LOG_NCCL_NET_IB_NO_GDR,
+		 "H20-GPU-06:4015539:4015652 [0] NCCL INFO Channel 07/0 : 0[0] -> 2[0] [receive] via NET/IB/3"},
+		/* NCCL transport/net.cc's "... via NET/%s/%d%s%s" with the IBext plugin */
+		{LOG_NCCL_NET_IB_NO_GDR,
+		 "g1:11:12 [0] NCCL INFO Channel 00/0 : 0[0] -> 8[0] [send] via NET/IBext/0"},
+		/* ucx_log__debug_ib_md_cuda_gpudirect_rdma_disabled.txt */
+		{LOG_UCX_GDR_DISABLED,
+		 "[1716918990.461294] [gpu1:2588768:0]           ib_md.c:1128 UCX  DEBUG mlx5_0: "
+		 "cuda GPUDirect RDMA is disabled"},
+		/* gdr_probe__gb300_gke_no_peermem_ucx_dmabuf_nixl_disconnect.txt */
+		{LOG_UCX_GDR_DISABLED,
+		 "ib_md.c: mlx5_0: cuda GPUDirect RDMA is not detected by checking "
+		 "/sys/kernel/mm/memory_peers/nv_mem/version"},
+		/* ucx_errors__tcp_docker0_unreachable_and_no_am_transport.txt */
+		{LOG_UCX_UNREACHABLE,
+		 "[gpu1:1581048] pml_ucx.c:419 Error: ucp_ep_create(proc=9) failed: Destination is "
+		 "unreachable"},
+		{LOG_UCX_UNREACHABLE,
+		 "[1716594409.541480] [gpu1:1581047:0] sock.c:323 UCX ERROR connect(fd=87, "
+		 "dest_addr=172.17.0.1:47133) failed: Connection refused"},
+		/* nixlbench__ucx_plugin_not_found_createBackend_failed.txt */
+		{LOG_NIXL_BACKEND_NOT_FOUND,
+		 "E0421 11:56:59.774282  709103 nixl_agent.cpp:259] getPluginParams: backend 'UCX' not "
+		 "found"},
+		{LOG_NIXL_BACKEND_NOT_FOUND,
+		 "E0421 11:56:59.775353  709103 nixl_agent.cpp:322] createBackend: unsupported backend "
+		 "'UCX'"},
+		{LOG_NIXL_BACKEND_NOT_FOUND, "NIXL: createBackend failed! (Error code: -1)"},
+		/* nixlbench__etcd_stale_rank_error.txt */
+		{LOG_NIXL_ETCD_STALE, "Rank 1 is greater than or equal to global size 1"},
+		{LOG_NIXL_ETCD_STALE, "Failed to setup ETCD runtime"},
+		/* ngc_container_banner__peermem_not_detected_shmem_64mb.txt */
+		{LOG_PEERMEM_NOT_DETECTED,
+		 "NOTE: Mellanox network driver detected, but NVIDIA peer memory driver not"},
+		/* gdr_probe__gb300_gke_no_peermem_ucx_dmabuf_nixl_disconnect.txt */
+		{LOG_PEERMEM_NOT_DETECTED,
+		 "modprobe: FATAL: Module nvidia_peermem not found in directory /lib/modules/6.12.85+"},
+		/* modprobe_nvidia_peermem__gb300_invalid_argument_dmesg.txt */
+		{LOG_PEERMEM_LOAD_FAILED,
+		 "modprobe: ERROR: could not insert 'nvidia_peermem': Invalid argument"},
+		{LOG_PEERMEM_LOAD_FAILED,
+		 "[Tue Sep  8 17:16:02 2026] nvidia_peermem: Unknown symbol "
+		 "ib_register_peer_memory_client (err -22)"},
+		/* ib_write_bw__did_not_detect_devices.txt */
+		{LOG_RDMA_NO_DEVICE, "Did not detect devices"},
+		{LOG_RDMA_NO_DEVICE, "Unable to find the Infiniband/RoCE device"},
+		/* UCX uct/ib/base/ib_iface.c's ibv_create_cq error with the memlock
+		 * hint (ib_log.c), as posted in an MPICH run on a 64 KiB limit */
+		{LOG_UCX_MEMLOCK,
+		 "[1736959004.001121] [bernie:29714:0]        ib_iface.c:1060 UCX  ERROR "
+		 "ibv_create_cq(cqe=4096) failed: Cannot allocate memory : Please set max locked "
+		 "memory (ulimit -l) to 'unlimited' (current: 64 kbytes)"},
+		/* UCX ucp_worker.c "no usable transports/devices (asked %s)" */
+		{LOG_UCX_NO_USABLE_TRANSPORT,
+		 "[1700000000.000000] [h:1:0]  ucp_worker.c:1 UCX  ERROR no usable transports/devices "
+		 "(asked tcp on network:ib0)"},
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(alone) / sizeof(alone[0]); i++) {
+		struct logscan l;
+		if (logscan_parse(alone[i].line, strlen(alone[i].line), &l) != 0 ||
+		    !logscan_get(&l, alone[i].sym))
+			fail_msg("%s not found in: %s", log_symptom_name(alone[i].sym),
+				 alone[i].line);
+		logscan_release(&l);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(fixtures),
 		cmocka_unit_test(evidence_and_counts),
 		cmocka_unit_test(redacted_before_cut),
+		cmocka_unit_test(each_alternative_alone),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
