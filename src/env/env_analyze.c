@@ -6,6 +6,7 @@
 #include "core/redact.h"
 #include "env/env_desc.h"
 #include "env/env_analyze.h"
+#include "rules/engines.h"
 
 void env_report_inputs(struct ci_report *r, const struct manifest_set *ms)
 {
@@ -60,9 +61,6 @@ bool env_relevant(const struct deployment *d)
 				return true;
 		return d->n_svcs == 0;
 	}
-	static const char *const cmds[] = {"dynamo.",      "nixlbench",  "ucx_perftest",
-					   "_bw ",         "vllm serve", "sglang.launch_server",
-					   "trtllm-serve", NULL};
 	for (size_t i = 0; i < d->n_svcs; i++) {
 		const struct service *s = &d->svcs[i];
 		if (s->gpus > 0)
@@ -74,9 +72,8 @@ bool env_relevant(const struct deployment *d)
 			    strcmp(s->env.v[k].name, "CUDA_VISIBLE_DEVICES") &&
 			    strncmp(s->env.v[k].name, "NIXL_TELEMETRY_", 15))
 				return true;
-		for (size_t k = 0; s->command_line && cmds[k]; k++)
-			if (strstr(s->command_line, cmds[k]))
-				return true;
+		if (engine_command_relevant(s->command_line))
+			return true;
 	}
 	return false;
 }

@@ -205,3 +205,26 @@ bool engine_ray_start(const char *cmd, bool *head)
 		*head = strstr(p, "--head") != NULL;
 	return strstr(p, "--head") || strstr(p, "--address");
 }
+
+/*
+ * Command fragments that make a plain workload one the transport matters
+ * to (env_relevant): an engine or a transfer test.  Each row's source:
+ */
+static const char *const relevant_cmds[] = {
+	"dynamo.", /* ai-dynamo/dynamo, components/src/dynamo: python -m dynamo.vllm and the like */
+	"nixlbench",            /* ai-dynamo/nixl, benchmark/nixlbench */
+	"ucx_perftest",         /* openucx/ucx, src/tools/perf */
+	"_bw ",                 /* linux-rdma/perftest: ib_write_bw, ib_read_bw */
+	"vllm serve",           /* vllm-project/vllm, vllm/entrypoints/cli/serve.py */
+	"sglang.launch_server", /* sgl-project/sglang, python/sglang/launch_server.py */
+	"trtllm-serve",         /* NVIDIA/TensorRT-LLM, tensorrt_llm/commands/serve.py */
+	NULL,
+};
+
+bool engine_command_relevant(const char *cmdline)
+{
+	for (size_t k = 0; cmdline && relevant_cmds[k]; k++)
+		if (strstr(cmdline, relevant_cmds[k]))
+			return true;
+	return false;
+}

@@ -82,4 +82,7 @@ enum engine_id engine_family(enum engine_id e);
 bool engine_ray_start(const char *cmdline, bool *head);
 extern const char *const engine_ray_source;
 
+/* The command runs an engine or a transfer test (the env verb's relevance). */
+bool engine_command_relevant(const char *cmdline);
+
 #endif
