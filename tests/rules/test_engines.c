@@ -89,6 +89,27 @@ static void test_kv_connectors(void **state)
 	assert_null(engine_kv_transfer_connector("vllm serve m NixlConnector"));
 }
 
+static void test_command_relevant(void **state)
+{
+	(void)state;
+	/* each row of relevant_cmds[], in a launch line of the shape users write */
+	static const char *const yes[] = {
+		"python3 -m dynamo.vllm --model Qwen/Qwen3-0.6B",
+		"nixlbench --etcd_endpoints http://etcd:2379 --backend UCX",
+		"ucx_perftest -t tag_lat -m cuda peer-0",
+		"ib_write_bw -d mlx5_0 --use_cuda=0 peer-0",
+		"vllm serve meta-llama/Llama-3.1-8B-Instruct --port 8000",
+		"python3 -m sglang.launch_server --model-path Qwen/Qwen3-8B",
+		"trtllm-serve nvidia/Llama-3.1-8B-Instruct-FP8 --backend pytorch",
+	};
+	for (size_t i = 0; i < sizeof(yes) / sizeof(yes[0]); i++)
+		if (!engine_command_relevant(yes[i]))
+			fail_msg("not relevant: %s", yes[i]);
+	assert_false(engine_command_relevant("nginx -g 'daemon off;'"));
+	assert_false(engine_command_relevant("python3 -m http.server 8080"));
+	assert_false(engine_command_relevant(NULL));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -96,6 +117,7 @@ int main(void)
 		cmocka_unit_test(test_general_rule),
 		cmocka_unit_test(test_ray),
 		cmocka_unit_test(test_kv_connectors),
+		cmocka_unit_test(test_command_relevant),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
