@@ -1506,7 +1506,8 @@ static void generic_walk(struct pctx *pc, struct deployment *d, const struct yno
 	for (size_t i = 0; i + 1 < n->n; i += 2) {
 		const struct ynode *k = n->u.kids[i], *v = n->u.kids[i + 1];
 		const char *key = yscalar(k);
-		if (!key || !strcmp(key, "metadata") || !strcmp(key, "status"))
+		if (!key || !strcmp(key, "metadata") || !strcmp(key, "status") ||
+		    k8s_sidecar_patch_key(key))
 			continue;
 		const struct ynode *r = role;
 		if (!strcasecmp(key, "prefill") || !strcasecmp(key, "decode"))

@@ -60,6 +60,25 @@ const char *const k8s_role_list_source =
 	"vllm-project/aibrix api/orchestration/v1alpha1 stormservice_types.go "
 	"(RoleSpec.Name under spec.template.spec.roles)";
 
+/* Keys whose containers[] patch sidecars a profile injects.  Each row's
+ * source: */
+static const char *const sidecar_patch_keys[] = {
+	/* sgl-project/rbg api/workloads/v1alpha1 rolebasedgroup_types.go:
+	 * RoleSpec.EngineRuntimes []EngineRuntime{ProfileName, Containers},
+	 * "injects sidecar containers into this role's pods" (e.g. Patio
+	 * worker registration) from a ClusterEngineRuntimeProfile */
+	"engineRuntimes",
+	NULL,
+};
+
+bool k8s_sidecar_patch_key(const char *key)
+{
+	for (size_t i = 0; key && sidecar_patch_keys[i]; i++)
+		if (!strcmp(key, sidecar_patch_keys[i]))
+			return true;
+	return false;
+}
+
 static bool row_matches(const struct k8s_name_row *r, const char *name)
 {
 	return r->prefix ? !strncmp(name, r->name, strlen(r->name)) : !strcmp(name, r->name);

@@ -68,6 +68,11 @@ const struct k8s_role_label *k8s_role_label(const char *key);
 extern const char *const k8s_role_list_key;
 extern const char *const k8s_role_list_source;
 
+/* A key under which a workload CRD holds sidecar patches, not pod specs:
+ * the containers below it are merged into containers a profile injects
+ * (RBG roles[].engineRuntimes[].containers), never an engine of their own. */
+bool k8s_sidecar_patch_key(const char *key);
+
 const char *k8s_net_name(enum k8s_net n);
 
 #endif

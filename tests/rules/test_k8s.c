@@ -59,6 +59,11 @@ static void test_networks_and_roles(void **state)
 	assert_non_null(k8s_role_label("llm-d.ai/role"));
 	assert_null(k8s_role_label("app"));
 	assert_true(strlen(k8s_nad_source) > 10);
+	/* RBG's engineRuntimes patch an injected sidecar: not a pod spec */
+	assert_true(k8s_sidecar_patch_key("engineRuntimes"));
+	assert_false(k8s_sidecar_patch_key("template"));
+	assert_false(k8s_sidecar_patch_key("roles"));
+	assert_false(k8s_sidecar_patch_key(NULL));
 }
 
 int main(void)
