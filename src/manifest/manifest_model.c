@@ -1475,13 +1475,14 @@ static void build_pcs(struct pctx *pc, const struct ynode *root, int doc_index)
 #define GENERIC_MAX_DEPTH 12
 
 static void generic_walk(struct pctx *pc, struct deployment *d, const struct ynode *n,
-			 const struct ynode *meta, const struct ynode *role, int depth)
+			 const struct ynode *meta, const struct ynode *role,
+			 const struct ynode *group, int depth)
 {
 	if (!n || depth > GENERIC_MAX_DEPTH || d->n_svcs >= MANIFEST_MAX_SERVICES)
 		return;
 	if (yis_seq(n)) {
 		for (size_t i = 0; i < n->n; i++)
-			generic_walk(pc, d, n->u.kids[i], meta, role, depth + 1);
+			generic_walk(pc, d, n->u.kids[i], meta, role, group, depth + 1);
 		return;
 	}
 	if (!yis_map(n))
@@ -1492,7 +1493,15 @@ static void generic_walk(struct pctx *pc, struct deployment *d, const struct yno
 		char *name = rw ? xasprintf("%s/%s", d->name, rw) : NULL;
 		pc->crd_role = rw;
 		pc->crd_role_loc = at(pc, role);
-		pod_services(pc, d, n, meta, ymap_get(n, "replicas"), 1, name);
+		size_t before = d->n_svcs;
+		long size = group ? parse_long(yscalar(group), 1) : 1;
+		pod_services(pc, d, n, meta, ymap_get(n, "replicas"), size > 1 ? size : 1, name);
+		for (size_t i = before; size > 1 && i < d->n_svcs; i++) {
+			struct service *s = &d->svcs[i];
+			s->node_count_loc = at(pc, group);
+			if (s->node_count == size && !s->nodes_how)
+				s->nodes_how = xasprintf("leader/worker group of %ld pods", size);
+		}
 		pc->crd_role = NULL;
 		free(name);
 		return;
@@ -1512,7 +1521,10 @@ static void generic_walk(struct pctx *pc, struct deployment *d, const struct yno
 		const struct ynode *r = role;
 		if (!strcasecmp(key, "prefill") || !strcasecmp(key, "decode"))
 			r = k;
-		generic_walk(pc, d, v, !strcmp(key, "spec") ? ymap_get(n, "metadata") : meta, r,
+		const struct ynode *g = group;
+		if (k8s_group_size_key(key) && yscalar(ymap_get(v, "size")))
+			g = ymap_get(v, "size");
+		generic_walk(pc, d, v, !strcmp(key, "spec") ? ymap_get(n, "metadata") : meta, r, g,
 			     depth + 1);
 	}
 }
@@ -1525,7 +1537,7 @@ static void build_generic(struct pctx *pc, const struct ynode *root, const char 
 		return;
 	struct deployment *d = dep_new(pc, root, kind, doc_index);
 	d->generic = true;
-	generic_walk(pc, d, spec, NULL, NULL, 0);
+	generic_walk(pc, d, spec, NULL, NULL, NULL, 0);
 	if (!d->n_svcs) {
 		/* not a workload after all: drop it */
 		struct manifest_set *ms = pc->ms;

@@ -79,6 +79,26 @@ bool k8s_sidecar_patch_key(const char *key)
 	return false;
 }
 
+/* Keys whose map holds "size": pods per group, one engine per group. */
+static const struct {
+	const char *key;
+	const char *source;
+} group_size_keys[] = {
+	{"leaderWorkerPattern",
+	 "sgl-project/rbg api/workloads/v1alpha2 (RoleSpec Pattern.LeaderWorkerPattern.Size: "
+	 "1 leader + size-1 workers per instance)"},
+	{"leaderWorkerSet", "sgl-project/rbg api/workloads/v1alpha1 rolebasedgroup_types.go "
+			    "(RoleSpec.LeaderWorkerSet LeaderWorkerTemplate.Size)"},
+};
+
+const char *k8s_group_size_key(const char *key)
+{
+	for (size_t i = 0; key && i < sizeof(group_size_keys) / sizeof(group_size_keys[0]); i++)
+		if (!strcmp(key, group_size_keys[i].key))
+			return group_size_keys[i].source;
+	return NULL;
+}
+
 static bool row_matches(const struct k8s_name_row *r, const char *name)
 {
 	return r->prefix ? !strncmp(name, r->name, strlen(r->name)) : !strcmp(name, r->name);

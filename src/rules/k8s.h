@@ -73,6 +73,12 @@ extern const char *const k8s_role_list_source;
  * (RBG roles[].engineRuntimes[].containers), never an engine of their own. */
 bool k8s_sidecar_patch_key(const char *key);
 
+/* A key under which a workload CRD holds one engine's group of pods and
+ * its size (RBG roles[].leaderWorkerPattern.size): the pods below it are
+ * one engine over that many pods, as a LeaderWorkerSet's are.  NULL when
+ * key is none; else the source. */
+const char *k8s_group_size_key(const char *key);
+
 const char *k8s_net_name(enum k8s_net n);
 
 #endif

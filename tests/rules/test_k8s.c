@@ -64,6 +64,11 @@ static void test_networks_and_roles(void **state)
 	assert_false(k8s_sidecar_patch_key("template"));
 	assert_false(k8s_sidecar_patch_key("roles"));
 	assert_false(k8s_sidecar_patch_key(NULL));
+	/* RBG's leader/worker group: its size is pods per engine */
+	assert_non_null(k8s_group_size_key("leaderWorkerPattern"));
+	assert_non_null(k8s_group_size_key("leaderWorkerSet"));
+	assert_null(k8s_group_size_key("standalonePattern"));
+	assert_null(k8s_group_size_key(NULL));
 }
 
 int main(void)
