@@ -564,12 +564,29 @@ static void test_efa(void **state)
 	tcase_release(&c);
 }
 
+/* A missing nixlbench leaves the pair-test proof undone, not the transport:
+ * skipped (never critical), the verdict stays ready, the next steps say where
+ * nixlbench comes from. */
+static void test_no_nixlbench_ready(void **state)
+{
+	(void)state;
+	struct tcase c;
+	tcase_load(&c, "ib_gpudirect_no_nixlbench", NULL);
+	assert_null(c.f.tool_path[NT_NIXLBENCH]);
+	assert_int_equal(st(&c.r, "nixl.tools"), CI_SKIPPED);
+	assert_false(find(&c.r, "nixl.tools")->critical);
+	assert_non_null(strstr(detail(&c.r, "nixl.tools"), "needs nixlbench"));
+	assert_int_equal(c.v.kind, CI_READY);
+	tcase_release(&c);
+}
+
 static void test_no_tooling(void **state)
 {
 	(void)state;
 	struct tcase c;
 	tcase_load(&c, "no_tooling", NULL);
-	assert_int_equal(st(&c.r, "nixl.tools"), CI_WARN);
+	assert_int_equal(st(&c.r, "nixl.tools"), CI_SKIPPED);
+	assert_false(find(&c.r, "nixl.tools")->critical);
 	assert_int_equal(st(&c.r, "nixl.backend"), CI_SKIPPED);
 	assert_true(find(&c.r, "nixl.backend")->critical);
 	assert_int_equal(st(&c.r, "nixl.ucx.rdma"), CI_SKIPPED);
@@ -697,6 +714,7 @@ int main(void)
 		cmocka_unit_test(test_no_verbs),
 		cmocka_unit_test(test_efa),
 		cmocka_unit_test(test_no_tooling),
+		cmocka_unit_test(test_no_nixlbench_ready),
 		cmocka_unit_test(test_tls_excludes),
 		cmocka_unit_test(test_debian_ci_transcript),
 		cmocka_unit_test(test_debian_outputs),
