@@ -701,24 +701,15 @@ static void test_pod_steps(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_tls_semantics),
-		cmocka_unit_test(test_netdev_semantics),
-		cmocka_unit_test(test_shell_quote),
-		cmocka_unit_test(test_expect),
-		cmocka_unit_test(test_pods_parse),
-		cmocka_unit_test(test_selector),
-		cmocka_unit_test(test_get_pods_fake),
-		cmocka_unit_test(test_pick_peer),
-		cmocka_unit_test(test_ib_gpudirect),
-		cmocka_unit_test(test_ib_host_only),
-		cmocka_unit_test(test_no_verbs),
-		cmocka_unit_test(test_efa),
-		cmocka_unit_test(test_no_tooling),
-		cmocka_unit_test(test_no_nixlbench_ready),
-		cmocka_unit_test(test_tls_excludes),
-		cmocka_unit_test(test_debian_ci_transcript),
-		cmocka_unit_test(test_debian_outputs),
-		cmocka_unit_test(test_pod_steps),
+		cmocka_unit_test(test_tls_semantics),  cmocka_unit_test(test_netdev_semantics),
+		cmocka_unit_test(test_shell_quote),    cmocka_unit_test(test_expect),
+		cmocka_unit_test(test_pods_parse),     cmocka_unit_test(test_selector),
+		cmocka_unit_test(test_get_pods_fake),  cmocka_unit_test(test_pick_peer),
+		cmocka_unit_test(test_ib_gpudirect),   cmocka_unit_test(test_ib_host_only),
+		cmocka_unit_test(test_no_verbs),       cmocka_unit_test(test_efa),
+		cmocka_unit_test(test_no_tooling),     cmocka_unit_test(test_no_nixlbench_ready),
+		cmocka_unit_test(test_tls_excludes),   cmocka_unit_test(test_debian_ci_transcript),
+		cmocka_unit_test(test_debian_outputs), cmocka_unit_test(test_pod_steps),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
