@@ -993,8 +993,8 @@ static void svc_finish(struct sbuild *b)
 		s->gpus_loc = g->loc;
 	}
 	/* The model served: grouping KV endpoints of one model in a namespace. */
-	static const char *const mflags[] = {"--model", "--model-path", "--model_path", " serve",
-					     NULL};
+	static const char *const mflags[] = {"--model", "--model-path", "--model_path",
+					     " serve",  "trtllm-serve", NULL};
 	for (size_t i = 0; !s->model && mflags[i]; i++)
 		s->model = model_word(s->command_line, mflags[i]);
 }
@@ -1841,8 +1841,52 @@ static bool has_role(const struct deployment *d, enum svc_role r)
 	return false;
 }
 
+/* The model a workload's KV endpoints serve: the first engine's, as its
+ * last path component ("Qwen/Qwen3-8B" and "/models/Qwen3-8B" are one
+ * model); NULL when none is named or the name is a variable the reader
+ * cannot expand ($(MODEL), ${MODEL}). */
+static const char *endpoint_model(const struct deployment *d, size_t *len)
+{
+	for (size_t i = 0; i < d->n_svcs; i++) {
+		const char *m = d->svcs[i].model;
+		if (!m || (d->svcs[i].role != ROLE_PREFILL && d->svcs[i].role != ROLE_DECODE))
+			continue;
+		if (strchr(m, '$'))
+			return NULL;
+		size_t n = strlen(m);
+		while (n > 1 && m[n - 1] == '/')
+			n--;
+		const char *base = m;
+		for (size_t k = 0; k + 1 < n; k++)
+			if (m[k] == '/')
+				base = m + k + 1;
+		*len = n - (size_t)(base - m);
+		return base;
+	}
+	return NULL;
+}
+
 /*
- * Two plain workloads of one folder (or one stream) whose engines are told
+ * KV endpoints of one model in one namespace form a pair or a set (issue
+ * 20): two workloads pair when they share a folder (or a stream), their
+ * namespaces do not differ and the models they serve do not differ.  An
+ * unnamed namespace or model is the one the other names (kubectl apply -n,
+ * a model from a variable), so it never splits a pair.
+ */
+static bool same_kv_group(const struct deployment *a, const struct deployment *b)
+{
+	size_t dl = dir_len(a->loc.file);
+	if (dir_len(b->loc.file) != dl || (dl && strncmp(a->loc.file, b->loc.file, dl)))
+		return false;
+	if (a->ns && b->ns && strcmp(a->ns, b->ns))
+		return false;
+	size_t la = 0, lb = 0;
+	const char *ma = endpoint_model(a, &la), *mb = endpoint_model(b, &lb);
+	return !ma || !mb || (la == lb && strncasecmp(ma, mb, la) == 0);
+}
+
+/*
+ * Plain workloads of one KV group (same_kv_group) whose engines are told
  * to be prefill and decode (by their flags: the model never reads a role
  * from a name) are one disaggregated deployment and must be checked as a
  * pair.  Their services move into the first of them; the others keep none
@@ -1854,13 +1898,11 @@ static void pair_workloads(struct manifest_set *ms, size_t first_dep)
 		struct deployment *a = &ms->deps[i];
 		if (!plain_workload(a) || !(has_role(a, ROLE_PREFILL) || has_role(a, ROLE_DECODE)))
 			continue;
-		size_t dl = dir_len(a->loc.file);
 		bool pre = has_role(a, ROLE_PREFILL), dec = has_role(a, ROLE_DECODE);
 		size_t members = 0;
 		for (size_t j = i + 1; j < ms->n_deps; j++) {
 			const struct deployment *b = &ms->deps[j];
-			if (!plain_workload(b) || dir_len(b->loc.file) != dl ||
-			    (dl && strncmp(a->loc.file, b->loc.file, dl)))
+			if (!plain_workload(b) || !same_kv_group(a, b))
 				continue;
 			bool bp = has_role(b, ROLE_PREFILL), bd = has_role(b, ROLE_DECODE);
 			if (bp || bd) {
@@ -1874,8 +1916,7 @@ static void pair_workloads(struct manifest_set *ms, size_t first_dep)
 		char *name = xstrdup(a->name);
 		for (size_t j = i + 1; j < ms->n_deps; j++) {
 			struct deployment *b = &ms->deps[j];
-			if (!plain_workload(b) || dir_len(b->loc.file) != dl ||
-			    (dl && strncmp(a->loc.file, b->loc.file, dl)) ||
+			if (!plain_workload(b) || !same_kv_group(a, b) ||
 			    !(has_role(b, ROLE_PREFILL) || has_role(b, ROLE_DECODE)))
 				continue;
 			for (size_t k = 0; k < b->n_svcs && a->n_svcs < MANIFEST_MAX_SERVICES; k++)

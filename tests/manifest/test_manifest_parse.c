@@ -1011,6 +1011,56 @@ static void test_plain_roles_from_flags_and_pairing(void **state)
 	assert_int_equal(ms.deps[2].svcs[0].role, ROLE_UNKNOWN);
 }
 
+/* One pair per (namespace, model): a model's last path component names it,
+ * an unnamed namespace (qd) or a model from a variable (vd) never splits a
+ * pair. */
+#define PLAIN(name, ns, cmd)              \
+	"kind: Deployment\n"              \
+	"metadata: {name: " name ns "}\n" \
+	"spec:\n"                         \
+	"  template:\n"                   \
+	"    spec:\n"                     \
+	"      containers:\n"             \
+	"      - name: engine\n"          \
+	"        command: [" cmd "]\n"
+#define TRT(model, role) "trtllm-serve, " model ", --server_role, " role
+#define VLLM_NIXL(model, role)                           \
+	"vllm, serve, " model ", --kv-transfer-config, " \
+	"'{\"kv_connector\":\"NixlConnector\",\"kv_role\":\"" role "\"}'"
+
+static void test_plain_pairs_by_namespace_and_model(void **state)
+{
+	static const char *const docs[] = {
+		PLAIN("qp", ", namespace: q", TRT("Qwen/Qwen3-8B", "CONTEXT")),
+		PLAIN("lp", ", namespace: a", VLLM_NIXL("meta/Llama-3", "kv_producer")),
+		PLAIN("ld", ", namespace: b", VLLM_NIXL("meta/Llama-3", "kv_consumer")),
+		PLAIN("qd", "", TRT("/models/qwen3-8b/", "GENERATION")),
+		PLAIN("vd", ", namespace: a", VLLM_NIXL("$(MODEL)", "kv_consumer")),
+		PLAIN("md", ", namespace: a", VLLM_NIXL("mistralai/Mistral-7B", "kv_consumer")),
+	};
+	char yaml[4096] = "";
+	for (size_t i = 0; i < sizeof(docs) / sizeof(docs[0]); i++) {
+		strcat(yaml, "---\n");
+		strcat(yaml, docs[i]);
+	}
+	parse(yaml);
+	manifest_finish(&ms, 0);
+	assert_int_equal(ms.n_deps, 6);
+	assert_string_equal(ms.deps[0].svcs[0].model, "Qwen/Qwen3-8B");
+	/* qwen: one model by its last component, case aside */
+	assert_string_equal(ms.deps[0].name, "qp + qd");
+	assert_string_equal(ms.deps[3].paired_with, "qp");
+	/* llama in namespace a pairs with the decode whose model is a
+	 * variable, never with the decode of namespace b */
+	assert_string_equal(ms.deps[1].name, "lp + vd");
+	assert_null(ms.deps[2].paired_with);
+	assert_int_equal(ms.deps[2].n_svcs, 1);
+	assert_string_equal(ms.deps[4].paired_with, "lp");
+	/* another model's decode of namespace a stays alone */
+	assert_null(ms.deps[5].paired_with);
+	assert_int_equal(ms.deps[5].n_svcs, 1);
+}
+
 static void test_plain_kv_role_and_nnodes(void **state)
 {
 	parse("kind: StatefulSet\n"
@@ -1123,6 +1173,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_v1alpha1_extra_and_sidecar_containers, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_v1beta1_init_sidecar_and_extra, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_plain_pairs_by_namespace_and_model, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_plain_roles_from_flags_and_pairing, setup,
 						teardown),
