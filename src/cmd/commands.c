@@ -22,8 +22,10 @@ const struct verb verbs[] = {
 			"builds every DynamoGraphDeployment and GPU workload in them, and checks "
 			"what the YAML says about the KV transport: UCX, NIXL, NCCL and "
 			"libfabric variables, prefill/decode agreement, RDMA resources, IPC_LOCK "
-			"and memlock. '-' reads one YAML stream from stdin; --deployment NAME "
-			"reads the live DynamoGraphDeployment (one kubectl get) instead.",
+			"and memlock. A kustomize overlay in them is judged as `kubectl "
+			"kustomize` renders it (read-only; without kubectl its bases are listed, "
+			"not judged alone). '-' reads one YAML stream from stdin; --deployment "
+			"NAME reads the live DynamoGraphDeployment (one kubectl get) instead.",
 		.examples =
 			(const char *const[]){
 				"check_interconnect env recipes/llama-3-70b/vllm/disagg-multi-node",

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * `check_interconnect env PATH...`: the only part of the env verb that
- * touches the file system is manifest_load_path() (and path_error() below,
- * which says why a path could not be read); the rest is pure.
+ * `check_interconnect env PATH...`: the only parts of the env verb that
+ * touch the system are manifest_load_path() (and path_error() below, which
+ * says why a path could not be read) and kube_kustomize(), which renders a
+ * kustomize overlay of the input; the rest is pure.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -17,6 +18,7 @@
 #include "env/env_analyze.h"
 #include "env/env_desc.h"
 #include "probe/kube_dgd.h"
+#include "probe/kube_kustomize.h"
 #include "probe/run_command.h"
 
 /* Why a path could not be read, in strerror words. */
@@ -101,6 +103,48 @@ static int env_live(struct verb_ctx *c, struct ci_report *r)
 	return VERB_RENDER;
 }
 
+/* At most this many overlays are rendered per run, each within --timeout. */
+#define ENV_MAX_OVERLAYS 16
+
+/* Render each kustomize overlay of the input (`kubectl kustomize`, read-
+ * only) and read its output as one more stream: a base is then judged as
+ * the overlay completes it.  What each try gave is noted in ms. */
+static void render_overlays(const struct verb_ctx *c, struct manifest_set *ms)
+{
+	const char *dirs[ENV_MAX_OVERLAYS];
+	size_t n = manifest_kustomize_overlays(ms, dirs, ENV_MAX_OVERLAYS);
+	char *missing = NULL;
+	for (size_t i = 0; i < n; i++) {
+		char *dir = xstrdup(dirs[i]); /* ms grows below */
+		if (missing) {
+			manifest_kustomize_note(ms, dir, missing);
+			free(dir);
+			continue;
+		}
+		char *out = NULL, *err = NULL;
+		size_t len = 0;
+		double deadline = run_now() + probe_target_timeout(&c->probe);
+		enum probe_error e =
+			kube_kustomize(c->probe.kubectl, dir, deadline, &out, &len, &err);
+		if (e == PROBE_OK) {
+			char *where = xasprintf("%s (kubectl kustomize)", dir);
+			size_t first = ms->n_deps;
+			manifest_parse_bytes(ms, where, out, len);
+			manifest_finish(ms, first);
+			manifest_kustomize_note(ms, dir, "");
+			free(where);
+		} else {
+			manifest_kustomize_note(ms, dir, err ? err : "kubectl kustomize failed");
+			if (e == PROBE_KUBECTL_MISSING)
+				missing = err, err = NULL;
+		}
+		free(out);
+		free(err);
+		free(dir);
+	}
+	free(missing);
+}
+
 int cmd_env(struct verb_ctx *c, struct ci_report *r)
 {
 	if (c->target == VT_FLEET)
@@ -140,6 +184,7 @@ int cmd_env(struct verb_ctx *c, struct ci_report *r)
 	/* Nothing readable: a usage error, no report. */
 	int rc = CI_EXIT_USAGE;
 	if (readable) {
+		render_overlays(c, &ms);
 		r->per_subject = true;
 		env_analyze(r, &ms, r->target);
 		rc = VERB_RENDER;

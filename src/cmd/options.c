@@ -147,6 +147,7 @@ const struct cli_option cli_options[] = {
 	 .has_arg = OA_REQUIRED,
 	 .arg = "PATH",
 	 .bit = OPT_KUBECTL,
+	 .verbs = "env", /* env renders kustomize overlays with it */
 	 .probe = PROBE_VERBS,
 	 .fleet = FLEET_VERBS,
 	 .group = HG_TARGETS,

@@ -152,14 +152,19 @@ void env_analyze(struct ci_report *r, const struct manifest_set *ms, const char 
 		const struct deployment *kd = &ms->deps[i];
 		if (kd->kustomize_overlay) {
 			/* a base is what its overlays complete: judged as they render
-			 * it, never alone (env does not run kustomize) */
+			 * it (cmd/env.c runs `kubectl kustomize` on each), never alone */
+			const char *o = kd->kustomize_overlay;
+			const char *got = manifest_kustomize_outcome(ms, o);
+			if (got && !*got)
+				continue; /* judged as "O (kubectl kustomize)" */
 			report_na(r, ENV_CHECK(DEPLOYMENT), kd->name,
 				  "a kustomize base (%s:%d): overlay %s lists its folder and "
-				  "completes it; overlays were not rendered, so the base is not "
-				  "judged alone (render one: `kubectl kustomize %s`, and run env "
-				  "on the result)",
-				  kd->loc.file ? kd->loc.file : "?", kd->loc.line,
-				  kd->kustomize_overlay, kd->kustomize_overlay);
+				  "completes it; overlays were not rendered (%s), so the base "
+				  "is not judged alone (render one: `kubectl kustomize %s`, and "
+				  "run env on the result)",
+				  kd->loc.file ? kd->loc.file : "?", kd->loc.line, o,
+				  got ? got : "an overlay of an overlay, or past the 16 rendered",
+				  o);
 			continue;
 		}
 		struct env_class c;

@@ -261,6 +261,10 @@ struct manifest_set {
 	/* kustomize: each folder a Kustomization lists in resources/bases ->
 	 * the folder of that Kustomization (additive). */
 	struct kv_list kbases;
+	/* kustomize overlays the caller rendered or tried to: overlay folder
+	 * -> "" (rendered: its output was parsed as one more stream) or why
+	 * it was not (additive; manifest_kustomize_note). */
+	struct kv_list krendered;
 };
 
 void manifest_set_init(struct manifest_set *ms);
@@ -275,6 +279,7 @@ void manifest_set_release(struct manifest_set *ms);
 #define MANIFEST_MAX_NODES          YAML_MAX_NODES /* per file, as written */
 #define MANIFEST_MAX_EXPANDED       200000u        /* per document, aliases expanded */
 #define MANIFEST_MAX_EXPANDED_BYTES (16u << 20)
+#define MANIFEST_MAX_KBASES         1024u /* (base, overlay) rows of kustomize */
 
 /* Parse one file's bytes (pure: no I/O) into ms.  `name` is used for
  * locations.  Invalid YAML, alias bombs, excessive nesting... become diags;
@@ -304,6 +309,16 @@ void manifest_finish(struct manifest_set *ms, size_t first_dep);
  * | check_interconnect env -`) under the file cap; NAME is used for
  * locations.  False (with a diag) when fd cannot be read. */
 bool manifest_load_fd(struct manifest_set *ms, const char *name, int fd);
+
+/* The kustomize overlays to render: each folder whose Kustomization lists a
+ * base folder and that no Kustomization of the input lists as a base in
+ * turn (an overlay of an overlay renders through the outer one).  Fills
+ * out (pointers into ms) in input order, at most max; returns the count. */
+size_t manifest_kustomize_overlays(const struct manifest_set *ms, const char **out, size_t max);
+/* Record what rendering OVERLAY gave: "" rendered, else why not. */
+void manifest_kustomize_note(struct manifest_set *ms, const char *overlay, const char *outcome);
+/* What manifest_kustomize_note recorded for OVERLAY, or NULL: not tried. */
+const char *manifest_kustomize_outcome(const struct manifest_set *ms, const char *overlay);
 
 /* Zero every line number of the deployments from first_dep on: for live
  * objects read from the API server, where a line of kubectl's rendering

@@ -1594,12 +1594,12 @@ static char *path_join_norm(const char *dir, size_t dl, const char *ref)
 	return out;
 }
 
-/* A Kustomization: the folders it lists as resources (bases) complete into
- * what this folder renders. */
+/* A Kustomization: the folders it lists as resources (bases) and the
+ * Components it applies complete into what this folder renders. */
 static void build_kustomization(struct pctx *pc, const struct ynode *root)
 {
 	size_t dl = dir_len(pc->file);
-	static const char *const keys[] = {"resources", "bases", NULL};
+	static const char *const keys[] = {"resources", "bases", "components", NULL};
 	for (size_t k = 0; keys[k]; k++) {
 		const struct ynode *seq = ymap_get(root, keys[k]);
 		for (size_t i = 0; yis_seq(seq) && i < seq->n && i < 64; i++) {
@@ -1612,7 +1612,14 @@ static void build_kustomization(struct pctx *pc, const struct ynode *root)
 				continue;
 			char *base = path_join_norm(pc->file, dl, ref);
 			char *self = dl ? xasprintf("%.*s", (int)dl, pc->file) : xstrdup(".");
-			kv_list_set(&pc->ms->kbases, base, self, at(pc, seq->u.kids[i]));
+			/* one row per (base, overlay): a base of five overlays is
+			 * rendered by each */
+			bool dup = false;
+			for (size_t j = 0; j < pc->ms->kbases.n && !dup; j++)
+				dup = !strcmp(pc->ms->kbases.v[j].key, base) &&
+				      !strcmp(pc->ms->kbases.v[j].value, self);
+			if (!dup && pc->ms->kbases.n < MANIFEST_MAX_KBASES)
+				kv_list_add(&pc->ms->kbases, base, self, at(pc, seq->u.kids[i]));
 			free(base);
 			free(self);
 		}
@@ -1627,8 +1634,13 @@ static const char *const pod_template_kinds[] = {
 static void build_object(struct pctx *pc, const struct ynode *root, int doc_index, int depth)
 {
 	const char *kind = ymap_str(root, "kind");
-	if (!kind)
+	if (!kind) {
+		/* a Kustomization needs no kind: its file name says what it is */
+		const char *slash = pc->file ? strrchr(pc->file, '/') : NULL;
+		if (depth == 0 && k8s_kustomization_file(slash ? slash + 1 : pc->file))
+			build_kustomization(pc, root);
 		return;
+	}
 	const struct ynode *spec = ymap_get(root, "spec");
 	if (strcmp(kind, "DynamoGraphDeployment") == 0) {
 		build_dgd(pc, root, doc_index);
@@ -1951,6 +1963,31 @@ static void mark_kustomize_bases(struct manifest_set *ms, size_t first_dep)
 			}
 		}
 	}
+}
+
+size_t manifest_kustomize_overlays(const struct manifest_set *ms, const char **out, size_t max)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < ms->kbases.n && n < max; i++) {
+		const char *o = ms->kbases.v[i].value;
+		bool seen = kv_list_find(&ms->kbases, o) != NULL;
+		for (size_t k = 0; k < n && !seen; k++)
+			seen = strcmp(out[k], o) == 0;
+		if (!seen)
+			out[n++] = o;
+	}
+	return n;
+}
+
+void manifest_kustomize_note(struct manifest_set *ms, const char *overlay, const char *outcome)
+{
+	kv_list_set(&ms->krendered, overlay, outcome, (struct src_loc){0});
+}
+
+const char *manifest_kustomize_outcome(const struct manifest_set *ms, const char *overlay)
+{
+	const struct kv *e = kv_list_find(&ms->krendered, overlay);
+	return e ? e->value : NULL;
 }
 
 void manifest_finish(struct manifest_set *ms, size_t first_dep)

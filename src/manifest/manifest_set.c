@@ -233,6 +233,7 @@ void manifest_set_release(struct manifest_set *ms)
 	free(ms->claims);
 	kv_list_release(&ms->nads);
 	kv_list_release(&ms->kbases);
+	kv_list_release(&ms->krendered);
 	for (size_t i = 0; i < ms->n_diags; i++) {
 		free(ms->diags[i].file);
 		free(ms->diags[i].message);

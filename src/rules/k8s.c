@@ -198,6 +198,19 @@ const struct k8s_role_label *k8s_role_label(const char *key)
 	return NULL;
 }
 
+/* kubernetes-sigs/kustomize api/konfig/general.go
+ * (RecognizedKustomizationFileNames, kustomize v5): the names a folder's
+ * Kustomization may have; the file needs no apiVersion or kind. */
+bool k8s_kustomization_file(const char *basename)
+{
+	static const char *const names[] = {"kustomization.yaml", "kustomization.yml",
+					    "Kustomization", NULL};
+	for (size_t i = 0; basename && names[i]; i++)
+		if (!strcmp(basename, names[i]))
+			return true;
+	return false;
+}
+
 const char *k8s_net_name(enum k8s_net n)
 {
 	switch (n) {

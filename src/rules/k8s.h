@@ -79,6 +79,11 @@ bool k8s_sidecar_patch_key(const char *key);
  * key is none; else the source. */
 const char *k8s_group_size_key(const char *key);
 
+/* A file name kustomize reads as a folder's Kustomization (whose apiVersion
+ * and kind are optional): kustomize api/konfig/general.go
+ * RecognizedKustomizationFileNames. */
+bool k8s_kustomization_file(const char *basename);
+
 const char *k8s_net_name(enum k8s_net n);
 
 #endif

@@ -16,6 +16,7 @@
 #include "core/xalloc.h"
 #include "probe/kube.h"
 #include "probe/kube_dgd.h"
+#include "probe/kube_kustomize.h"
 #include "probe/probe.h"
 
 static void test_names(void **state)
@@ -201,6 +202,60 @@ static void test_dgd_argv(void **state)
 	}
 	assert_int_equal(kube_get_dgd_argv("kubectl", NULL, NULL, "-n", "d", argv, &why), -1);
 	free(why);
+}
+
+/* `kubectl kustomize -- DIR`: the folder is one element after "--", so a
+ * folder named like an option stays a folder; an option-like kubectl is
+ * refused.  What kustomize says is one line: the real stderr of kubectl
+ * v1.32.4 (kustomize v5.5.0, klog's err="...") and of the older form. */
+static void test_kustomize(void **state)
+{
+	(void)state;
+	const char *argv[KUBE_KUSTOMIZE_ARGV_MAX];
+	assert_int_equal(kube_kustomize_argv("kubectl", "-rf", argv), 4);
+	assert_string_equal(argv[1], "kustomize");
+	assert_string_equal(argv[2], "--");
+	assert_string_equal(argv[3], "-rf");
+	assert_null(argv[4]);
+	assert_int_equal(kube_kustomize_argv("--kubeconfig=x", "d", argv), -1);
+	assert_int_equal(kube_kustomize_argv("kubectl", "", argv), -1);
+
+	static const char klog[] =
+		"E1202 13:19:22.433489   27041 run.go:72] \"command failed\" "
+		"err=\"accumulating resources: accumulation err='accumulating resources from "
+		"'../missing': evalsymlink failure on '/tmp/kz/missing' : lstat /tmp/kz/missing: "
+		"no such file or directory'\"\n";
+	char *m = kube_kustomize_error(klog, sizeof(klog) - 1);
+	assert_non_null(strstr(m, "accumulating resources: accumulation err="));
+	assert_null(strchr(m, '"'));
+	free(m);
+	static const char old[] = "Warning: something\nerror: must build at directory: "
+				  "not a valid directory: evalsymlink failure\n";
+	m = kube_kustomize_error(old, sizeof(old) - 1);
+	assert_string_equal(m,
+			    "must build at directory: not a valid directory: evalsymlink failure");
+	free(m);
+	m = kube_kustomize_error("one\ntwo\n\n", 9);
+	assert_string_equal(m, "two");
+	free(m);
+	m = kube_kustomize_error(NULL, 0);
+	assert_string_equal(m, "no message");
+	free(m);
+	char big[1000];
+	memset(big, 'x', sizeof(big));
+	m = kube_kustomize_error(big, sizeof(big));
+	assert_int_equal(strlen(m), 200);
+	free(m);
+
+	/* no kubectl: said once, the run goes on without a rendering */
+	char *out = NULL, *err = NULL;
+	size_t len = 0;
+	assert_int_equal(
+		kube_kustomize("/nonexistent/kubectl", "d", run_now() + 5, &out, &len, &err),
+		PROBE_KUBECTL_MISSING);
+	assert_null(out);
+	assert_non_null(strstr(err, "not found"));
+	free(err);
 }
 
 /* Hostile input is refused before any argv exists (and so before any
@@ -504,6 +559,7 @@ int main(void)
 		cmocka_unit_test(test_argv_full),
 		cmocka_unit_test(test_argv_minimal),
 		cmocka_unit_test(test_dgd_argv),
+		cmocka_unit_test(test_kustomize),
 		cmocka_unit_test(test_argv_rejects),
 		cmocka_unit_test(test_embedded_script),
 		cmocka_unit_test(test_classify_fixtures),
