@@ -28,6 +28,7 @@ int cmd_all(struct verb_ctx *c, struct ci_report *r)
 		manifest_set_release(&ms);
 		return CI_EXIT_USAGE;
 	}
+	env_render_overlays(&c->fleet.probe, &ms);
 	env_analyze(r, &ms, path);
 
 	struct fleet_result res;

@@ -121,6 +121,12 @@ void verb_ctx_init(struct verb_ctx *c, const struct verb *v, const struct cli_op
 
 /* The verbs (one file each). */
 int cmd_env(struct verb_ctx *c, struct ci_report *r);
+/* Render each kustomize overlay of ms (`kubectl kustomize`, read-only; t's
+ * kubectl and --timeout) and read its output as one more stream: a base is
+ * then judged as the overlay completes it.  What each try gave is noted in
+ * ms (manifest_kustomize_outcome).  env and all call it after loading. */
+struct manifest_set;
+void env_render_overlays(const struct probe_target *t, struct manifest_set *ms);
 int cmd_vars(struct verb_ctx *c, struct ci_report *r);
 int cmd_all(struct verb_ctx *c, struct ci_report *r);
 void cmd_node(struct verb_ctx *c, struct ci_report *r, const struct transcript *t);

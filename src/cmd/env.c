@@ -106,10 +106,7 @@ static int env_live(struct verb_ctx *c, struct ci_report *r)
 /* At most this many overlays are rendered per run, each within --timeout. */
 #define ENV_MAX_OVERLAYS 16
 
-/* Render each kustomize overlay of the input (`kubectl kustomize`, read-
- * only) and read its output as one more stream: a base is then judged as
- * the overlay completes it.  What each try gave is noted in ms. */
-static void render_overlays(const struct verb_ctx *c, struct manifest_set *ms)
+void env_render_overlays(const struct probe_target *t, struct manifest_set *ms)
 {
 	const char *dirs[ENV_MAX_OVERLAYS];
 	size_t n = manifest_kustomize_overlays(ms, dirs, ENV_MAX_OVERLAYS);
@@ -123,9 +120,8 @@ static void render_overlays(const struct verb_ctx *c, struct manifest_set *ms)
 		}
 		char *out = NULL, *err = NULL;
 		size_t len = 0;
-		double deadline = run_now() + probe_target_timeout(&c->probe);
-		enum probe_error e =
-			kube_kustomize(c->probe.kubectl, dir, deadline, &out, &len, &err);
+		double deadline = run_now() + probe_target_timeout(t);
+		enum probe_error e = kube_kustomize(t->kubectl, dir, deadline, &out, &len, &err);
 		if (e == PROBE_OK) {
 			char *where = xasprintf("%s (kubectl kustomize)", dir);
 			size_t first = ms->n_deps;
@@ -184,7 +180,7 @@ int cmd_env(struct verb_ctx *c, struct ci_report *r)
 	/* Nothing readable: a usage error, no report. */
 	int rc = CI_EXIT_USAGE;
 	if (readable) {
-		render_overlays(c, &ms);
+		env_render_overlays(&c->probe, &ms);
 		r->per_subject = true;
 		env_analyze(r, &ms, r->target);
 		rc = VERB_RENDER;
