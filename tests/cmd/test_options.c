@@ -163,7 +163,9 @@ static void test_masks(void **state)
 			       OPT_KUBECTL | OPT_TIMEOUT | OPT_DEPLOYMENT | OPT_SELECTOR |
 			       OPT_JOBS | OPT_DEADLINE | OPT_ALL_NAMESPACES;
 	const unsigned live = OPT_OBSERVE | OPT_LOGS;
-	assert_int_equal(verb_allowed_options(verb_find("env"), VT_PATHS), OPT_MAX_FILES);
+	/* env renders kustomize overlays with --kubectl */
+	assert_int_equal(verb_allowed_options(verb_find("env"), VT_PATHS),
+			 OPT_MAX_FILES | OPT_KUBECTL);
 	assert_int_equal(verb_allowed_options(verb_find("env"), VT_FLEET),
 			 OPT_MAX_FILES | OPT_NAMESPACE | OPT_CONTEXT | OPT_KUBECONFIG |
 				 OPT_KUBECTL | OPT_TIMEOUT | OPT_DEPLOYMENT);
