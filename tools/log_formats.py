@@ -18,6 +18,9 @@ level alone (consequence() below):
   abort: the operation failed -> fail;
 - they carry on (`continue`, `break`, `return UCS_OK`/`ncclSuccess`/
   `NIXL_SUCCESS`/`0`): the call reports something the code survives -> warn;
+- the block ends undecided: past its if-chain's else branches, a `return VAR`
+  whose VAR the block's own condition tests for an error, unassigned on the
+  way, is this path's error -> fail (aws-ofi-nccl 1.7 find_ofi_provider);
 - neither: the call's level decides.  Loggers with an error level (UCX's
   ucs_error, NIXL's NIXL_ERROR) mean fail at that level and warn at their
   warning level; loggers whose highest level is a warning (NCCL's WARN,
@@ -156,7 +159,112 @@ def consequence(text, pos):
             if not seg.startswith('#define', i):
                 break
         i += 1
-    body = seg[:i]
+    cons = decide(seg[:i])
+    if cons or i >= len(seg) or seg[i] != '}':
+        return cons
+    # The call's block ends undecided: the code falls out of it.  Its
+    # else-siblings are other paths; what follows the if-chain, in the
+    # enclosing blocks (past an #endif and a label), is where this path
+    # goes.  A variable returned there is this path's error when the
+    # block's own condition holds it at an error value and nothing assigns
+    # it after the call (aws-ofi-nccl 1.7's find_ofi_provider: inside
+    # `else if (rc == -FI_ENODATA)`, "Couldn't find any optimal provider",
+    # then `exit: ... return rc;`).  Any other return out there may be
+    # another path's, and leaves the row to its level.
+    errvars = guard_error_vars(text, pos)
+    if not errvars:
+        return ''
+    rest = fall_out(seg, i)
+    m = re.search(r'\breturn\s*\(?\s*(\w+)\s*\)?\s*;', rest)
+    if not m or m.group(1) not in errvars:
+        return ''
+    if re.search(r'\b%s\s*=[^=]' % re.escape(m.group(1)), rest[:m.start()]):
+        return ''
+    return 'fail'
+
+
+ERR_TEST = re.compile(r'\b(\w+)\s*(?:==\s*-?\s*(?:FI_E\w+|UCS_ERR_\w+|nccl\w*Error)|'
+                      r'!=\s*(?:0|UCS_OK|ncclSuccess|FI_SUCCESS)\b|<\s*0\b)')
+
+
+def guard_error_vars(text, pos):
+    """The variables that the condition of the if opening the block around
+    pos tests for an error value (`rc == -FI_ENODATA`, `ret != 0`, `rc < 0`)."""
+    d, j = 0, pos
+    while j > 0:
+        j -= 1
+        if text[j] == '}':
+            d += 1
+        elif text[j] == '{':
+            if d == 0:
+                break
+            d -= 1
+    head = text[max(0, j - 300):j].rstrip()
+    if not head.endswith(')'):
+        return set()
+    # the condition: from the matching '(' of the final ')'
+    d, k = 0, len(head)
+    while k > 0:
+        k -= 1
+        if head[k] == ')':
+            d += 1
+        elif head[k] == '(':
+            d -= 1
+            if d == 0:
+                break
+    if not re.search(r'\bif\s*$', head[:k]):
+        return set()
+    return {m.group(1) for m in ERR_TEST.finditer(head[k:])}
+
+
+def skip_block(seg, i):
+    """From the '{' at i, the index after its matching '}'."""
+    d = 0
+    while i < len(seg):
+        if seg[i] == '{':
+            d += 1
+        elif seg[i] == '}':
+            d -= 1
+            if d == 0:
+                return i + 1
+        i += 1
+    return i
+
+
+def fall_out(seg, i):
+    """The statements run after the block whose '}' is at i, leaving its
+    if-chain's else branches out, up to the end of the function."""
+    out = ''
+    # a '}' at the start of its line closes the function (K&R layout of
+    # every project read here): nothing after it is this path's
+    while i < len(seg) and seg[i] == '}' and i > 0 and seg[i - 1] != '\n':
+        i += 1
+        while True:
+            m = re.match(r'\s*else\b\s*(if\s*\((?:[^()]|\((?:[^()]|\([^()]*\))*\))*\)\s*)?', seg[i:])
+            if not m or not m.group(0).strip():
+                break
+            j = i + m.end()
+            if j >= len(seg) or seg[j] != '{':
+                return out
+            i = skip_block(seg, j)
+        start = i
+        while i < len(seg):
+            c = seg[i]
+            if c == '{':
+                i = skip_block(seg, i)
+                continue
+            if c == '}':
+                break
+            if c == '#' and seg[i - 1] == '\n':
+                if not re.match(r'#\s*endif', seg[i:]):
+                    return out + seg[start:i]
+            i += 1
+        out += seg[start:i] + ' '
+    return out
+
+
+def decide(body):
+    """A statement list's decision: 'fail', 'carry' or ''."""
     m = re.search(r'\b(return\b([^;]*);|goto\s+\w+|continue\s*;|break\s*;|throw\b|abort\s*\(|'
                   r'ucs_fatal\s*\(|ucs_bug\s*\(|exit\s*\(|NCCLCHECK\w*\s*\(|'
                   r'ucs_error\s*\(|NIXL_ERROR\b)', body)

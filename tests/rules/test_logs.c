@@ -178,6 +178,12 @@ static void test_meaning_from_the_code_path(void **state)
 		 LOG_SRC_UCX, LOG_MEAN_FAIL},
 		{"[gpu-7:4100 :0:4180] ib_device.c:1097  failed to convert GID 3 to sockaddr",
 		 LOG_SRC_UCX, LOG_MEAN_FAIL},
+		/* aws-ofi-nccl 1.7 find_ofi_provider(): the warning sits in
+		 * `else if (rc == -FI_ENODATA)`, and the function then returns rc:
+		 * the plugin has no provider, so NCCL falls back or aborts */
+		{"ip-10-1-2-3:4100:4100 [0] nccl_net_ofi_net.c:549 NCCL WARN NET/OFI Couldn't find "
+		 "any optimal provider",
+		 LOG_SRC_OFI, LOG_MEAN_FAIL},
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		enum log_src s;
