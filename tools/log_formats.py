@@ -30,6 +30,14 @@ level alone (consequence() below):
 Informational rows (LOG_MEAN_INFO: shown, never a problem):
 - the diagnostics of UCX's own test tools (src/tools/perf: ucx_perftest and
   libperf), which a serving process never prints;
+- an error or warning call inside a function that tears down (its name has
+  cleanup, destroy or finalize, or it is UCX's UCS_CLASS_CLEANUP_FUNC(type)):
+  printed on shutdown or while releasing a resource, it changes no transfer
+  (UCX's uct_ib_mlx5_devx_obj_destroy "mlx5dv_devx_obj_destroy(%s) failed",
+  uct_ib_device_cleanup_async_events "async_events_hash not empty",
+  UCS_CLASS_CLEANUP_FUNC(uct_rc_iface_t) "some eps were not destroyed").  The
+  enclosing function is read from the braces (functions() below); a format
+  that another, non-teardown path also prints keeps that path's meaning;
 NCCL's INFO() calls that say its fast path is off for this run (GPU Direct
 RDMA disabled by distance, no IB device found: NCCL runs on, over host
 staging or sockets) are rows printed at info level that mean warn.
@@ -404,13 +412,94 @@ def cpp_stream(text, macros):
     return res
 
 
+def _blank(m):
+    return re.sub(r'[^\n]', ' ', m.group(0))
+
+KW = {'if', 'for', 'while', 'switch', 'catch', 'do', 'else', 'return', 'sizeof', 'defined',
+      '__attribute__', 'alignas', 'decltype'}
+
+def functions(text):
+    """[(first_line, last_line, name)]: the functions defined in text, by
+    their braces (comments, literals and #else branches left out; a brace
+    at column 0 starts or ends a top-level block, the layout of every
+    project read here)."""
+    t = re.sub(r'//[^\n]*|/\*.*?\*/|"(?:[^"\\\n]|\\.)*"|\'(?:[^\'\\\n]|\\.)*\'', _blank, text,
+               flags=re.S)
+    # preprocessor lines out; the #else/#elif branches of a conditional too
+    lines, cond, out = t.split('\n'), [], []
+    cont = False
+    for ln in lines:
+        s = ln.strip()
+        if cont or s.startswith('#'):
+            cont = ln.rstrip().endswith('\\')
+            if re.match(r'#\s*if', s):
+                cond.append(False)
+            elif re.match(r'#\s*(else|elif)', s) and cond:
+                cond[-1] = True
+            elif re.match(r'#\s*endif', s) and cond:
+                cond.pop()
+            out.append(' ' * len(ln))
+            continue
+        out.append(' ' * len(ln) if any(cond) else ln)
+    t = '\n'.join(out)
+    res, stack, last = [], [], 0
+    line = 1
+    for i, c in enumerate(t):
+        if c == '\n':
+            line += 1
+            continue
+        if c in ';':
+            last = i + 1
+            continue
+        if c == '{':
+            col0 = i == 0 or t[i - 1] == '\n'
+            if col0:
+                stack = []
+            head = t[last:i]
+            fn = None
+            if not any(s[0] for s in stack):
+                h = ' '.join(head.split())
+                if re.search(r'\)\s*(?:const|override|final|noexcept|volatile|\s)*$', h):
+                    m = re.search(r'(~?[A-Za-z_][\w:~]*)\s*\(', h)
+                    if m and m.group(1) not in KW:
+                        fn = m.group(1)
+                        args = h[m.end():]
+                        if fn.startswith('UCS_PROFILE_FUNC'):
+                            a = [x.strip() for x in args.split(',')]
+                            fn = a[1] if len(a) > 1 else fn
+                        elif fn.startswith('UCS_CLASS_'):
+                            fn = '%s(%s)' % (fn, args.split(')')[0].split(',')[0].strip())
+            stack.append((fn, line))
+            last = i + 1
+        elif c == '}':
+            if stack:
+                fn, start = stack.pop()
+                if fn:
+                    res.append((start, line, fn))
+            if i == 0 or t[i - 1] == '\n':
+                stack = []
+            last = i + 1
+    return res
+
+TEARDOWN = re.compile(r'cleanup|destroy|finali[sz]e|UCS_CLASS_CLEANUP_FUNC', re.I)
+
+def enclosing(funcs, line):
+    for a, b, n in funcs:
+        if a <= line <= b:
+            return n
+    return None
+
+
 def extract(repo, tag, paths, funcs, stream):
     out = []
     for f in files(repo, tag, paths):
         t = show(repo, tag, f)
         rows = cpp_stream(t, funcs) if stream else c_extract(t, funcs)
+        fns = functions(t)
         for fn, fmt, line, cons in rows:
-            out.append({'file': f, 'line': line, 'func': fn, 'fmt': fmt, 'cons': cons})
+            where = enclosing(fns, line)
+            out.append({'file': f, 'line': line, 'func': fn, 'fmt': fmt, 'cons': cons,
+                        'teardown': bool(where and TEARDOWN.search(where))})
     return out
 
 
@@ -558,6 +647,8 @@ def main():
                         if not INFO_OFF.search(f):
                             continue
                         mean, at = 'LOG_MEAN_WARN', 'LOG_AT_INFO'
+                    elif x['teardown']:
+                        mean = 'LOG_MEAN_INFO'
                     else:
                         mean = meaning(x['func'], x['cons'])
                     key = (f, at)

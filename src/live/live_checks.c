@@ -510,7 +510,8 @@ static void check_logs(struct ci_report *r, const struct live_facts *f, const ch
 		bad += w != CI_OK;
 	}
 	for (size_t i = 0; i < f->n_hits; i++) {
-		/* a test tool's diagnostic (ucx_perftest) is shown, never counted */
+		/* a test tool's diagnostic (ucx_perftest) or a teardown message is
+		 * shown, never counted */
 		if (f->hits[i].meaning == LOG_MEAN_INFO)
 			continue;
 		enum ci_status w = f->hits[i].meaning == LOG_MEAN_FAIL ? CI_FAIL : CI_WARN;
@@ -566,9 +567,10 @@ static void check_logs(struct ci_report *r, const struct live_facts *f, const ch
 		}
 		char *line = redact_url_credentials(h->evidence);
 		check_add_evidence(c, "%s %s (%s %s, %zu line%s): %s", ls->name,
-				   h->meaning == LOG_MEAN_FAIL   ? "error"
-				   : h->meaning == LOG_MEAN_WARN ? "warning"
-								 : "test-tool diagnostic",
+				   h->meaning == LOG_MEAN_FAIL ? "error"
+				   : h->meaning == LOG_MEAN_WARN
+					   ? "warning"
+					   : "informational (test tool or teardown)",
 				   h->rule->file, log_rule_tag(ls, h->rule), h->count,
 				   h->count == 1 ? "" : "s", line);
 		free(line);

@@ -18,7 +18,9 @@
  * What a row means comes from the code path after its call (the generator,
  * tools/log_formats.py, says how): fail when it returns an error, warn when
  * it carries on, info for a test tool's diagnostics (ucx_perftest), which a
- * serving process never prints and which are shown, never counted.
+ * serving process never prints, and for the calls of functions that tear
+ * down (cleanup, destroy, finalize), printed on shutdown: shown, never
+ * counted.
  */
 #ifndef CI_RULES_LOGS_H
 #define CI_RULES_LOGS_H
@@ -38,7 +40,8 @@ enum log_src {
 enum log_meaning {
 	LOG_MEAN_FAIL, /* the code path fails after the call: breaks or forces the slow path */
 	LOG_MEAN_WARN, /* the code carries on: a known risk */
-	LOG_MEAN_INFO, /* a test tool's diagnostic (ucx_perftest/libperf): shown, not counted */
+	LOG_MEAN_INFO, /* a test tool's diagnostic (ucx_perftest/libperf) or a teardown
+			* message (a cleanup/destroy/finalize function): shown, not counted */
 };
 
 /* The level the call prints at, which decides the mark a line carries. */

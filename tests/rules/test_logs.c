@@ -205,6 +205,44 @@ static void test_meaning_from_the_code_path(void **state)
 				   &(enum log_src){LOG_SRC_COUNT}));
 }
 
+/* UCX warnings printed by functions that tear down are shown, never
+ * counted: uct_ib_mlx5_devx_obj_destroy (src/uct/ib/mlx5/ib_mlx5.h),
+ * uct_ib_device_cleanup_async_events (ib_device.c) and
+ * UCS_CLASS_CLEANUP_FUNC(uct_rc_iface_t) (rc_iface.c) run on shutdown and
+ * change no transfer.  Real lines (sglang PR 27894, dynamo issue 814),
+ * the host names replaced. */
+static void test_teardown_is_informational(void **state)
+{
+	(void)state;
+	static const char *const lines[] = {
+		"[1784273407.704659] [gpu-node-3:994396:0]         ib_mlx5.h:1018 UCX  WARN  "
+		"mlx5dv_devx_obj_destroy(CQ) failed: Invalid argument",
+		"[1784273408.550176] [gpu-node-3:994396:0]       ib_device.c:618  UCX  WARN  "
+		"async_events_hash not empty",
+		"[1745499308.859717] [9fd0c21b0f7c:760  :0]        rc_iface.c:796  UCX  WARN  "
+		"some eps were not destroyed",
+		NULL,
+	};
+	for (size_t i = 0; lines[i]; i++) {
+		enum log_src s;
+		const struct log_rule *r = log_rule_match(lines[i], &s);
+		if (!r)
+			fail_msg("no row matches \"%s\"", lines[i]);
+		assert_int_equal(s, LOG_SRC_UCX);
+		if (log_line_meaning(r, s, lines[i]) != LOG_MEAN_INFO)
+			fail_msg("\"%s\" (row \"%s\", %s) means %d, not informational", lines[i],
+				 r->fmt, r->file, (int)log_line_meaning(r, s, lines[i]));
+	}
+	/* an error of a setup path in the same files still fails */
+	enum log_src s;
+	const struct log_rule *r = log_rule_match(
+		"[1700000000.1] [h:1:0]   ib_mlx5.c:1 UCX  ERROR mlx5dv_devx_obj_create(CQ) failed on "
+		"mlx5_0, syndrome 0x1f: Invalid argument",
+		&s);
+	assert_non_null(r);
+	assert_int_equal(log_line_meaning(r, s, "x"), LOG_MEAN_FAIL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -212,6 +250,7 @@ int main(void)
 		cmocka_unit_test(test_benign_lines_match_none),
 		cmocka_unit_test(test_fragments),
 		cmocka_unit_test(test_meaning_from_the_code_path),
+		cmocka_unit_test(test_teardown_is_informational),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
