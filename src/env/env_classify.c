@@ -692,6 +692,10 @@ static void vllm_no_connector(const struct service *s, struct worker_kv *k)
 static void kv_vllm(const struct manifest_set *ms, const struct service *s, struct worker_kv *k)
 {
 	char *raw = cmdline_flag_value(svc_cmd(s), "--kv-transfer-config");
+	/* vLLM's FlexibleArgumentParser turns '_' into '-' in a long option's
+	 * name (vllm/utils/argparse_utils.py), so both spellings are the flag */
+	if (!raw)
+		raw = cmdline_flag_value(svc_cmd(s), "--kv_transfer_config");
 	struct src_loc loc = s->command_loc;
 	if (!raw) {
 		const char *cfg = engine_config_text(ms, s, &loc);

@@ -525,6 +525,16 @@ static void container_build(struct sbuild *b, const struct ctr_src *src, size_t 
 		k->command_loc.file = pc->file;
 		k->command_loc.line = first_line(cmd ? cmd : args);
 	}
+	const struct engine_default_launch *dl =
+		buf ? NULL : engine_default_launch(b->dep->kind, k->name);
+	if (dl) {
+		/* the controller gives the command (rules/engines.c) */
+		const struct env_var *more =
+			dl->args_env ? env_list_find(&k->env, dl->args_env) : NULL;
+		k->command_line = more && more->value ? xasprintf("%s %s", dl->command, more->value)
+						      : xstrdup(dl->command);
+		k->command_loc = more && more->value ? more->loc : k->loc;
+	}
 	struct inline_ctx ic = {&k->env, pc->file};
 	scan_inline(&ic, cmd, args);
 	/* The DGD's service-level resources are the main container's. */

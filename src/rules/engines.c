@@ -184,6 +184,26 @@ const struct dynamo_release *dynamo_newest(void)
 	return &newest;
 }
 
+/* KServe's LLMInferenceService fills its `main` container from the
+ * LLMInferenceServiceConfig templates: `vllm serve /mnt/models` with the
+ * model's served name, and the newer templates append the container's
+ * VLLM_ADDITIONAL_ARGS (where its samples put --kv_transfer_config). */
+static const struct engine_default_launch default_launches[] = {
+	{"LLMInferenceService", "main", "vllm serve /mnt/models", "VLLM_ADDITIONAL_ARGS",
+	 "kserve/kserve config/llmisvcconfig/config-llm-template.yaml (@01a639ac), "
+	 "config-llm-prefill-template.yaml; VLLM_ADDITIONAL_ARGS in its llmisvc samples"},
+};
+
+const struct engine_default_launch *engine_default_launch(const char *kind, const char *container)
+{
+	for (size_t i = 0;
+	     kind && container && i < sizeof(default_launches) / sizeof(default_launches[0]); i++)
+		if (!strcmp(default_launches[i].kind, kind) &&
+		    !strcmp(default_launches[i].container, container))
+			return &default_launches[i];
+	return NULL;
+}
+
 enum engine_id engine_family(enum engine_id e)
 {
 	switch (e) {

@@ -74,6 +74,19 @@ const struct dynamo_release *dynamo_no_default_connector(void);
 /* the newest release: what an image tag that names none is judged by */
 const struct dynamo_release *dynamo_newest(void);
 
+/* A workload CRD whose controller gives its engine container the command
+ * when the manifest gives none: the command it runs and the variable whose
+ * value it appends as more engine arguments. */
+struct engine_default_launch {
+	const char *kind;      /* the CRD's kind */
+	const char *container; /* the container it fills, by name */
+	const char *command;   /* what it runs */
+	const char *args_env;  /* appended arguments, or NULL */
+	const char *source;    /* project, file, version */
+};
+/* The row for a container of KIND named CONTAINER, or NULL. */
+const struct engine_default_launch *engine_default_launch(const char *kind, const char *container);
+
 /* vLLM, SGLang or TRT-LLM for any of the ids (Dynamo's wrappers run them). */
 enum engine_id engine_family(enum engine_id e);
 

@@ -158,6 +158,11 @@ enum k8s_net k8s_resource_fabric(const char *name, const struct k8s_name_row **r
 	const struct k8s_name_row *r = k8s_resource_row(name);
 	if (row)
 		*row = r;
+	if (r && r->net == K8S_NET_RDMA) {
+		/* the row says RDMA; the name may say which (rdma/roce_gdr, rdma/ib) */
+		enum k8s_net w = k8s_name_fabric(name);
+		return w == K8S_NET_ROCE || w == K8S_NET_IB ? w : r->net;
+	}
 	if (r)
 		return r->net;
 	/* the general rule reads extended resources only: cpu, memory and

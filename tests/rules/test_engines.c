@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <cmocka.h>
+#include <string.h>
 
 #include "rules/engines.h"
 
@@ -89,6 +90,22 @@ static void test_kv_connectors(void **state)
 	assert_null(engine_kv_transfer_connector("vllm serve m NixlConnector"));
 }
 
+/* KServe fills an LLMInferenceService's `main` container: vllm serve, plus
+ * VLLM_ADDITIONAL_ARGS; another container or kind gets nothing. */
+static void test_default_launch(void **state)
+{
+	(void)state;
+	const struct engine_default_launch *d =
+		engine_default_launch("LLMInferenceService", "main");
+	assert_non_null(d);
+	assert_int_equal(engine_of_command(d->command, NULL), ENGINE_VLLM);
+	assert_string_equal(d->args_env, "VLLM_ADDITIONAL_ARGS");
+	assert_non_null(strstr(d->source, "kserve/kserve"));
+	assert_null(engine_default_launch("LLMInferenceService", "sidecar"));
+	assert_null(engine_default_launch("Deployment", "main"));
+	assert_null(engine_default_launch(NULL, "main"));
+}
+
 static void test_command_relevant(void **state)
 {
 	(void)state;
@@ -118,6 +135,7 @@ int main(void)
 		cmocka_unit_test(test_ray),
 		cmocka_unit_test(test_kv_connectors),
 		cmocka_unit_test(test_command_relevant),
+		cmocka_unit_test(test_default_launch),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -14,6 +14,10 @@ static void test_rows(void **state)
 	const struct k8s_name_row *r = NULL;
 	/* the shared device plugin's prefix, EFA's and GKE's names */
 	assert_int_equal(k8s_resource_fabric("rdma/hca_shared_devices_a", &r), K8S_NET_RDMA);
+	/* the rdma/ row says RDMA; a name that says which link layer wins */
+	assert_int_equal(k8s_resource_fabric("rdma/roce_gdr", &r), K8S_NET_ROCE);
+	assert_non_null(r);
+	assert_int_equal(k8s_resource_fabric("rdma/ib", &r), K8S_NET_IB);
 	assert_non_null(r);
 	assert_int_equal(k8s_resource_fabric("vpc.amazonaws.com/efa", &r), K8S_NET_EFA);
 	assert_int_equal(k8s_resource_fabric("networking.gke.io.networks/rdma-3", &r),
