@@ -534,13 +534,13 @@ NIXL_FUNCS = ["NIXL_ERROR", "NIXL_WARN", "NIXL_ERROR_FUNC"]
 SECTIONS = [
     ('UCX', 'LOG_SRC_UCX', 'openucx/ucx', 'openucx+ucx', ['v1.22.0', 'v1.18.0', 'v1.15.0'], [
         (["src/tools/perf"], UCX_FUNCS, False, 'tool'),
-        (["src/uct/ib", "src/uct/cuda", "src/ucp/wireup", "src/ucp/core", "src/ucs/memory"],
-         UCX_FUNCS, False, 'row'),
+        (["src/uct/ib", "src/uct/cuda", "src/uct/tcp", "src/ucp/wireup", "src/ucp/core",
+          "src/ucs/memory"], UCX_FUNCS, False, 'row'),
         # what UCX prints when it aborts (a signal, a fatal assertion): the
         # line carries UCX's fatal prefix, not its level mark
         (["src/ucs/debug/debug.c"], {"ucs_log_fatal_error": 0}, False, 'row'),
     ], 'ucs_error/ucs_log (fail unless the code carries on) and ucs_warn/ucs_diag (warn) in src/uct/ib, '
-       'src/uct/cuda, src/ucp/wireup, src/ucp/core, src/ucs/memory; ucs_log_fatal_error in '
+       'src/uct/cuda, src/uct/tcp, src/ucp/wireup, src/ucp/core, src/ucs/memory; ucs_log_fatal_error in '
        'src/ucs/debug/debug.c (fail); src/tools/perf (ucx_perftest, libperf: informational)'),
     ('NIXL', 'LOG_SRC_NIXL', 'ai-dynamo/nixl', 'ai-dynamo+nixl', ['v1.4.0', '0.9.0', '0.7.1'], [
         (["src/core", "src/plugins/ucx", "src/plugins/libfabric", "src/plugins/cuda_gds",

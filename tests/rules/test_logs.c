@@ -184,6 +184,12 @@ static void test_meaning_from_the_code_path(void **state)
 		{"ip-10-1-2-3:4100:4100 [0] nccl_net_ofi_net.c:549 NCCL WARN NET/OFI Couldn't find "
 		 "any optimal provider",
 		 LOG_SRC_OFI, LOG_MEAN_FAIL},
+		/* UCX's TCP transport (src/uct/tcp/tcp_ep.c uct_tcp_ep_handle_io_err:
+		 * ucs_log then `return io_status`): the endpoint carrying KV failed
+		 * (a real line, LMCache issue 725, the host replaced) */
+		{"[1749803291.555759] [vllm-0:7053 :0]          tcp_ep.c:1260 UCX  ERROR tcp_ep "
+		 "0x3c502370 (state=CONNECTED): send(110) failed: Input/output error",
+		 LOG_SRC_UCX, LOG_MEAN_FAIL},
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		enum log_src s;
