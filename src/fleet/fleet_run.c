@@ -171,6 +171,7 @@ static void judge_pod(const struct pod_ctx *x, struct ci_report *child, struct f
 			.pod_role = kp->sub_component_type,
 			.pod_node = kp->node_name,
 			.dgd = kp->dgd,
+			.node_judged = x->kind == FLEET_ALL,
 		};
 		if (pc.peer) {
 			*x->peer = x->keys[pc.peer - x->list->pods];

@@ -184,6 +184,9 @@ struct nixl_target {
 	/* from the get pods list when known; NULL otherwise */
 	const char *pod_ip, *pod_role, *pod_node, *dgd;
 	const char *peer_ip, *peer_role, *peer_node;
+	/* node's checks are in the same report (all): the facts node judges
+	 * (memlock, the NVLink fabric, IMEX) are not judged twice */
+	bool node_judged;
 };
 
 /* Every nixl.* check (and the transport variables as facts). */

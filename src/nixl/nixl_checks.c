@@ -18,12 +18,14 @@
 
 #include "core/strbuf.h"
 #include "core/xalloc.h"
+#include "env/env_varrules.h"
 #include "nixl/nixl.h"
 #include "nixl/nixl_desc.h"
 #include "node/gpudirect.h"
 #include "node/node_checks.h"
 #include "parse/ucx_tls.h"
 #include "rules/efa.h"
+#include "rules/fabric.h"
 #include "rules/nixl.h"
 #include "rules/ucx.h"
 
@@ -795,6 +797,32 @@ static bool filters_too_many(struct ci_report *r, const char *nd)
 	return true;
 }
 
+/* On multi-node NVLink, UCX_TLS without cuda_ipc moves KV off NVLink (onto
+ * the NIC, or nowhere): node.env.ucx.tls's rule decides, so both verbs give
+ * one status (ai-dynamo/nixl#1110, "failed to select lane").  True when it
+ * said so. */
+static bool mnnvl_tls_cut(struct ci_report *r, const struct nixl_facts *f)
+{
+	if (!node_mnnvl(&f->node))
+		return false;
+	struct varrule_res res;
+	if (!node_ucx_tls_judge(&f->node, &res))
+		return false;
+	bool said = false;
+	for (size_t i = 0; i < res.n_note && !said; i++) {
+		const struct varrule_note *no = &res.note[i];
+		if (no->st != CI_WARN && no->st != CI_FAIL)
+			continue;
+		struct ci_check *c =
+			report_check(r, NIXL_CHECK(UCX_FILTERS), no->st, "UCX_TLS", "%s", no->msg);
+		if (no->fix)
+			check_set_fix(c, "%s", no->fix);
+		said = true;
+	}
+	varrule_res_release(&res);
+	return said;
+}
+
 static void check_ucx_filters(struct ci_report *r, const struct nixl_facts *f)
 {
 	if (ucx_unusable(r, f, NIXL_CHECK(UCX_FILTERS), "UCX_TLS", true))
@@ -811,6 +839,8 @@ static void check_ucx_filters(struct ci_report *r, const struct nixl_facts *f)
 		return;
 	}
 	if (filters_too_many(r, u.nd))
+		return;
+	if (mnnvl_tls_cut(r, f))
 		return;
 	u.subj = u.tls && u.nd ? "UCX_TLS, UCX_NET_DEVICES" : u.tls ? "UCX_TLS" : "UCX_NET_DEVICES";
 	filters_gather(f, &u);
@@ -890,6 +920,19 @@ void nixl_analyze(struct ci_report *r, const struct nixl_facts *f, const struct 
 	check_ucx_gpudirect(r, f);
 	check_ucx_cuda(r, f);
 	check_ucx_filters(r, f);
+	/* What node judges of the same pod, under this verb's ids (one fact,
+	 * one status): the memlock limit NIXL's registrations are charged to,
+	 * and on GPUs the fabric model says have an NVLink fabric, its state
+	 * (not Completed: CUDA cannot start, error 802) and the IMEX channel
+	 * UCX's cuda_ipc needs across nodes. */
+	struct fabric_model m;
+	node_fabric(&f->node, &m);
+	if (!t->node_judged)
+		node_check_memlock_as(r, &f->node, NIXL_CHECK(MEMLOCK));
+	if (!t->node_judged && m.nvswitch_class)
+		node_check_nvlink_fabric_as(r, &f->node, NIXL_CHECK(NVLINK_FABRIC));
+	if (!t->node_judged && m.mnnvl_domain)
+		node_check_imex_as(r, &f->node, NIXL_CHECK(MNNVL_IMEX));
 	node_check_kv_env(r, &f->node, NIXL_CHECK(ENV_KV));
 	check_peer(r, f, t);
 	check_reachability(r, t);

@@ -394,6 +394,39 @@ static unsigned pod_fabric(const struct node_facts *f)
 	return m;
 }
 
+/* The pod's variables and where the value rules run, as node.env.* sees
+ * them: this pod is one end of a transfer (KV crosses pods when it is a
+ * prefill or decode worker); NCCL's node count is not visible here. */
+static size_t pod_vars(const struct node_facts *f, struct var_view vars[NODE_MAX_ENV],
+		       struct varrule_ctx *x)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < f->n_env && n < NODE_MAX_ENV; i++)
+		vars[n++] = (struct var_view){
+			.name = f->env[i].name,
+			.value = f->env[i].value,
+			.shown = redact_value(f->env[i].name,
+					      f->env[i].value ? f->env[i].value : ""),
+			.where = f->env[i].source,
+		};
+	*x = (struct varrule_ctx){
+		.fabric = pod_fabric(f),
+		.hw = true,
+		.gpu = node_has_gpu(f),
+		.cross_pod = true,
+		.nodes = 0,
+	};
+	return n;
+}
+
+bool node_ucx_tls_judge(const struct node_facts *f, struct varrule_res *res)
+{
+	struct var_view vars[NODE_MAX_ENV];
+	struct varrule_ctx x;
+	size_t n = pod_vars(f, vars, &x);
+	return f->have_env && varrule_eval(VR_UCX_TLS, vars, n, &x, res);
+}
+
 void node_check_env(struct ci_report *r, const struct node_facts *f)
 {
 	if (!f->have_env) {
@@ -411,24 +444,8 @@ void node_check_env(struct ci_report *r, const struct node_facts *f)
 		     "%zu transport variable%s set (listed under the transport settings)", f->n_env,
 		     f->n_env == 1 ? "" : "s");
 	struct var_view vars[NODE_MAX_ENV];
-	size_t n = 0;
-	for (size_t i = 0; i < f->n_env && n < NODE_MAX_ENV; i++)
-		vars[n++] = (struct var_view){
-			.name = f->env[i].name,
-			.value = f->env[i].value,
-			.shown = redact_value(f->env[i].name,
-					      f->env[i].value ? f->env[i].value : ""),
-			.where = f->env[i].source,
-		};
-	/* This pod is one end of a transfer (KV crosses pods when it is a
-	 * prefill or decode worker); NCCL's node count is not visible here. */
-	struct varrule_ctx x = {
-		.fabric = pod_fabric(f),
-		.hw = true,
-		.gpu = node_has_gpu(f),
-		.cross_pod = true,
-		.nodes = 0,
-	};
+	struct varrule_ctx x;
+	size_t n = pod_vars(f, vars, &x);
 	env_check_pod_vars(r, NULL, vars, n, &x, NODE_VARRULE_CHECKS);
 	const char *v;
 	if ((v = node_env_get(f, "UCX_NET_DEVICES")))

@@ -261,7 +261,12 @@ static bool nvswitch_class(const struct node_facts *f, struct fabric_model *m)
 
 void node_check_nvlink_fabric(struct ci_report *r, const struct node_facts *f)
 {
-	const struct check_desc *ck = NODE_CHECK(NVLINK_FABRIC);
+	node_check_nvlink_fabric_as(r, f, NODE_CHECK(NVLINK_FABRIC));
+}
+
+void node_check_nvlink_fabric_as(struct ci_report *r, const struct node_facts *f,
+				 const struct check_desc *ck)
+{
 	const char *subj = "NVSwitch fabric";
 	struct ci_check *c = NULL;
 	struct fabric_model m;
@@ -350,7 +355,12 @@ void node_check_nvlink_fabric(struct ci_report *r, const struct node_facts *f)
 
 void node_check_imex(struct ci_report *r, const struct node_facts *f)
 {
-	const struct check_desc *ck = NODE_CHECK(MNNVL_IMEX);
+	node_check_imex_as(r, f, NODE_CHECK(MNNVL_IMEX));
+}
+
+void node_check_imex_as(struct ci_report *r, const struct node_facts *f,
+			const struct check_desc *ck)
+{
 	const char *subj = "/dev/nvidia-caps-imex-channels";
 	if (!node_mnnvl(f)) {
 		report_na(r, ck, subj,

@@ -19,9 +19,9 @@
 
 /* The verdicts where the limit does not bind: no RDMA device, CAP_IPC_LOCK
  * effective, or no limit readable.  True when one was given. */
-static bool memlock_not_binding(struct ci_report *r, const struct node_facts *f, const char *soft)
+static bool memlock_not_binding(struct ci_report *r, const struct node_facts *f, const char *soft,
+				const struct check_desc *ck)
 {
-	const struct check_desc *ck = NODE_CHECK(MEMLOCK);
 	const char *subj = "max locked memory";
 	if (!f->n_devs) {
 		report_na(r, ck, subj,
@@ -57,9 +57,9 @@ static bool memlock_not_binding(struct ci_report *r, const struct node_facts *f,
 
 /* A finite (or unlimited) limit that applies: without CAP_IPC_LOCK every
  * registration is charged to it. */
-static void memlock_limited(struct ci_report *r, const struct node_facts *f, const char *soft)
+static void memlock_limited(struct ci_report *r, const struct node_facts *f, const char *soft,
+			    const struct check_desc *ck)
 {
-	const struct check_desc *ck = NODE_CHECK(MEMLOCK);
 	const char *subj = "max locked memory";
 	const char *who = f->memlock_pid1 ? "the worker (pid 1)" : "the exec shell";
 	char hard[32];
@@ -118,13 +118,19 @@ static void memlock_limited(struct ci_report *r, const struct node_facts *f, con
  * unlimited (ucs_sys_get_effective_memlock_rlimit); pid 1's limit and
  * capabilities are the worker's, the exec shell's only the fallback.
  */
-void node_check_memlock(struct ci_report *r, const struct node_facts *f)
+void node_check_memlock_as(struct ci_report *r, const struct node_facts *f,
+			   const struct check_desc *ck)
 {
 	char soft[32] = "";
 	if (f->have_memlock)
 		bytes_str(f->memlock_soft, soft, sizeof(soft));
-	if (!memlock_not_binding(r, f, soft))
-		memlock_limited(r, f, soft);
+	if (!memlock_not_binding(r, f, soft, ck))
+		memlock_limited(r, f, soft, ck);
+}
+
+void node_check_memlock(struct ci_report *r, const struct node_facts *f)
+{
+	node_check_memlock_as(r, f, NODE_CHECK(MEMLOCK));
 }
 
 void node_check_shm(struct ci_report *r, const struct node_facts *f)

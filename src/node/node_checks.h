@@ -46,6 +46,19 @@ void node_check_gdrcopy(struct ci_report *r, const struct node_facts *f);
 void node_check_nvlink(struct ci_report *r, const struct node_facts *f);
 void node_check_nvlink_fabric(struct ci_report *r, const struct node_facts *f);
 void node_check_imex(struct ci_report *r, const struct node_facts *f);
+/* The same judgements under another verb's descriptor (nixl.memlock,
+ * nixl.nvlink.fabric, nixl.mnnvl.imex): one fact, one status. */
+void node_check_nvlink_fabric_as(struct ci_report *r, const struct node_facts *f,
+				 const struct check_desc *ck);
+void node_check_imex_as(struct ci_report *r, const struct node_facts *f,
+			const struct check_desc *ck);
+/* UCX_TLS as node.env.ucx.tls judges it on this pod (the VR_UCX_TLS rule,
+ * env/env_varrules.h), for a verb that must give the same status; false
+ * when the environment is unread or UCX_TLS unset.  Release res after true. */
+struct varrule_res;
+bool node_ucx_tls_judge(const struct node_facts *f, struct varrule_res *res);
+void node_check_memlock_as(struct ci_report *r, const struct node_facts *f,
+			   const struct check_desc *ck);
 void node_check_affinity(struct ci_report *r, const struct node_facts *f);
 /* checks_host.c */
 void node_check_memlock(struct ci_report *r, const struct node_facts *f);

@@ -16,6 +16,7 @@
 #include "core/report.h"
 #include "core/xalloc.h"
 #include "nixl/nixl.h"
+#include "node/node_checks.h"
 #include "parse/ucx_tls.h"
 #include "probe/kube_get_pods.h"
 #include "probe/run_command.h"
@@ -698,18 +699,105 @@ static void test_pod_steps(void **state)
 	tcase_release(&c);
 }
 
+/* One fact, one status: on every node transcript, what nixl says of the
+ * pod's memlock, NVLink fabric and IMEX channel, and of UCX_TLS cutting
+ * cuda_ipc on multi-node NVLink, is what node says (issue 21). */
+static void test_one_status_with_node(void **state)
+{
+	(void)state;
+	static const char *const names[] = {
+		"down_memlock", "gb200", "gb200_shared_ns", "gh200_no_nvswitch", "h100_ib",
+		"ci_host",      NULL};
+	static const char *const pairs[][2] = {{"node.memlock", "nixl.memlock"},
+					       {"node.nvlink.fabric", "nixl.nvlink.fabric"},
+					       {"node.mnnvl.imex", "nixl.mnnvl.imex"}};
+	size_t judged = 0;
+	for (size_t i = 0; names[i]; i++) {
+		char path[256];
+		size_t len;
+		snprintf(path, sizeof(path), "tests/fixtures/node/transcripts/%s.txt", names[i]);
+		char *buf = tu_slurp(path, &len);
+		struct transcript t;
+		transcript_init(&t);
+		transcript_parse(&t, buf, len);
+		struct nixl_facts f;
+		nixl_facts_init(&f);
+		nixl_facts_read(&f, &t);
+		struct ci_report rn, rx;
+		report_init(&rn, "node", names[i]);
+		report_init(&rx, "nixl", names[i]);
+		node_checks_run(&rn, &f.node);
+		struct nixl_target none = {.kind = NK_REPLAY};
+		nixl_analyze(&rx, &f, &none, names[i]);
+		for (size_t k = 0; k < sizeof(pairs) / sizeof(pairs[0]); k++) {
+			const struct ci_check *b = tu_find(&rx, pairs[k][1]);
+			if (!b)
+				continue; /* not a fact of this pod (no NVLink fabric) */
+			assert_int_equal(find(&rn, pairs[k][0])->status, b->status);
+			judged++;
+		}
+		report_release(&rn);
+		report_release(&rx);
+		nixl_facts_release(&f);
+		transcript_release(&t);
+		free(buf);
+	}
+	assert_true(judged >= 10);
+}
+
+/* UCX_TLS=^cuda_ipc on a GB200 pod: node.env.ucx.tls and nixl.ucx.filters
+ * give one status (ai-dynamo/nixl#1110). */
+static void test_mnnvl_tls_cut_one_status(void **state)
+{
+	(void)state;
+	size_t len;
+	/* this GB200 pod's environment sets UCX_TLS=^cuda_ipc */
+	char *buf = tu_slurp("tests/fixtures/node/transcripts/gb200.txt", &len);
+	struct transcript t;
+	transcript_init(&t);
+	transcript_parse(&t, buf, len);
+	struct nixl_facts f;
+	nixl_facts_init(&f);
+	nixl_facts_read(&f, &t);
+	struct ci_report rn, rx;
+	report_init(&rn, "node", "gb200");
+	report_init(&rx, "nixl", "gb200");
+	node_checks_run(&rn, &f.node);
+	struct nixl_target none = {.kind = NK_REPLAY};
+	nixl_analyze(&rx, &f, &none, "gb200");
+	assert_int_not_equal(st(&rn, "node.env.ucx.tls"), CI_OK);
+	assert_int_equal(st(&rx, "nixl.ucx.filters"), st(&rn, "node.env.ucx.tls"));
+	assert_non_null(strstr(detail(&rx, "nixl.ucx.filters"), "the MNNVL path"));
+	report_release(&rn);
+	report_release(&rx);
+	nixl_facts_release(&f);
+	transcript_release(&t);
+	free(buf);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_tls_semantics),  cmocka_unit_test(test_netdev_semantics),
-		cmocka_unit_test(test_shell_quote),    cmocka_unit_test(test_expect),
-		cmocka_unit_test(test_pods_parse),     cmocka_unit_test(test_selector),
-		cmocka_unit_test(test_get_pods_fake),  cmocka_unit_test(test_pick_peer),
-		cmocka_unit_test(test_ib_gpudirect),   cmocka_unit_test(test_ib_host_only),
-		cmocka_unit_test(test_no_verbs),       cmocka_unit_test(test_efa),
-		cmocka_unit_test(test_no_tooling),     cmocka_unit_test(test_no_nixlbench_ready),
-		cmocka_unit_test(test_tls_excludes),   cmocka_unit_test(test_debian_ci_transcript),
-		cmocka_unit_test(test_debian_outputs), cmocka_unit_test(test_pod_steps),
+		cmocka_unit_test(test_tls_semantics),
+		cmocka_unit_test(test_netdev_semantics),
+		cmocka_unit_test(test_shell_quote),
+		cmocka_unit_test(test_expect),
+		cmocka_unit_test(test_pods_parse),
+		cmocka_unit_test(test_selector),
+		cmocka_unit_test(test_get_pods_fake),
+		cmocka_unit_test(test_pick_peer),
+		cmocka_unit_test(test_ib_gpudirect),
+		cmocka_unit_test(test_ib_host_only),
+		cmocka_unit_test(test_no_verbs),
+		cmocka_unit_test(test_efa),
+		cmocka_unit_test(test_no_tooling),
+		cmocka_unit_test(test_no_nixlbench_ready),
+		cmocka_unit_test(test_tls_excludes),
+		cmocka_unit_test(test_debian_ci_transcript),
+		cmocka_unit_test(test_debian_outputs),
+		cmocka_unit_test(test_one_status_with_node),
+		cmocka_unit_test(test_mnnvl_tls_cut_one_status),
+		cmocka_unit_test(test_pod_steps),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
