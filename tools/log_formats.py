@@ -532,7 +532,8 @@ NIXL_FUNCS = ["NIXL_ERROR", "NIXL_WARN", "NIXL_ERROR_FUNC"]
 # kind 'row' (a transport's line), 'tool' (a test tool's: informational),
 # 'info-off' (an INFO call that says the fast path is off).
 SECTIONS = [
-    ('UCX', 'LOG_SRC_UCX', 'openucx/ucx', 'openucx+ucx', ['v1.22.0', 'v1.18.0', 'v1.15.0'], [
+    ('UCX', 'LOG_SRC_UCX', 'openucx/ucx', 'openucx+ucx', ['v1.22.0', 'v1.18.0', 'v1.15.0', 'v1.14.1', 'v1.13.1',
+                                                'v1.12.1'], [
         (["src/tools/perf"], UCX_FUNCS, False, 'tool'),
         (["src/uct/ib", "src/uct/cuda", "src/uct/tcp", "src/ucp/wireup", "src/ucp/core",
           "src/ucs/memory"], UCX_FUNCS, False, 'row'),
@@ -542,13 +543,16 @@ SECTIONS = [
     ], 'ucs_error/ucs_log (fail unless the code carries on) and ucs_warn/ucs_diag (warn) in src/uct/ib, '
        'src/uct/cuda, src/uct/tcp, src/ucp/wireup, src/ucp/core, src/ucs/memory; ucs_log_fatal_error in '
        'src/ucs/debug/debug.c (fail); src/tools/perf (ucx_perftest, libperf: informational)'),
-    ('NIXL', 'LOG_SRC_NIXL', 'ai-dynamo/nixl', 'ai-dynamo+nixl', ['v1.4.0', '0.9.0', '0.7.1'], [
+    ('NIXL', 'LOG_SRC_NIXL', 'ai-dynamo/nixl', 'ai-dynamo+nixl', ['v1.4.0', 'v1.3.2', 'v1.2.0', 'v1.1.0',
+                                                     '0.9.0', '0.7.1'], [
         (["src/core", "src/plugins/ucx", "src/plugins/libfabric", "src/plugins/cuda_gds",
           "src/plugins/gds_mt", "src/utils/ucx", "src/utils/libfabric"], NIXL_FUNCS, True, 'row'),
     ], 'NIXL_ERROR / NIXL_ERROR_FUNC (fail unless the code carries on) and NIXL_WARN (warn) in '
        'src/core (the agent), src/plugins/ucx, libfabric, cuda_gds, gds_mt, src/utils/ucx, '
        'src/utils/libfabric'),
-    ('NCCL', 'LOG_SRC_NCCL', 'NVIDIA/nccl', 'NVIDIA+nccl', ['v2.30.7-1', 'v2.21.5-1', 'v2.18.3-1'], [
+    ('NCCL', 'LOG_SRC_NCCL', 'NVIDIA/nccl', 'NVIDIA+nccl', ['v2.30.7-1', 'v2.21.5-1', 'v2.18.3-1',
+                                               'v2.17.1-1', 'v2.16.5-1', 'v2.15.5-1', 'v2.14.3-1',
+                                               'v2.13.4-1', 'v2.12.12-1'], [
         (["src/transport/net.cc", "src/transport/net_ib", "src/transport/net_ib.cc",
           "src/transport/net_socket.cc", "src/transport/p2p.cc", "src/transport/nvls.cc",
           "src/transport/coll_net.cc", "src/misc/ibvwrap.cc", "src/misc/gdrwrap.cc"],
@@ -562,12 +566,15 @@ SECTIONS = [
     ('OFI', 'LOG_SRC_OFI', 'aws/aws-ofi-nccl', 'aws+aws-ofi-nccl', ['v1.21.1', 'v1.17.3', 'v1.7.1-aws'], [
         (["src", "include"], ["NCCL_OFI_WARN"], False, 'row'),
     ], 'NCCL_OFI_WARN() (fail when the call path returns an error, else warn) in src/ and include/'),
-    ('EFA', 'LOG_SRC_EFA', 'ofiwg/libfabric', 'ofiwg+libfabric', ['v2.6.0', 'v1.22.0', 'v1.19.1'], [
-        (["prov/efa/src"], {"EFA_WARN": 1}, False, 'row'),
+    ('EFA', 'LOG_SRC_EFA', 'ofiwg/libfabric', 'ofiwg+libfabric', ['v2.6.0', 'v1.22.0', 'v1.19.1', 'v1.17.1'], [
+        # the RxR layer of libfabric 1.17 and older (prov/efa/src/rxr) logs
+        # with FI_WARN(&rxr_prov, subsystem, ...)
+        (["prov/efa/src"], {"EFA_WARN": 1, "FI_WARN": 2}, False, 'row'),
         # the core's provider selection, which an EFA run logs when the
         # provider asked for offers nothing (FI_LOG at a chosen level)
         (["src/fabric.c"], {"FI_WARN": 2, "FI_LOG": 3}, False, 'row'),
-    ], 'EFA_WARN() (fail when the call path returns an error, else warn) in prov/efa/src; '
+    ], 'EFA_WARN() and FI_WARN() (fail when the call path returns an error, else warn) in prov/efa/src '
+       '(FI_WARN: the RxR layer of v1.17.1, prov/efa/src/rxr); '
        'FI_WARN()/FI_LOG() of the core\'s src/fabric.c (fi_getinfo, provider loading)'),
 ]
 # An INFO() call says the fast path is off when its text says so; the words

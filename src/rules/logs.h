@@ -50,7 +50,7 @@ enum log_at {
 	LOG_AT_INFO,  /* an info call whose words say the fast path is off (NCCL INFO) */
 };
 
-#define LOG_MAX_TAGS 4
+#define LOG_MAX_TAGS 10
 
 struct log_rule {
 	const char *fmt;          /* the format string as the source writes it */

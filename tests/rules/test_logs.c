@@ -190,6 +190,19 @@ static void test_meaning_from_the_code_path(void **state)
 		{"[1749803291.555759] [vllm-0:7053 :0]          tcp_ep.c:1260 UCX  ERROR tcp_ep "
 		 "0x3c502370 (state=CONNECTED): send(110) failed: Input/output error",
 		 LOG_SRC_UCX, LOG_MEAN_FAIL},
+		/* libfabric 1.17 and older (prov/efa/src/efa_user_info.c, RxR's
+		 * rxr_info_to_rxr before it): FI_HMEM needs RDMA read, the call
+		 * returns -FI_ENODATA, no EFA provider for GPU memory (a real
+		 * line, aws-ofi-nccl issue 161) */
+		{"libfabric:462:1673041636:efa:core:rxr_info_to_rxr():506<warn> FI_HMEM capability "
+		 "requires RDMA, which this device does not support.",
+		 LOG_SRC_EFA, LOG_MEAN_FAIL},
+		/* NIXL v1.1/v1.2 (src/plugins/ucx/ucx_utils.cpp): the wording before
+		 * "CUDA/ROCm" */
+		{"E1201 12:00:00.000001    412 ucx_utils.cpp:571] VRAM memory is detected as host by "
+		 "UCX. UCX is likely not configured with CUDA support. VRAM registration cannot "
+		 "proceed.",
+		 LOG_SRC_NIXL, LOG_MEAN_FAIL},
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		enum log_src s;
