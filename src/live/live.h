@@ -225,6 +225,7 @@ struct live_summary {
 	double nixl_tx, nixl_rx;
 	double nixl_errors;             /* growth of agent_errors_total */
 	bool nixl_errors_exported;      /* the exporter publishes agent_errors_total at all */
+	bool nixl_errors_dropped;       /* NIXL_TELEMETRY_ENABLED_METRICS leaves them out */
 	struct live_delta *ports, *ifs; /* every port / interface read at both ends */
 	size_t n_ports, n_ifs;
 	struct live_error *errors; /* per status, in the order first seen */

@@ -321,6 +321,23 @@ static void check_traffic(struct ci_report *r, const struct live_facts *f, const
 				 "an HCA with extended counters)");
 		break;
 	case LIVE_PATH_UNATTRIBUTED:
+		if (f->s[0].nixl.have && f->s[1].nixl.have &&
+		    !nixl_tm_bytes_enabled(f->tm_metrics)) {
+			/* scraped, but its byte events dropped at the source */
+			c = report_check(
+				r, desc, CI_WARN, subject,
+				"during %.1f s the RDMA ports moved %s and the pod's TCP "
+				"interfaces %s, but %s=%s leaves NIXL's byte events out (its "
+				"counters stay at 0): these bytes cannot be attributed to KV",
+				s->seconds, bytes_str_d(rdma, a, sizeof(a)),
+				bytes_str_d(tcp, b, sizeof(b)),
+				nixl_tm_var(NIXL_TM_VAR_ENABLED_METRICS)->name, f->tm_metrics);
+			check_set_fix(c,
+				      "add agent_tx_bytes,agent_rx_bytes to %s (or unset it), "
+				      "then observe again",
+				      nixl_tm_var(NIXL_TM_VAR_ENABLED_METRICS)->name);
+			break;
+		}
 		c = report_check(
 			r, desc, CI_WARN, subject,
 			"during %.1f s the RDMA ports moved %s and the pod's TCP interfaces %s, but "
@@ -417,6 +434,17 @@ static void check_errors(struct ci_report *r, const struct live_facts *f, const 
 	/* NIXL's Prometheus exporter published only byte, request and time
 	 * counters before the labelled agent_errors_total{status} (its
 	 * exportEvent skipped the ERROR category): silence is not "no errors". */
+	if (s->nixl_errors_dropped) {
+		struct ci_check *c = report_na(
+			r, &live_check_table[LIVE_CK_ERRORS], subject,
+			"%s=%s leaves NIXL's agent_err_* events out: its exporter still "
+			"publishes %s, frozen at 0, so errors cannot be read from telemetry",
+			nixl_tm_var(NIXL_TM_VAR_ENABLED_METRICS)->name, f->tm_metrics,
+			nixl_tm_errors_name());
+		check_set_fix(c, "read the worker log for NIXL errors (--logs), or add "
+				 "agent_err_* to the list");
+		return;
+	}
 	if (!s->nixl_errors_exported) {
 		struct ci_check *c = report_na(
 			r, &live_check_table[LIVE_CK_ERRORS], subject,

@@ -340,10 +340,17 @@ void live_summarize(const struct live_facts *f, struct live_summary *s)
 		}
 	}
 
-	s->nixl = a->nixl.have && b->nixl.have;
+	/* An exporter publishes a family whose events NIXL_TELEMETRY_ENABLED_METRICS
+	 * drops, frozen at 0 (rules/nixl_telemetry.h): byte counters left out
+	 * are no telemetry of what moved, error counters left out no errors
+	 * read. */
+	s->nixl = a->nixl.have && b->nixl.have && nixl_tm_bytes_enabled(f->tm_metrics);
 	if (s->nixl) {
 		nixl_bytes(a, b, s);
-		sum_errors(a, b, s);
+		if (nixl_tm_errors_enabled(f->tm_metrics))
+			sum_errors(a, b, s);
+		else
+			s->nixl_errors_dropped = true;
 	}
 	live_fabric(f, s, efa_moved);
 	s->path = live_path_decide(s);

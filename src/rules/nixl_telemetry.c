@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "rules/nixl_telemetry.h"
 
+#include <ctype.h>
+#include <fnmatch.h>
 #include <string.h>
 
 #define NIXL_PROM "ai-dynamo/nixl src/plugins/telemetry/prometheus/prometheus_exporter.cpp"
@@ -94,4 +96,61 @@ const struct nixl_tm_exporter *nixl_tm_exporter_find(const char *name)
 const struct nixl_tm_variable *nixl_tm_var(enum nixl_tm_var v)
 {
 	return v < NIXL_TM_VAR_COUNT ? &vars[v] : &vars[0];
+}
+
+/* The error events NIXL names (telemetry_event.h telemetryEventTypeStr(),
+ * main 8770b655a): a glob that matches one lets errors through. */
+static const char *const tm_error_events[] = {
+	"agent_err_not_posted",
+	"agent_err_invalid_param",
+	"agent_err_backend",
+	"agent_err_not_found",
+	"agent_err_mismatch",
+	"agent_err_not_allowed",
+	"agent_err_repost_active",
+	"agent_err_unknown",
+	"agent_err_not_supported",
+	"agent_err_remote_disconnect",
+	"agent_err_canceled",
+	"agent_err_no_telemetry",
+	NULL,
+};
+
+/* Does SPEC let one of EVENTS through?  As resolveEnabledMetrics():
+ * tokens split on ',' and stripped of blanks; none at all: everything. */
+static bool tm_enabled(const char *spec, const char *const *events)
+{
+	bool any = false;
+	for (const char *p = spec; p && *p;) {
+		const char *comma = strchr(p, ',');
+		size_t n = comma ? (size_t)(comma - p) : strlen(p);
+		while (n && isspace((unsigned char)*p))
+			p++, n--;
+		while (n && isspace((unsigned char)p[n - 1]))
+			n--;
+		if (n && n < 128) {
+			char tok[128];
+			memcpy(tok, p, n);
+			tok[n] = '\0';
+			any = true;
+			for (size_t i = 0; events[i]; i++)
+				if (fnmatch(tok, events[i], 0) == 0)
+					return true;
+		}
+		p = comma ? comma + 1 : p + n;
+		if (!comma)
+			break;
+	}
+	return !any;
+}
+
+bool nixl_tm_bytes_enabled(const char *spec)
+{
+	static const char *const bytes[] = {"agent_tx_bytes", "agent_rx_bytes", NULL};
+	return tm_enabled(spec, bytes);
+}
+
+bool nixl_tm_errors_enabled(const char *spec)
+{
+	return tm_enabled(spec, tm_error_events);
 }

@@ -37,6 +37,18 @@ const struct nixl_tm_metric *nixl_tm_metric_find(const char *name);
 /* The name of the errors counter (the one NIXL_TM_ERRORS row). */
 const char *nixl_tm_errors_name(void);
 
+/* What NIXL_TELEMETRY_ENABLED_METRICS (SPEC: comma-separated fnmatch globs;
+ * NULL, empty or all blank: every event) lets through: NIXL drops the other
+ * events at the source, while its Prometheus exporter still publishes every
+ * family, left at 0 (ai-dynamo/nixl main 8770b655a
+ * src/core/telemetry/telemetry.cpp resolveEnabledMetrics(),
+ * telemetry_event.h telemetryEventTypeStr(); prometheus_exporter.cpp
+ * initializeMetrics()).  A zero there is "not counted", never "nothing".
+ * The byte events (agent_tx_bytes, agent_rx_bytes) and any error event
+ * (agent_err_*). */
+bool nixl_tm_bytes_enabled(const char *spec);
+bool nixl_tm_errors_enabled(const char *spec);
+
 /* One exporter plugin (NIXL_TELEMETRY_EXPORTER=<name> loads
  * libtelemetry_exporter_<name>.so). */
 struct nixl_tm_exporter {

@@ -102,12 +102,33 @@ static void test_probe_agrees(void **state)
 	assert_non_null(strstr(text, cap));
 }
 
+/* NIXL_TELEMETRY_ENABLED_METRICS as resolveEnabledMetrics() reads it:
+ * comma-separated fnmatch globs, blanks stripped, none at all = all. */
+static void test_enabled_metrics(void **state)
+{
+	(void)state;
+	assert_true(nixl_tm_bytes_enabled(NULL));
+	assert_true(nixl_tm_bytes_enabled(""));
+	assert_true(nixl_tm_bytes_enabled(" , "));
+	assert_true(nixl_tm_errors_enabled(NULL));
+	/* the README's example without the errors */
+	assert_true(nixl_tm_bytes_enabled("agent_tx_bytes,agent_rx_bytes"));
+	assert_false(nixl_tm_errors_enabled("agent_tx_bytes,agent_rx_bytes"));
+	/* errors only: the byte counters stay published at 0 */
+	assert_false(nixl_tm_bytes_enabled("agent_err_*"));
+	assert_true(nixl_tm_errors_enabled("agent_err_*"));
+	assert_true(nixl_tm_errors_enabled(" agent_tx_bytes , agent_err_backend"));
+	assert_true(nixl_tm_bytes_enabled("agent_*_bytes"));
+	assert_false(nixl_tm_bytes_enabled("agent_xfer_time"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rows_are_whole),
 		cmocka_unit_test(test_versions),
 		cmocka_unit_test(test_probe_agrees),
+		cmocka_unit_test(test_enabled_metrics),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
