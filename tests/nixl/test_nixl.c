@@ -699,9 +699,43 @@ static void test_pod_steps(void **state)
 	tcase_release(&c);
 }
 
+/* A node transcript judged by both verbs: node's checks and nixl's. */
+struct both {
+	char *buf;
+	struct transcript t;
+	struct nixl_facts f;
+	struct ci_report rn, rx;
+};
+
+static void both_load(struct both *x, const char *name)
+{
+	char path[256];
+	size_t len;
+	snprintf(path, sizeof(path), "tests/fixtures/node/transcripts/%s.txt", name);
+	x->buf = tu_slurp(path, &len);
+	transcript_init(&x->t);
+	transcript_parse(&x->t, x->buf, len);
+	nixl_facts_init(&x->f);
+	nixl_facts_read(&x->f, &x->t);
+	report_init(&x->rn, "node", name);
+	report_init(&x->rx, "nixl", name);
+	node_checks_run(&x->rn, &x->f.node);
+	struct nixl_target none = {.kind = NK_REPLAY};
+	nixl_analyze(&x->rx, &x->f, &none, name);
+}
+
+static void both_release(struct both *x)
+{
+	report_release(&x->rn);
+	report_release(&x->rx);
+	nixl_facts_release(&x->f);
+	transcript_release(&x->t);
+	free(x->buf);
+}
+
 /* One fact, one status: on every node transcript, what nixl says of the
- * pod's memlock, NVLink fabric and IMEX channel, and of UCX_TLS cutting
- * cuda_ipc on multi-node NVLink, is what node says (issue 21). */
+ * pod's memlock, NVLink fabric and IMEX channel is what node says (issue
+ * 21). */
 static void test_one_status_with_node(void **state)
 {
 	(void)state;
@@ -713,66 +747,32 @@ static void test_one_status_with_node(void **state)
 					       {"node.mnnvl.imex", "nixl.mnnvl.imex"}};
 	size_t judged = 0;
 	for (size_t i = 0; names[i]; i++) {
-		char path[256];
-		size_t len;
-		snprintf(path, sizeof(path), "tests/fixtures/node/transcripts/%s.txt", names[i]);
-		char *buf = tu_slurp(path, &len);
-		struct transcript t;
-		transcript_init(&t);
-		transcript_parse(&t, buf, len);
-		struct nixl_facts f;
-		nixl_facts_init(&f);
-		nixl_facts_read(&f, &t);
-		struct ci_report rn, rx;
-		report_init(&rn, "node", names[i]);
-		report_init(&rx, "nixl", names[i]);
-		node_checks_run(&rn, &f.node);
-		struct nixl_target none = {.kind = NK_REPLAY};
-		nixl_analyze(&rx, &f, &none, names[i]);
+		struct both x;
+		both_load(&x, names[i]);
 		for (size_t k = 0; k < sizeof(pairs) / sizeof(pairs[0]); k++) {
-			const struct ci_check *b = tu_find(&rx, pairs[k][1]);
+			const struct ci_check *b = tu_find(&x.rx, pairs[k][1]);
 			if (!b)
 				continue; /* not a fact of this pod (no NVLink fabric) */
-			assert_int_equal(find(&rn, pairs[k][0])->status, b->status);
+			assert_int_equal(find(&x.rn, pairs[k][0])->status, b->status);
 			judged++;
 		}
-		report_release(&rn);
-		report_release(&rx);
-		nixl_facts_release(&f);
-		transcript_release(&t);
-		free(buf);
+		both_release(&x);
 	}
 	assert_true(judged >= 10);
 }
 
-/* UCX_TLS=^cuda_ipc on a GB200 pod: node.env.ucx.tls and nixl.ucx.filters
- * give one status (ai-dynamo/nixl#1110). */
+/* UCX_TLS=^cuda_ipc on a GB200 pod (this transcript's environment sets it):
+ * node.env.ucx.tls and nixl.ucx.filters give one status
+ * (ai-dynamo/nixl#1110). */
 static void test_mnnvl_tls_cut_one_status(void **state)
 {
 	(void)state;
-	size_t len;
-	/* this GB200 pod's environment sets UCX_TLS=^cuda_ipc */
-	char *buf = tu_slurp("tests/fixtures/node/transcripts/gb200.txt", &len);
-	struct transcript t;
-	transcript_init(&t);
-	transcript_parse(&t, buf, len);
-	struct nixl_facts f;
-	nixl_facts_init(&f);
-	nixl_facts_read(&f, &t);
-	struct ci_report rn, rx;
-	report_init(&rn, "node", "gb200");
-	report_init(&rx, "nixl", "gb200");
-	node_checks_run(&rn, &f.node);
-	struct nixl_target none = {.kind = NK_REPLAY};
-	nixl_analyze(&rx, &f, &none, "gb200");
-	assert_int_not_equal(st(&rn, "node.env.ucx.tls"), CI_OK);
-	assert_int_equal(st(&rx, "nixl.ucx.filters"), st(&rn, "node.env.ucx.tls"));
-	assert_non_null(strstr(detail(&rx, "nixl.ucx.filters"), "the MNNVL path"));
-	report_release(&rn);
-	report_release(&rx);
-	nixl_facts_release(&f);
-	transcript_release(&t);
-	free(buf);
+	struct both x;
+	both_load(&x, "gb200");
+	assert_int_not_equal(st(&x.rn, "node.env.ucx.tls"), CI_OK);
+	assert_int_equal(st(&x.rx, "nixl.ucx.filters"), st(&x.rn, "node.env.ucx.tls"));
+	assert_non_null(strstr(detail(&x.rx, "nixl.ucx.filters"), "the MNNVL path"));
+	both_release(&x);
 }
 
 int main(void)
