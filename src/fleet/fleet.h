@@ -104,6 +104,10 @@ struct fleet_pod {
 	bool live_nixl;                /* NIXL telemetry read at both ends of the window */
 	double live_kv_tx, live_kv_rx; /* NIXL's byte counters' growth */
 	double live_rdma, live_tcp;    /* RDMA port bytes, pod interface bytes */
+	/* When its one exec started and ended on this machine's clock
+	 * (run_now(), seconds; 0: not run): the pods' windows are compared by
+	 * these, measured, not by --jobs alone. */
+	double exec_start, exec_end;
 };
 
 void fleet_pod_init(struct fleet_pod *p, const char *name, const char *node, const char *role,

@@ -71,7 +71,9 @@ static void probe_one(struct pool *pl, size_t i)
 	mine.replay = NULL;
 	mine.sysroot = NULL;
 	j->started = true;
+	j->t_start = run_now();
 	probe_collect(&mine, j->pod, &j->out);
+	j->t_end = run_now();
 }
 
 static void *worker(void *arg)

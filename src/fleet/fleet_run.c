@@ -126,6 +126,8 @@ static void judge_pod(const struct pod_ctx *x, struct ci_report *child, struct f
 					 kp->node_name ? kp->node_name : "no node")
 			     : xasprintf("on %s", kp->node_name ? kp->node_name : "no node");
 	fleet_pod_init(fp, x->job->key, kp->node_name, x->pp->role, kp->component);
+	fp->exec_start = x->job->t_start;
+	fp->exec_end = x->job->t_end;
 
 	struct probe_outcome *out = &x->job->out;
 	if (!x->job->started || out->err != PROBE_OK) {

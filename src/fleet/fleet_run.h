@@ -44,6 +44,7 @@ struct fleet_job {
 	struct probe_outcome out; /* output; the judge releases it */
 	bool started;             /* false: the --deadline passed before its turn */
 	bool deadline_bound;      /* its time was cut to what was left of --deadline */
+	double t_start, t_end;    /* run_now() around its probe_collect (0: not run) */
 };
 
 /* Called on the thread that called fleet_probe_all, once per job, as each

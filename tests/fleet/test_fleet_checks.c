@@ -302,6 +302,37 @@ static void test_mtu_fw(void **state)
 	has(one(&x->r, "fleet.nic.fw", CI_WARN), "MT4129 28.39.2048 on node-a (p0)");
 }
 
+/* One window, measured: execs that started and ended together share it;
+ * one exec started 20 s late (a slow node) does not, and the flat and
+ * balance comparisons are then not made. --jobs below the pod count warns
+ * whatever the times say. */
+static void test_live_window_measured(void **state)
+{
+	struct fx *x = *state;
+	for (size_t i = 0; i < x->n; i++) {
+		x->p[i].live_observed = true;
+		x->p[i].live_rdma = 4e9;
+		x->p[i].exec_start = 100.0 + 0.05 * (double)i;
+		x->p[i].exec_end = 112.0 + 0.05 * (double)i;
+	}
+	fleet_check_live(&x->r, x->p, x->n, 64);
+	has(one(&x->r, "fleet.live.window", CI_OK), "started less than 1 s apart");
+	one(&x->r, "fleet.live.flat", CI_OK);
+	report_release(&x->r);
+	report_init(&x->r, "node", "test");
+	x->p[2].exec_start = 120.0;
+	x->p[2].exec_end = 132.0;
+	fleet_check_live(&x->r, x->p, x->n, 64);
+	has(one(&x->r, "fleet.live.window", CI_WARN), "started up to 20.0 s apart");
+	assert_false(one(&x->r, "fleet.live.flat", CI_SKIPPED)->critical);
+	report_release(&x->r);
+	report_init(&x->r, "node", "test");
+	x->p[2].exec_start = 100.1;
+	x->p[2].exec_end = 112.1;
+	fleet_check_live(&x->r, x->p, x->n, 2);
+	has(one(&x->r, "fleet.live.window", CI_WARN), "successive windows");
+}
+
 static void test_mnnvl_domain(void **state)
 {
 	struct fx *x = *state;
@@ -977,6 +1008,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_roce_gid, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_mtu_fw, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_mnnvl_domain, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_live_window_measured, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_checks_run_kinds, setup, teardown),
 		cmocka_unit_test(test_group_of),
 		cmocka_unit_test(test_plan),
