@@ -173,8 +173,8 @@ static bool check_window(struct ci_report *r, const struct fleet_pod *p, size_t 
 	window_spread(p, tried, &w);
 	bool together = w.start <= LIVE_WINDOW_SLACK_MIN_S && w.end <= LIVE_WINDOW_SLACK_MIN_S;
 	bool apart = w.timed >= 2 && !together && w.overlap < w.shortest / 2;
-	char a[32], b[32];
 	if (tried <= jobs && !apart) {
+		char a[32], b[32];
 		report_check(r, d, CI_OK, "pods",
 			     "the %zu observed pods were observed in one window: their execs "
 			     "started %s apart and ended %s apart (measured)%s",
