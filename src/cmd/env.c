@@ -131,8 +131,10 @@ void env_render_overlays(const struct probe_target *t, struct manifest_set *ms)
 			free(where);
 		} else {
 			manifest_kustomize_note(ms, dir, err ? err : "kubectl kustomize failed");
-			if (e == PROBE_KUBECTL_MISSING)
-				missing = err, err = NULL;
+			if (e == PROBE_KUBECTL_MISSING) { /* said once for every overlay */
+				missing = err;
+				err = NULL;
+			}
 		}
 		free(out);
 		free(err);
