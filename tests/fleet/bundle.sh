@@ -74,7 +74,7 @@ rca=$?
 [ $? = "$rca" ] && cmp -s "$tmp/a" "$tmp/b" || no "one pod's bundle: $(diff "$tmp/a" "$tmp/b" | head -5)"
 # -A: one pod name in two namespaces, each pod's transcript kept apart
 # (probe/pods/NS/POD) and replayed to the same report.
-FAKE_KUBECTL_PODS_DIR=$PWD/tests/fixtures/fleet/clusters/two_namespaces \
+FAKE_KUBECTL_PODS_DIR=$trees/fleet/two_namespaces \
 	"$bin" nixl -A --deployment llm-disagg --kubectl "$kubectl" --bundle "$tmp/all-ns.tar.gz" \
 	>"$tmp/a" 2>/dev/null
 rca=$?

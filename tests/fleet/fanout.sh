@@ -5,7 +5,8 @@ set -uo pipefail
 bin=$1
 root=$(pwd)
 kubectl=$root/tests/fakes/kubectl
-clusters=$root/tests/fixtures/fleet/clusters
+# the fake clusters, built at test time (tests/fixtures/fleet/clusters.py)
+clusters=$(python3 tests/fixtures/trees.py)/fleet || { echo "tests/fixtures/trees.py failed"; exit 1; }
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/fleet-fanout.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 failures=0

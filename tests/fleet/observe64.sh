@@ -10,7 +10,8 @@
 # usage: observe64.sh BIN
 set -euo pipefail
 bin=${1:?BIN}
-src=tests/fixtures/fleet/clusters/live_one_flat
+# built at test time by tests/fixtures/fleet/clusters.py (via trees.py)
+src=$(python3 tests/fixtures/trees.py)/fleet/live_one_flat
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 python3 - "$src" "$tmp/cluster" <<'PY'

@@ -418,11 +418,26 @@ static void test_group_of(void **state)
 	assert_null(fleet_group_of("nixl.probe"));
 }
 
+/* A fake cluster's `get pods` answer: the clusters are built at test time
+ * (tests/fixtures/fleet/clusters.py, under the trees of tests/fixtures/trees.py). */
+static char *cluster_pods(const char *cluster, size_t *len)
+{
+	FILE *p = popen("python3 tests/fixtures/trees.py", "r");
+	char dir[4096];
+	assert_non_null(p);
+	assert_non_null(fgets(dir, sizeof dir, p));
+	assert_int_equal(pclose(p), 0);
+	dir[strcspn(dir, "\n")] = '\0';
+	char path[4096 + 64];
+	snprintf(path, sizeof path, "%s/fleet/%s/_pods.json", dir, cluster);
+	return tu_slurp(path, len);
+}
+
 static void test_plan(void **state)
 {
 	(void)state;
 	size_t len;
-	char *json = tu_slurp("tests/fixtures/fleet/clusters/not_running/_pods.json", &len);
+	char *json = cluster_pods("not_running", &len);
 	struct kube_pod_list l;
 	kube_pod_list_init(&l);
 	assert_int_equal(kube_pods_parse(json, len, &l), 0);

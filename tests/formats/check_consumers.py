@@ -32,8 +32,11 @@ SHARED = os.path.join(os.path.dirname(ROOT), "shared", "fixtures")
 BIN = os.path.abspath(sys.argv[1])
 CI_TOOLS = os.environ.get("CI_TOOLS", "/opt/check_interconnect-ci")
 PASSED, FAILED, SKIPS = [], [], []
+# the fake clusters, built at test time (tests/fixtures/fleet/clusters.py)
+FLEET = subprocess.run([sys.executable, os.path.join(ROOT, "tests/fixtures/trees.py")], check=True,
+                       capture_output=True, text=True).stdout.strip() + "/fleet"
 
-FLEET_ENV = {"FAKE_KUBECTL_PODS_DIR": os.path.join(ROOT, "tests/fixtures/fleet/clusters/image_tcp")}
+FLEET_ENV = {"FAKE_KUBECTL_PODS_DIR": os.path.join(FLEET, "image_tcp")}
 FAKE = ["--kubectl", os.path.join(ROOT, "tests/fakes/kubectl")]
 # (name, cwd, args, env, github): github says whether every result has a
 # file, so that GitHub code scanning can take the SARIF (a fleet run
@@ -48,7 +51,7 @@ RUNS = [
                                 "--deployment", "llm-disagg", "-n", "dynamo"] + FAKE,
      FLEET_ENV, True),
     ("fleet-node", ROOT, ["node", "--deployment", "llm-disagg", "-n", "dynamo"] + FAKE,
-     {"FAKE_KUBECTL_PODS_DIR": os.path.join(ROOT, "tests/fixtures/fleet/clusters/port_down")},
+     {"FAKE_KUBECTL_PODS_DIR": os.path.join(FLEET, "port_down")},
      False),
     ("node-replay", ROOT, ["node", "--replay", "tests/fixtures/node/transcripts/h100_ib.txt"],
      {}, False),

@@ -26,6 +26,9 @@ import xml.etree.ElementTree as ET
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 BIN = os.path.abspath(sys.argv[1])
 FAILS = []
+# the fake clusters, built at test time (tests/fixtures/fleet/clusters.py)
+FLEET = subprocess.run([sys.executable, os.path.join(ROOT, "tests/fixtures/trees.py")], check=True,
+                       capture_output=True, text=True).stdout.strip() + "/fleet"
 
 RUNS = [
     ("env-example", ["env", "examples/recipes/llama-70b-disagg-ib"], {}),
@@ -35,7 +38,7 @@ RUNS = [
     ("node-ci-host", ["node", "--replay", "tests/fixtures/node/transcripts/ci_host.txt"], {}),
     ("fleet-port-down", ["node", "--deployment", "llm-disagg", "-n", "dynamo", "--kubectl",
                          "tests/fakes/kubectl"],
-     {"FAKE_KUBECTL_PODS_DIR": os.path.join(ROOT, "tests/fixtures/fleet/clusters/port_down")}),
+     {"FAKE_KUBECTL_PODS_DIR": os.path.join(FLEET, "port_down")}),
 ]
 
 

@@ -133,7 +133,7 @@ read_it "nixl -v --replay forged" "$tmp/out"
 
 # 4. A fleet whose pods carry them (fake kubectl), node, nixl and all.
 cl=$tmp/cluster
-cp -RL "$root/tests/fixtures/fleet/clusters/healthy" "$cl" # -L: the transcripts are links
+cp -R "$(trees)/fleet/healthy" "$cl" # built by tests/fixtures/fleet/clusters.py
 for tr in "$cl"/*/transcript; do
 	awk -v planted="$(plant_env)" '/^@@begin env:pid1/ { print; n = split(planted, a, "\n");
 		for (i = 1; i <= n; i++) print "|" a[i]; next } { print }' "$tr" >"$tr.new"
