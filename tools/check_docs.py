@@ -37,7 +37,8 @@ def cells(line):
     return [c.strip() for c in line.strip().strip("|").split("|")]
 
 
-def parse(text):
+def parse_all(text):
+    """Every entry of each id, in the order of the file: (anchor, text)."""
     docs = {}
     seen = {}
     anchor = ""
@@ -58,7 +59,8 @@ def parse(text):
                     body.append(lines[j])
                     j += 1
                 for cid in ids:
-                    docs.setdefault(cid, (anchor, plain(m.group(2) + ". " + " ".join(body))))
+                    docs.setdefault(cid, []).append(
+                        (anchor, plain(m.group(2) + ". " + " ".join(body))))
             i += 1
             continue
         if line.startswith("|"):
@@ -73,11 +75,16 @@ def parse(text):
                         if c and c not in ("-", "–"):
                             parts.append("%s: %s" % (plain(h), plain(c)))
                     for cid in ids:
-                        docs.setdefault(cid, (anchor, "; ".join(parts)))
+                        docs.setdefault(cid, []).append((anchor, "; ".join(parts)))
         else:
             header = None
         i += 1
     return docs
+
+
+def parse(text):
+    """The first entry of each id: the one SARIF's rule carries."""
+    return {cid: v[0] for cid, v in parse_all(text).items()}
 
 
 def c_str(s):

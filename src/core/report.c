@@ -101,6 +101,7 @@ struct ci_check *report_check(struct ci_report *r, const struct check_desc *d, e
 	va_end(ap);
 	c->flags = d->flags;
 	c->noun = d->noun;
+	c->source = d->source;
 	return c;
 }
 
@@ -113,6 +114,7 @@ struct ci_check *report_na(struct ci_report *r, const struct check_desc *d, cons
 	va_end(ap);
 	c->flags = d->flags;
 	c->noun = d->noun;
+	c->source = d->source;
 	return c;
 }
 
@@ -126,6 +128,7 @@ struct ci_check *report_check_as(struct ci_report *r, const struct check_desc *d
 	va_end(ap);
 	c->flags = d->flags;
 	c->noun = d->noun;
+	c->source = d->source;
 	return c;
 }
 

@@ -48,9 +48,10 @@ struct ci_check {
 	 * (all RECIPE --deployment); NULL/0 when no file says it (a live
 	 * object, a node).  Every format prints it (check_set_location). */
 	char *loc_file;
-	int loc_line;     /* 1-based; 0: the file only */
-	unsigned flags;   /* its descriptor's CI_DESC_* (struct check_desc) */
-	const char *noun; /* its descriptor's noun (static), or NULL */
+	int loc_line;       /* 1-based; 0: the file only */
+	unsigned flags;     /* its descriptor's CI_DESC_* (struct check_desc) */
+	const char *noun;   /* its descriptor's noun (static), or NULL */
+	const char *source; /* its descriptor's source (static), or NULL */
 };
 
 /* A transport setting observed in the input (recipe or pod). */
@@ -124,7 +125,11 @@ struct check_desc {
 	enum ci_layer layer;
 	bool critical;
 	const char *summary; /* one line: what it looks at */
-	unsigned flags;      /* CI_DESC_* below; 0 for most */
+	/* One line: where the rule's truth comes from (project, file or
+	 * document, version where it matters), the primary one of those its
+	 * docs/checks.md entry cites; that entry holds this string. */
+	const char *source;
+	unsigned flags; /* CI_DESC_* below; 0 for most */
 	/* What its subject is, for counting them ("3 deployments" in the fix
 	 * list); NULL: the subjects are listed as they are. */
 	const char *noun;

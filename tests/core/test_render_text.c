@@ -267,7 +267,7 @@ static void test_fix_first_counts_places_and_causes(void **state)
 	const char *deps[] = {"dep-a", "dep-b", "dep-c", "dep-d"};
 	/* the noun comes from the descriptor, never from the id */
 	static const struct check_desc fabric = {
-		"env.fabric", CI_LAYER_FABRIC, true, "the fabric", 0, "deployment"};
+		"env.fabric", CI_LAYER_FABRIC, true, "the fabric", "test", 0, "deployment"};
 	for (size_t i = 0; i < 4; i++) {
 		struct ci_check *c =
 			report_check(&r, &fabric, CI_WARN, deps[i], "no RDMA device requested");

@@ -48,8 +48,8 @@ static void test_add_fields(void **state)
 }
 
 static const struct check_desc descs[] = {
-	{"t.crit", CI_LAYER_FABRIC, true, "a critical check"},
-	{"t.minor", CI_LAYER_TUNING, false, "advice"},
+	{"t.crit", CI_LAYER_FABRIC, true, "a critical check", "proj a.c @v1"},
+	{"t.minor", CI_LAYER_TUNING, false, "advice", "proj b.c @v2"},
 };
 
 static void test_descriptors(void **state)
@@ -65,6 +65,8 @@ static void test_descriptors(void **state)
 	assert_int_equal(c->layer, CI_LAYER_FABRIC);
 	assert_string_equal(c->subject, "mlx5_0");
 	assert_string_equal(c->detail, "2 down");
+	/* the source rides along for the formats that show it (SARIF) */
+	assert_string_equal(c->source, "proj a.c @v1");
 	/* report_na: skipped and never critical, the descriptor's layer */
 	c = report_na(&r, &descs[0], NULL, "no RDMA device");
 	assert_int_equal(c->status, CI_SKIPPED);

@@ -6,7 +6,11 @@ place the README points to).  The ids come from the check descriptor tables
 a descriptor, so the tables are the whole list.  Every id a golden output
 shows must be in a table too (a check added around the tables fails here),
 and where docs/checks.md heads a check with "(critical ...)" or "(not
-critical ...)" and a layer, the table must say the same.
+critical ...)" and a layer, the table must say the same.  Every descriptor
+names its source (where the rule's truth comes from), and a docs entry of
+its id (its "####" section, or a table row whose first cell names it, read
+as tools/check_docs.py reads them for SARIF) holds that string, compared as
+plain text (markdown and line breaks aside).
 
 usage: check_ids.py ROOT CHECK_TABLE_DUMP"""
 import glob
@@ -23,9 +27,11 @@ if p.returncode:
     print(p.stderr, end='')
     sys.exit(1)
 table = {}
+sources = {}
 for line in p.stdout.splitlines():
-    cid, layer, crit, _summary = line.split('\t')
+    cid, layer, crit, _summary, source = line.split('\t')
     table[cid] = (layer, crit == 'critical')
+    sources[cid] = source
 if len(table) < 50:
     print('only %d check ids in the tables: the dump is broken' % len(table))
     sys.exit(1)
@@ -35,6 +41,21 @@ doc = open('docs/checks.md').read()
 for cid in sorted(table):
     if '`' + cid + '`' not in doc:
         print('not in docs/checks.md: %s' % cid)
+        bad += 1
+
+sys.path.insert(0, 'tools')
+import check_docs  # noqa: E402
+
+entries = check_docs.parse_all(doc)
+for cid in sorted(table):
+    want = check_docs.plain(sources[cid])
+    texts = [text for _anchor, text in entries.get(cid, [])]
+    if not texts:
+        print('docs/checks.md has no "####" section or table row for %s' % cid)
+        bad += 1
+    elif not any(want in text for text in texts):
+        print('docs/checks.md entry of %s does not cite its descriptor\'s source: %s' % (
+            cid, sources[cid]))
         bad += 1
 
 golden = {}

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Prints every check descriptor of every area, one per line:
- * "id<TAB>layer<TAB>critical|not critical<TAB>summary".  check_ids.py reads
- * it, so the docs test sees the ids the code can emit from the tables
- * themselves, not from a grep of the sources.  Exits 1 when a table is
- * malformed (an empty id or summary, an id in two entries).
+ * "id<TAB>layer<TAB>critical|not critical<TAB>summary<TAB>source".
+ * check_ids.py reads it, so the docs test sees the ids the code can emit
+ * from the tables themselves, not from a grep of the sources.  Exits 1 when
+ * a table is malformed (an empty id, summary or source, an id in two
+ * entries, a tab or newline in a summary or source).
  */
 #include <stdio.h>
 #include <string.h>
@@ -35,14 +36,25 @@ int main(void)
 				rc = 1;
 				continue;
 			}
+			if (!d->source || !*d->source) {
+				fprintf(stderr, "%s: no source\n", d->id);
+				rc = 1;
+				continue;
+			}
+			if (strpbrk(d->summary, "\t\n") || strpbrk(d->source, "\t\n")) {
+				fprintf(stderr, "%s: a tab or newline in its summary or source\n",
+					d->id);
+				rc = 1;
+				continue;
+			}
 			for (size_t k2 = 0; k2 <= k; k2++)
 				for (size_t j = 0; j < (k2 == k ? i : tables[k2].n); j++)
 					if (!strcmp(tables[k2].t[j].id, d->id)) {
 						fprintf(stderr, "%s: in two entries\n", d->id);
 						rc = 1;
 					}
-			printf("%s\t%s\t%s\t%s\n", d->id, layer_name(d->layer),
-			       d->critical ? "critical" : "not critical", d->summary);
+			printf("%s\t%s\t%s\t%s\t%s\n", d->id, layer_name(d->layer),
+			       d->critical ? "critical" : "not critical", d->summary, d->source);
 		}
 	}
 	return rc;

@@ -123,10 +123,10 @@ static void judge(struct tb *b, struct ci_report *r)
 
 /* judge(), with readings already in the report, as node's checks put
  * them there before the live ones: what the window settles. */
-static const struct check_desc settled_memlock = {"node.memlock", CI_LAYER_ENV, true, "test",
-						  CI_DESC_SETTLED_BY_RDMA};
+static const struct check_desc settled_memlock = {
+	"node.memlock", CI_LAYER_ENV, true, "test", "test", CI_DESC_SETTLED_BY_RDMA};
 static const struct check_desc unsettled_gpudirect = {"node.gpudirect", CI_LAYER_DRIVER, true,
-						      "test", 0};
+						      "test",           "test",          0};
 
 /* A locked-memory fail and a GPUDirect warning, before the live checks. */
 static void readings(struct ci_report *r)
