@@ -59,7 +59,8 @@ for cid in sorted(table):
         bad += 1
 
 golden = {}
-for path in glob.glob('tests/golden/cases/**/expected.out', recursive=True):
+for path in sorted(glob.glob('tests/golden/cases/**/expected.out', recursive=True) +
+                   glob.glob('tests/golden/cases/**/expected.lines', recursive=True)):
     text = open(path, errors='replace').read()
     for m in re.finditer(r'"id": "(' + ID + ')"', text):
         golden.setdefault(m.group(1), path)

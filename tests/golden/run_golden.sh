@@ -10,6 +10,20 @@
 #                 (tests/fixtures/trees.py builds them first: @TREES@/node/X,
 #                 @TREES@/nixl/X, @TREES@/live/X), relative to the repo root
 #   expected.out  exact stdout           expected.rc   exit code
+#   expected.lines  instead of expected.out (never both): the lines stdout
+#                 must hold, in this order, each a whole stdout line (exact,
+#                 after the @ROOT@ substitution; other lines may come between
+#                 them).  For a case about some checks, not the whole report:
+#                 it lists those checks' lines, the verdict line and their
+#                 fix-first entries, so that a check added elsewhere does not
+#                 rewrite it.  Line 1 is '# ' and what the case is about
+#                 (required); any other '#' line is a comment, a blank line is
+#                 ignored, a leading '\' is dropped ('\#' asserts a line that
+#                 starts with '#').  When stdout holds a verdict line
+#                 ('verdict: ...'), expected.lines must list it; expected.rc
+#                 is still required.  A failure names the first listed line
+#                 not found, the closest stdout line and the stdout from where
+#                 the search was (tests/golden/match_lines.py)
 #   expected.err  exact stderr (optional; stderr is not compared without it)
 #   env           optional KEY=VALUE lines; @ROOT@ = absolute repo root,
 #                 @CASE@ = absolute case directory, @TREES@ = the trees'
@@ -21,8 +35,9 @@
 #   json          optional, empty: the case's argv runs a second time with
 #                 --json added; that report must validate against the schema,
 #                 exit as expected.rc says and hold no fact that expected.out
-#                 does not (tests/golden/same_run.py: every check's status,
-#                 id, detail, fix and evidence, the settings, next steps,
+#                 (for an expected.lines case: the text run's stdout) does
+#                 not (tests/golden/same_run.py: every check's status, id,
+#                 detail, fix and evidence, the settings, next steps,
 #                 counts and verdict).  It replaces a JSON golden that would
 #                 only repeat the text one (a -v text case shows the evidence
 #                 and settings too)
@@ -44,7 +59,9 @@
 # a --json case that exits 0-3 must print JSON.
 #
 # UPDATE_GOLDEN=1 rewrites expected.out/expected.rc (and expected.err where it
-# exists).  READ every file it rewrites.  Binary: $CI_BIN, else
+# exists).  READ every file it rewrites.  It never rewrites an expected.lines
+# case (not its expected.rc or expected.err either): that case is still judged,
+# and its lines are edited by hand.  Binary: $CI_BIN, else
 # build/check_interconnect.  GOLDEN_JOBS cases run at once (CPU count),
 # each under GOLDEN_TIMEOUT seconds (60).  A sanitizer report on stderr fails
 # a case.  Exit 0 all ok, 1 any failure, 77 no cases.
@@ -274,16 +291,28 @@ for ((i = 1; i <= n; i++)); do
 	bad=0
 	report=$w/report
 	: >"$report"
-	if [ "$update" = 1 ]; then
+	lines=0
+	if [ -f "$c/expected.lines" ]; then lines=1; fi
+	if [ "$update" = 1 ] && [ "$lines" = 0 ]; then
 		cp "$w/out" "$c/expected.out"
 		cp "$w/rc" "$c/expected.rc"
 		if [ -f "$c/expected.err" ]; then cp "$w/err" "$c/expected.err"; fi
 	fi
-	if [ ! -f "$c/expected.out" ] || [ ! -f "$c/expected.rc" ]; then
+	if [ "$lines" = 1 ] && [ -f "$c/expected.out" ]; then
+		echo "both expected.out and expected.lines: a case has one of them" >>"$report"
+		bad=1
+	elif [ "$lines" = 0 ] && { [ ! -f "$c/expected.out" ] || [ ! -f "$c/expected.rc" ]; }; then
 		echo "missing expected.out or expected.rc (run with UPDATE_GOLDEN=1, then read them)" >>"$report"
 		bad=1
+	elif [ ! -f "$c/expected.rc" ]; then
+		echo "missing expected.rc (an expected.lines case writes it by hand)" >>"$report"
+		bad=1
 	else
-		if ! diff -u --label "$name/expected.out" --label "$name/actual stdout" \
+		if [ "$lines" = 1 ]; then
+			if ! python3 "$here/match_lines.py" "$c/expected.lines" "$w/out" >>"$report" 2>&1; then
+				bad=1
+			fi
+		elif ! diff -u --label "$name/expected.out" --label "$name/actual stdout" \
 			"$c/expected.out" "$w/out" >>"$report"; then bad=1; fi
 		exp_rc=$(tr -d ' \r\n' <"$c/expected.rc")
 		act_rc=$(cat "$w/rc")
@@ -301,7 +330,9 @@ for ((i = 1; i <= n; i++)); do
 			echo "json: the --json run exited $(cat "$w/json.rc"), expected.rc says otherwise" >>"$report"
 			bad=1
 		fi
-		if [ -s "$w/json.out" ] && ! python3 "$here/same_run.py" "$c/expected.out" "$w/json.out" >>"$report" 2>&1; then
+		text=$c/expected.out
+		if [ "$lines" = 1 ]; then text=$w/out; fi
+		if [ -s "$w/json.out" ] && ! python3 "$here/same_run.py" "$text" "$w/json.out" >>"$report" 2>&1; then
 			bad=1
 		fi
 		if grep -qE 'ERROR: (Address|Leak)Sanitizer|runtime error:|SUMMARY: UndefinedBehaviorSanitizer' "$w/json.err"; then

@@ -4,7 +4,8 @@
 
 usage: same_run.py TEXT JSON
 
-TEXT is a golden's expected.out (the text report), JSON the --json report of
+TEXT is a golden's expected.out (the text report; for an expected.lines case
+the text run's stdout), JSON the --json report of
 the same argv (tests/golden/run_golden.sh runs it for the cases listed in
 tests/golden/json-twins, after validating it against the schema).  Every
 fact of the JSON must be in the text: the verdict (status, exit code,
