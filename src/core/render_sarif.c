@@ -2,7 +2,8 @@
 /*
  * SARIF 2.1.0 (OASIS), so that a recipe repository's CI shows env findings
  * inline (GitHub code scanning, GitLab).  One run; its rules are the check
- * ids that occur, each with its docs/checks.md text; one result per check
+ * ids that occur, each with its docs/checks.md text and its descriptor's
+ * source (properties.source, and in the help); one result per check
  * that is not ok, located at the file:line[:column] its subject or evidence
  * names, else at its deployment (ci_check.loc_file); a pod's finding also
  * names the pod as a logical location.  What GitHub's ingestion requires
@@ -149,21 +150,34 @@ static char *rule_name(const char *id)
 static json_t *rule_json(const struct ci_check *c)
 {
 	const struct check_doc *d = check_doc_find(c->id);
+	const char *src = c->source && *c->source ? c->source : NULL;
 	char *name = rule_name(c->id);
 	json_t *rule = json_pack("{s:s,s:s}", "id", c->id, "name", name);
 	free(name);
 	if (d) {
+		/* The help says where the rule's truth comes from, its
+		 * descriptor's source: after the docs' text, unless that text
+		 * quotes it already (a table row's source cell; an entry cut
+		 * at its 1500 characters has lost its own). */
+		char *text = src && !strstr(d->text, src)
+				     ? xasprintf("%s Source: %s.", d->text, src)
+				     : xstrdup(d->text);
 		char *md = xasprintf("%s\n\nSee [docs/checks.md](%s/blob/main/docs/checks.md#%s) "
 				     "in check_interconnect.",
-				     d->text, CI_HOMEPAGE, d->anchor);
+				     text, CI_HOMEPAGE, d->anchor);
 		char *uri = xasprintf("%s/blob/main/docs/checks.md#%s", CI_HOMEPAGE, d->anchor);
 		json_object_set_new(rule, "shortDescription", json_pack("{s:s}", "text", c->id));
 		json_object_set_new(rule, "fullDescription", json_pack("{s:s}", "text", d->text));
 		json_object_set_new(rule, "helpUri", json_string(uri));
 		json_object_set_new(rule, "help",
-				    json_pack("{s:s,s:s}", "text", d->text, "markdown", md));
+				    json_pack("{s:s,s:s}", "text", text, "markdown", md));
 		free(md);
 		free(uri);
+		free(text);
+	} else if (src) {
+		char *text = xasprintf("Source: %s.", src);
+		json_object_set_new(rule, "help", json_pack("{s:s}", "text", text));
+		free(text);
 	}
 	/* tags: what code scanning filters alerts by. */
 	json_t *props = json_pack("{s:[s,s],s:s,s:b}", "tags", "interconnect", layer_name(c->layer),
@@ -173,6 +187,8 @@ static json_t *rule_json(const struct ci_check *c)
 		json_object_set_new(props, "documentation", json_string(doc));
 		free(doc);
 	}
+	if (src)
+		json_object_set_new(props, "source", json_string(src));
 	json_object_set_new(rule, "properties", props);
 	return rule;
 }

@@ -11,7 +11,7 @@ const struct check_desc live_check_table[LIVE_CK_COUNT] = {
 	[LIVE_CK_LOADED] =
 		{"node.live.loaded", CI_LAYER_DRIVER, true,
 		 "what the engine loaded and holds: NIXL plugin, UCX IB/CUDA modules, uverbs",
-		 "proc(5), /proc/pid/maps and /proc/pid/fd"},
+		 "openucx/ucx src/ucs/sys/module.c (UCX loads its transports as libuct_*.so modules)"},
 	[LIVE_CK_TRAFFIC] =
 		{"node.live.traffic", CI_LAYER_FABRIC, true,
 		 "what moved during --observe: NIXL bytes against RDMA and TCP bytes",

@@ -210,6 +210,14 @@ def check_sarif(what, out, validator):
             fail(what, "sarif: %s: %s" % ("/".join(map(str, e.absolute_path)), e.message[:200]))
     run0 = doc["runs"][0]
     rules = [r["id"] for r in run0["tool"]["driver"]["rules"]]
+    # Each rule says where its truth comes from: its descriptor's source,
+    # in properties and in the help people read.
+    for r in run0["tool"]["driver"]["rules"]:
+        src = r.get("properties", {}).get("source")
+        if not src:
+            fail(what, "sarif: rule %s has no properties.source" % r["id"])
+        elif src not in r.get("help", {}).get("text", ""):
+            fail(what, "sarif: rule %s's help does not name its source %s" % (r["id"], src))
     for res in run0["results"]:
         if rules[res["ruleIndex"]] != res["ruleId"]:
             fail(what, "sarif: ruleIndex does not point at ruleId %s" % res["ruleId"])
