@@ -11,6 +11,11 @@
 # Env: RUNS (default 21), RECIPES (default ../shared/fixtures/recipes),
 # SCALE_RUNS (default 5), SCALE_ONLY=1 (only the 1x/10x/100x part).
 set -u
+# env renders kustomize overlays with `kubectl kustomize` when a kubectl is
+# installed (cmd/env.c).  Its RSS would count as env's (wait4's ru_maxrss
+# covers the children), and CI has none: the figures here are env's own.
+KUBECTL=kubectl-not-installed
+export KUBECTL
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 bin=$(bench_bin)

@@ -47,6 +47,19 @@ void xgrow(void **p, size_t *cap, size_t need, size_t elem)
 	*cap = ncap;
 }
 
+void xshrink(void **p, size_t *cap, size_t n, size_t elem)
+{
+	if (n >= *cap)
+		return;
+	if (!n) {
+		free(*p);
+		*p = NULL;
+	} else {
+		*p = xrealloc(*p, n * elem);
+	}
+	*cap = n;
+}
+
 char *xstrdup(const char *s)
 {
 	return xstrndup(s ? s : "", strlen(s ? s : ""));

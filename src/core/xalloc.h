@@ -12,6 +12,9 @@ void *xcalloc(size_t nmemb, size_t size);
 void *xrealloc(void *p, size_t n);
 /* Grow *p (an array of elem-sized items, capacity *cap) to hold at least need. */
 void xgrow(void **p, size_t *cap, size_t need, size_t elem);
+/* Give back what xgrow reserved beyond n items (*cap becomes n; an empty
+ * array is freed): for arrays that stop growing once built. */
+void xshrink(void **p, size_t *cap, size_t n, size_t elem);
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -154,6 +154,13 @@ struct service {
 	struct container *ctrs;
 	size_t n_ctrs, cap_ctrs;
 	size_t engine_ctr; /* index into ctrs (0 when n_ctrs == 0) */
+	/* True when env, env_from and command_line are the engine container's
+	 * own lists and string (ctrs[engine_ctr]), held here as a view: not
+	 * owned, never written through, and kept in step by the reader
+	 * whenever it changes that container (manifest_set.c
+	 * service_view_sync).  A model the size of its input does not keep
+	 * the engine's environment and script twice. */
+	bool ctr_view;
 	/* Multi-node evidence for plain workloads: "--nnodes 2" and the like.
 	 * node_count above is set from it. */
 	char *nodes_how;

@@ -32,6 +32,13 @@ bool kv_list_add(struct kv_list *l, const char *key, const char *value, struct s
 struct kv *kv_list_find(const struct kv_list *l, const char *key);
 void kv_list_release(struct kv_list *l);
 void service_release(struct service *s);
+/* After the engine container's lists changed: the service's view of them
+ * (service.ctr_view) follows. */
+void service_view_sync(struct service *s);
+/* Give back the spare capacity of every list of the deployments from
+ * first_dep on: called when a file's deployments are built, so that the
+ * model of a large tree is the size of what it holds (bench/env.sh). */
+void manifest_compact(struct manifest_set *ms, size_t first_dep);
 
 /* manifest_shell.c: assignments a shell would export to the command it runs. */
 typedef void (*shell_assign_fn)(void *ctx, const char *name, const char *value, int line);

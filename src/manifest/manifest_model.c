@@ -179,23 +179,6 @@ static void env_merge(struct pctx *pc, struct env_list *dst, const struct env_li
 	}
 }
 
-/* dst (empty) = src, without lookups. */
-static void env_dup(struct env_list *dst, const struct env_list *src)
-{
-	if (!src->n)
-		return;
-	xgrow((void **)&dst->v, &dst->cap, src->n, sizeof(*dst->v));
-	for (size_t i = 0; i < src->n; i++) {
-		const struct env_var *e = &src->v[i];
-		struct env_var *d = XPUSH(dst->v, dst->n, dst->cap);
-		d->name = xstrdup(e->name);
-		d->value = e->value ? xstrdup(e->value) : NULL;
-		d->value_from = e->value_from ? xstrdup(e->value_from) : NULL;
-		d->origin = e->origin;
-		d->loc = e->loc;
-	}
-}
-
 /* src's entries over dst's (later wins). */
 static void env_overlay(struct env_list *dst, const struct env_list *src)
 {
@@ -520,7 +503,7 @@ static void container_build(struct sbuild *b, const struct ctr_src *src, size_t 
 	size_t len = 0, cap = 0;
 	cmd_collect(&buf, &len, &cap, cmd);
 	cmd_collect(&buf, &len, &cap, args);
-	k->command_line = buf;
+	k->command_line = buf ? xrealloc(buf, len + 1) : NULL; /* cmd_append reserves twice */
 	if (buf) {
 		k->command_loc.file = pc->file;
 		k->command_loc.line = first_line(cmd ? cmd : args);
@@ -602,9 +585,9 @@ static void containers_finish(struct sbuild *b)
 				     e->kind == CTR_SIDECAR ? "sidecar" : "container",
 				     e->name ? e->name : "?");
 	env_list_release(&s->env);
-	env_dup(&s->env, &e->env); /* a copy of a budgeted copy: not counted again */
 	kv_list_release(&s->env_from);
-	kv_copy_into(&s->env_from, &e->env_from);
+	s->ctr_view = true; /* env, env_from, command_line: the engine container's */
+	service_view_sync(s);
 	set_str(&s->container, e->name);
 	if (e->image) {
 		set_str(&s->image, e->image);
@@ -613,7 +596,6 @@ static void containers_finish(struct sbuild *b)
 		if (im)
 			s->image_loc = at(pc, im);
 	}
-	s->command_line = e->command_line ? xstrdup(e->command_line) : NULL;
 	s->command_loc = e->command_loc;
 	for (size_t i = 0; i < s->n_ctrs; i++) {
 		const struct container *k = &s->ctrs[i];
@@ -1827,8 +1809,8 @@ static void resolve_env(const struct manifest_set *ms, const struct deployment *
  * Kubernetes gives env[] precedence over envFrom, and a shell assignment
  * runs later still, so a ConfigMap entry is added only where no other
  * source set the name.  Idempotent: safe to run per file and again per
- * folder.  Every container's environment is resolved, and the service's
- * (the engine container's copy).
+ * folder.  Every container's environment is resolved; the service's is
+ * the engine container's (service.ctr_view), else its own.
  */
 void manifest_resolve_configmaps(struct manifest_set *ms, size_t first_dep, bool same_file)
 {
@@ -1839,10 +1821,12 @@ void manifest_resolve_configmaps(struct manifest_set *ms, size_t first_dep, bool
 		struct deployment *d = &ms->deps[i];
 		for (size_t j = 0; j < d->n_svcs; j++) {
 			struct service *s = &d->svcs[j];
-			resolve_env(ms, d, &s->env, &s->env_from, same_file, &bud);
+			if (!s->ctr_view)
+				resolve_env(ms, d, &s->env, &s->env_from, same_file, &bud);
 			for (size_t c = 0; c < s->n_ctrs; c++)
 				resolve_env(ms, d, &s->ctrs[c].env, &s->ctrs[c].env_from, same_file,
 					    &bud);
+			service_view_sync(s);
 		}
 	}
 }
@@ -2005,6 +1989,7 @@ void manifest_finish(struct manifest_set *ms, size_t first_dep)
 	manifest_resolve_configmaps(ms, first_dep, false);
 	pair_workloads(ms, first_dep);
 	mark_kustomize_bases(ms, first_dep);
+	manifest_compact(ms, first_dep);
 }
 
 /* ---- entry ---- */
@@ -2046,4 +2031,5 @@ void manifest_parse_bytes(struct manifest_set *ms, const char *name, const char 
 		for (size_t i = pc.first_dep; i < ms->n_deps; i++)
 			ms->deps[i].has_compute_domain = true;
 	manifest_resolve_configmaps(ms, pc.first_dep, true);
+	manifest_compact(ms, pc.first_dep);
 }

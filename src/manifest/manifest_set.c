@@ -170,12 +170,71 @@ void kv_list_release(struct kv_list *l)
 	memset(l, 0, sizeof(*l));
 }
 
+/* ---- compaction: a built model gives back what its arrays reserved ---- */
+
+static void env_compact(struct env_list *l)
+{
+	xshrink((void **)&l->v, &l->cap, l->n, sizeof(*l->v));
+}
+
+static void kv_compact(struct kv_list *l)
+{
+	xshrink((void **)&l->v, &l->cap, l->n, sizeof(*l->v));
+}
+
+void service_view_sync(struct service *s)
+{
+	if (!s->ctr_view || s->engine_ctr >= s->n_ctrs)
+		return;
+	const struct container *e = &s->ctrs[s->engine_ctr];
+	s->env = e->env;
+	s->env_from = e->env_from;
+	s->command_line = e->command_line;
+}
+
+static void service_compact(struct service *s)
+{
+	if (!s->ctr_view) {
+		env_compact(&s->env);
+		kv_compact(&s->env_from);
+	}
+	struct kv_list *kvs[] = {&s->resources,       &s->cap_add, &s->host_paths,
+				 &s->resource_claims, &s->labels,  &s->annotations};
+	for (size_t i = 0; i < sizeof(kvs) / sizeof(kvs[0]); i++)
+		kv_compact(kvs[i]);
+	for (size_t i = 0; i < s->n_ctrs; i++) {
+		struct container *c = &s->ctrs[i];
+		env_compact(&c->env);
+		kv_compact(&c->env_from);
+		kv_compact(&c->resources);
+		kv_compact(&c->cap_add);
+	}
+	xshrink((void **)&s->ctrs, &s->cap_ctrs, s->n_ctrs, sizeof(*s->ctrs));
+	service_view_sync(s);
+}
+
+void manifest_compact(struct manifest_set *ms, size_t first_dep)
+{
+	for (size_t i = first_dep; i < ms->n_deps; i++) {
+		struct deployment *d = &ms->deps[i];
+		env_compact(&d->env);
+		for (size_t j = 0; j < d->n_svcs; j++)
+			service_compact(&d->svcs[j]);
+		xshrink((void **)&d->svcs, &d->cap_svcs, d->n_svcs, sizeof(*d->svcs));
+	}
+}
+
 void service_release(struct service *s)
 {
 	free(s->name);
 	free(s->role_source);
 	free(s->image);
 	free(s->container);
+	if (s->ctr_view) { /* the engine container's, released below */
+		memset(&s->env, 0, sizeof(s->env));
+		memset(&s->env_from, 0, sizeof(s->env_from));
+		s->command_line = NULL;
+	}
 	env_list_release(&s->env);
 	kv_list_release(&s->env_from);
 	free(s->command_line);
