@@ -94,7 +94,7 @@ static int env_live(struct verb_ctx *c, struct ci_report *r)
 		manifest_parse_bytes(&ms, where, out, len);
 		manifest_finish(&ms, 0);
 		manifest_drop_lines(&ms, 0);
-		env_analyze(r, &ms, where);
+		env_analyze_release(r, &ms, where);
 	}
 	manifest_set_release(&ms);
 	free(where);
@@ -184,7 +184,7 @@ int cmd_env(struct verb_ctx *c, struct ci_report *r)
 	if (readable) {
 		env_render_overlays(&c->probe, &ms);
 		r->per_subject = true;
-		env_analyze(r, &ms, r->target);
+		env_analyze_release(r, &ms, r->target);
 		rc = VERB_RENDER;
 	}
 	manifest_set_release(&ms);

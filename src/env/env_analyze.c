@@ -123,7 +123,9 @@ static bool env_report_patches(struct ci_report *r, const struct manifest_set *m
 	return true;
 }
 
-void env_analyze(struct ci_report *r, const struct manifest_set *ms, const char *target)
+/* judged: where to release each deployment once judged, or NULL (keep). */
+static void analyze(struct ci_report *r, const struct manifest_set *ms, const char *target,
+		    struct manifest_set *judged)
 {
 	env_report_inputs(r, ms);
 	size_t relevant = 0;
@@ -181,5 +183,17 @@ void env_analyze(struct ci_report *r, const struct manifest_set *ms, const char 
 				check_set_location(&r->checks[k], at->file, at->line);
 		env_report_facts(r, &c);
 		env_class_release(&c);
+		if (judged)
+			manifest_release_services(judged, i);
 	}
+}
+
+void env_analyze(struct ci_report *r, const struct manifest_set *ms, const char *target)
+{
+	analyze(r, ms, target, NULL);
+}
+
+void env_analyze_release(struct ci_report *r, struct manifest_set *ms, const char *target)
+{
+	analyze(r, ms, target, ms);
 }

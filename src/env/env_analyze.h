@@ -130,6 +130,12 @@ bool env_relevant(const struct deployment *d);
 
 /* Add every check and fact for the set (input diags, deployments). */
 void env_analyze(struct ci_report *r, const struct manifest_set *ms, const char *target);
+/* The same, and each deployment's services are released as soon as it is
+ * judged (manifest_release_services): env's checks of one deployment read
+ * only it and the set's ConfigMaps, networks and names, and the report
+ * holds copies.  For a caller done with the model (cmd/env.c); `all`
+ * compares the deployments afterwards and keeps them. */
+void env_analyze_release(struct ci_report *r, struct manifest_set *ms, const char *target);
 
 /* Pieces, exposed for the unit tests. */
 void env_report_inputs(struct ci_report *r, const struct manifest_set *ms);

@@ -276,6 +276,11 @@ struct manifest_set {
 
 void manifest_set_init(struct manifest_set *ms);
 void manifest_set_release(struct manifest_set *ms);
+/* Free deployment DEP's services and environment, keeping its name, kind,
+ * namespace and location: for a caller that has judged it and reads it no
+ * more (env_analyze_release), so that the model of a large tree and its
+ * report are never both whole. */
+void manifest_release_services(struct manifest_set *ms, size_t dep);
 
 /* Caps: bigger files are skipped with a DIAG_ERROR (a truncated prefix would
  * only produce a bogus syntax error), deeper nesting or more nodes stop the

@@ -262,6 +262,17 @@ void service_release(struct service *s)
 	free(s->model);
 }
 
+void manifest_release_services(struct manifest_set *ms, size_t dep)
+{
+	struct deployment *d = &ms->deps[dep];
+	env_list_release(&d->env);
+	for (size_t j = 0; j < d->n_svcs; j++)
+		service_release(&d->svcs[j]);
+	free(d->svcs);
+	d->svcs = NULL;
+	d->n_svcs = d->cap_svcs = 0;
+}
+
 void manifest_set_release(struct manifest_set *ms)
 {
 	for (size_t i = 0; i < ms->n_deps; i++) {
