@@ -238,6 +238,63 @@ static void test_findings_name_their_deployment_line(void **state)
 	done(&x);
 }
 
+static const char *str_or(const char *s)
+{
+	return s ? s : "(null)";
+}
+
+/* cmd/env.c releases each deployment once judged (env_analyze_release);
+ * the report must be the one env_analyze gives with the model kept: every
+ * check's id, status, subject, detail, fix, evidence and location, and
+ * every fact.  Over committed recipe folders of every shape. */
+static void test_release_keeps_the_report(void **state)
+{
+	(void)state;
+	static const char *const dirs[] = {"tests/fixtures/env/recipes",
+					   "tests/fixtures/env/shapes", "tests/fixtures/manifest",
+					   "tests/fixtures/fleet/recipes"};
+	size_t compared = 0;
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+		struct run kept, freed;
+		manifest_set_init(&kept.ms);
+		manifest_set_init(&freed.ms);
+		report_init(&kept.r, "env", dirs[i]);
+		report_init(&freed.r, "env", dirs[i]);
+		assert_true(manifest_load_path(&kept.ms, dirs[i]));
+		assert_true(manifest_load_path(&freed.ms, dirs[i]));
+		env_analyze(&kept.r, &kept.ms, dirs[i]);
+		env_analyze_release(&freed.r, &freed.ms, dirs[i]);
+		assert_int_equal(kept.r.n_checks, freed.r.n_checks);
+		assert_int_equal(kept.r.n_facts, freed.r.n_facts);
+		for (size_t k = 0; k < kept.r.n_checks; k++) {
+			const struct ci_check *a = &kept.r.checks[k], *b = &freed.r.checks[k];
+			assert_string_equal(a->id, b->id);
+			assert_int_equal(a->status, b->status);
+			assert_string_equal(str_or(a->subject), str_or(b->subject));
+			assert_string_equal(str_or(a->detail), str_or(b->detail));
+			assert_string_equal(str_or(a->fix), str_or(b->fix));
+			assert_string_equal(str_or(a->loc_file), str_or(b->loc_file));
+			assert_int_equal(a->loc_line, b->loc_line);
+			assert_int_equal(a->n_evidence, b->n_evidence);
+			for (size_t e = 0; e < a->n_evidence; e++)
+				assert_string_equal(a->evidence[e], b->evidence[e]);
+		}
+		for (size_t k = 0; k < kept.r.n_facts; k++) {
+			assert_string_equal(kept.r.facts[k].name, freed.r.facts[k].name);
+			assert_string_equal(kept.r.facts[k].value, freed.r.facts[k].value);
+			assert_string_equal(kept.r.facts[k].subject, freed.r.facts[k].subject);
+		}
+		compared += kept.r.n_checks;
+		/* what was judged is released: its services are gone */
+		for (size_t d = 0; d < freed.ms.n_deps; d++)
+			if (env_relevant(&kept.ms.deps[d]) && !kept.ms.deps[d].kustomize_overlay)
+				assert_int_equal(freed.ms.deps[d].n_svcs, 0);
+		done(&kept);
+		done(&freed);
+	}
+	assert_true(compared > 80);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -246,6 +303,7 @@ int main(void)
 		cmocka_unit_test(test_inline_shell_variables),
 		cmocka_unit_test(test_invalid_yaml_reported),
 		cmocka_unit_test(test_secrets_redacted_everywhere),
+		cmocka_unit_test(test_release_keeps_the_report),
 	};
 	return cmocka_run_group_tests_name("env_yaml", tests, NULL, NULL);
 }

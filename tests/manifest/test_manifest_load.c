@@ -230,6 +230,12 @@ static void test_configmap_across_files_same_folder(void **state)
 	assert_int_equal(e->origin, ENV_CONFIGMAP);
 	assert_int_equal(e->loc.line, 3);
 	assert_non_null(strstr(e->loc.file, "cm.yaml"));
+	/* the service's environment is its engine container's, not a copy
+	 * that the folder's ConfigMap pass could leave behind */
+	const struct service *s = &ms.deps[0].svcs[0];
+	assert_true(s->ctr_view);
+	assert_ptr_equal(s->env.v, s->ctrs[s->engine_ctr].env.v);
+	assert_int_equal(s->env.n, s->ctrs[s->engine_ctr].env.n);
 }
 
 /* ---- the real recipes copied into tests/fixtures/manifest ---- */
