@@ -3,6 +3,8 @@
 """Regenerate src/rules/logs_table.c from the upstream trees.
 
 usage: tools/log_formats.py MIRRORS OUT.c
+(then update test_meaning_tally's counts in tests/rules/test_logs.c, and say in
+the commit which rows changed meaning)
 MIRRORS holds the bare clones as owner+name/repo (openucx+ucx, ai-dynamo+nixl,
 NVIDIA+nccl, aws+aws-ofi-nccl, ofiwg+libfabric); each is read with `git show`
 at the tags below, never checked out.  Every error and warning call of the

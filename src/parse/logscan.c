@@ -72,9 +72,13 @@ static const struct pattern patterns[] = {
 	 NULL},
 	{LOG_UCX_MEMLOCK, {"max locked memory (ulimit -l)", NULL}, NULL},
 	{LOG_UCX_NO_USABLE_TRANSPORT, {"no usable transports", NULL}, NULL},
-	{LOG_TCP_FALLBACK,
-	 {"falling back to TCP", "fallback to TCP", "Falling back to TCP", NULL},
-	 NULL},
+	/* Mooncake's transfer engine (kvcache-ai/Mooncake, mooncake-transfer-engine/
+	 * src/transport/rpc_communicator/rpc_communicator.cpp, v0.3.8 on):
+	 * LOG(WARNING) after the RDMA set-up of its RPC server fails
+	 * (MC_RPC_PROTOCOL=rdma), whose data transfers then go over TCP.  No
+	 * UCX, NCCL, NIXL, aws-ofi-nccl or libfabric tag prints "falling back
+	 * to TCP" or "fallback to TCP". */
+	{LOG_TCP_FALLBACK, {"Falling back to TCP mode", NULL}, NULL},
 };
 
 /* Extra conditions a needle alone cannot express. */

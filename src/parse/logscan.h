@@ -46,7 +46,7 @@ enum log_symptom {
 	LOG_RDMA_NO_DEVICE, /* perftest "Did not detect devices", "Unable to find the Infiniband/RoCE device" */
 	LOG_UCX_MEMLOCK, /* UCX uct_ib_md: "Please set max locked memory (ulimit -l) to 'unlimited'" */
 	LOG_UCX_NO_USABLE_TRANSPORT, /* "no usable transports" */
-	LOG_TCP_FALLBACK,            /* "falling back to TCP", "fallback to TCP" */
+	LOG_TCP_FALLBACK,            /* Mooncake "Falling back to TCP mode" */
 	LOG_SYMPTOM_COUNT
 };
 

@@ -85,7 +85,7 @@ users:
 LOG = """2026-12-02T01:00:00.000000000Z [1716594409.541480] [w:1:0] sock.c:323 UCX ERROR connect(fd=87, dest_addr=http://u:CANARYLG1@172.17.0.1:47133) failed: Connection refused
 2026-12-02T01:00:01.000000000Z pml_ucx.c:419 Error: ucp_ep_create failed: Destination is unreachable password=CANARYLG2
 2026-12-02T01:00:02.000000000Z NIXL_ERR_BACKEND Authorization: Bearer CANARYLG3
-2026-12-02T01:00:03.000000000Z falling back to TCP {"password": "CANARYLG4"} --token CANARYLG5
+2026-12-02T01:00:03.000000000Z W1202 01:00:03.000000  412 rpc_communicator.cpp:93] Falling back to TCP mode {"password": "CANARYLG4"} --token CANARYLG5
 """
 
 

@@ -273,6 +273,10 @@ static void each_alternative_alone(void **state)
 		 "[1736959004.001121] [bernie:29714:0]        ib_iface.c:1060 UCX  ERROR "
 		 "ibv_create_cq(cqe=4096) failed: Cannot allocate memory : Please set max locked "
 		 "memory (ulimit -l) to 'unlimited' (current: 64 kbytes)"},
+		/* Mooncake rpc_communicator.cpp's LOG(WARNING) << "Falling back to
+		 * TCP mode", with glog's prefix */
+		{LOG_TCP_FALLBACK,
+		 "W1209 10:31:02.114208  4121 rpc_communicator.cpp:93] Falling back to TCP mode"},
 		/* UCX ucp_worker.c "no usable transports/devices (asked %s)" */
 		{LOG_UCX_NO_USABLE_TRANSPORT,
 		 "[1700000000.000000] [h:1:0]  ucp_worker.c:1 UCX  ERROR no usable transports/devices "

@@ -1,11 +1,16 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* rules/logs: every format string, rendered into a line as its source
- * would print it, matches its own row; real benign lines match none. */
+ * would print it, matches its own row; real benign lines match none; the
+ * real lines of tests/fixtures hold the meaning of the rows they match, and
+ * every row's meaning is tallied. */
+#include <ftw.h>
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <cmocka.h>
 
 #include "parse/logscan.h"
@@ -262,6 +267,149 @@ static void test_teardown_is_informational(void **state)
 	assert_int_equal(log_line_meaning(r, s, "x"), LOG_MEAN_FAIL);
 }
 
+/* Real lines pin their rows: every line of a real output under tests/fixtures
+ * (a file whose header names its "# source:") that a row matches must mean
+ * what that row's call means, as the code after the call decides
+ * (tools/log_formats.py), so that changing what one of these rows means goes
+ * red here.  A fixture line a row matches and no pin names fails too: add
+ * its pin, with the code path that decides it. */
+static const struct pin {
+	const char *file; /* under tests/fixtures */
+	const char *fmt;  /* the row the line matches */
+	enum log_meaning mean;
+} pins[] = {
+	/* UCX ucp_context.c: ucs_warn, then the device or transport is left
+	 * out and UCX goes on with the others (a warning call is never
+	 * promoted) */
+	{"live/logs/ucx_warn__device_or_transport_not_available.txt",
+	 "%s%s%s %s %s not available, please use one or more of: %s", LOG_MEAN_WARN},
+	{"parse/ucx_warn__device_or_transport_not_available.txt",
+	 "%s%s%s %s %s not available, please use one or more of: %s", LOG_MEAN_WARN},
+	{"parse/ucx_warn__network_device_not_available_perftest.txt",
+	 "%s%s%s %s %s not available, please use one or more of: %s", LOG_MEAN_WARN},
+	/* UCX ucp_context.c (1.12): a warning, and ucp_init carries on */
+	{"parse/nixl_error__ucx_version_incompatible_warn.txt",
+	 "UCP version is incompatible, required: %d.%d, actual: %d.%d (release %d)", LOG_MEAN_WARN},
+	/* UCX src/ucp/wireup/select.c: ucs_error, then return
+	 * UCS_ERR_UNREACHABLE: no endpoint to the peer */
+	{"parse/ucx_errors__tcp_docker0_unreachable_and_no_am_transport.txt",
+	 "no %s transport to %s: %s", LOG_MEAN_FAIL},
+	/* UCX src/tools/perf/perftest.c: ucx_perftest's own diagnostic */
+	{"parse/ucx_errors__tcp_docker0_unreachable_and_no_am_transport.txt",
+	 "failed to setup RTE transport: %s", LOG_MEAN_INFO},
+	/* NCCL net_ib: an INFO line, NCCL goes on over sockets */
+	{"parse/nccl_debug__ib_no_device_found_net_socket_aws.txt", "NET/IB : No device found.",
+	 LOG_MEAN_WARN},
+	{"parse/nccl_debug__ibv_open_device_failed_container_bond.txt", "NET/IB : No device found.",
+	 LOG_MEAN_WARN},
+	/* NCCL src/misc/ibvwrap.cc IBV_PTR_CHECK: WARN, then return
+	 * ncclSystemError */
+	{"parse/nccl_debug__ibv_open_device_failed_container_bond.txt",
+	 "Call to ibv_open_device failed", LOG_MEAN_FAIL},
+	/* NCCL net_ib ncclIbInit: WARN, then `continue` to the next device */
+	{"parse/nccl_debug__ibv_open_device_failed_container_bond.txt",
+	 "NET/IB : Unable to open device %s", LOG_MEAN_WARN},
+	/* NCCL src/misc/gdrwrap.cc's row (WARN, then return ncclSystemError);
+	 * the real line is older NCCL's ibvwrap.cc "Failed to open
+	 * libibverbs.so[.1]", whose path fails too (goto teardown) */
+	{"parse/nccl_debug__libibverbs_missing_falls_back_to_socket.txt", "Failed to open %s",
+	 LOG_MEAN_FAIL},
+	/* NIXL src/core/nixl_agent.cpp getPluginParams and createBackend:
+	 * NIXL_ERROR, then return NIXL_ERR_NOT_FOUND: no backend */
+	{"parse/nixlbench__ucx_plugin_not_found_createBackend_failed.txt", "backend '%s' not found",
+	 LOG_MEAN_FAIL},
+	{"parse/nixlbench__ucx_plugin_not_found_createBackend_failed.txt",
+	 "unsupported backend '%s'", LOG_MEAN_FAIL},
+};
+#define N_PINS (sizeof(pins) / sizeof(pins[0]))
+
+static unsigned pin_hits[N_PINS];
+static unsigned real_lines;
+
+/* One file: its lines after the header's "# ---", if it has a source. */
+static int scan_fixture(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+	(void)st;
+	if (type == FTW_D && !strncmp(path + ftw->base, "trees", 5))
+		return FTW_SKIP_SUBTREE; /* generated at test time (tests/fixtures/trees.py) */
+	if (type != FTW_F)
+		return FTW_CONTINUE;
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return FTW_CONTINUE;
+	char line[4096];
+	bool body = false;
+	const char *rel = path + strlen("tests/fixtures/");
+	if (!fgets(line, sizeof(line), f) || strncmp(line, "# source:", 9)) {
+		fclose(f);
+		return FTW_CONTINUE;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = '\0';
+		if (!body) {
+			body = !strcmp(line, "# ---");
+			continue;
+		}
+		enum log_src s;
+		const struct log_rule *r = log_rule_match(line, &s);
+		if (!r)
+			continue;
+		size_t k = 0;
+		while (k < N_PINS && (strcmp(pins[k].file, rel) || strcmp(pins[k].fmt, r->fmt)))
+			k++;
+		if (k == N_PINS)
+			fail_msg("%s: \"%s\" matches %s row \"%s\" (%s), which no pin names", rel,
+				 line, log_sources_table[s].name, r->fmt, r->file);
+		if (log_line_meaning(r, s, line) != pins[k].mean)
+			fail_msg("%s: \"%s\" (row \"%s\", %s) means %d, its pin %d", rel, line,
+				 r->fmt, r->file, (int)log_line_meaning(r, s, line),
+				 (int)pins[k].mean);
+		pin_hits[k]++;
+		real_lines++;
+	}
+	fclose(f);
+	return FTW_CONTINUE;
+}
+
+static void test_real_lines_pin_their_rows(void **state)
+{
+	(void)state;
+	assert_int_equal(nftw("tests/fixtures", scan_fixture, 16, FTW_PHYS | FTW_ACTIONRETVAL), 0);
+	for (size_t k = 0; k < N_PINS; k++)
+		if (!pin_hits[k])
+			fail_msg("pin %s \"%s\": no line of that fixture matches it", pins[k].file,
+				 pins[k].fmt);
+	assert_true(real_lines >= N_PINS);
+}
+
+/* What every row means, counted per source: the generator's tally
+ * (tools/log_formats.py at the tags in each section's header of
+ * rules/logs_table.c).  A row whose meaning changes, by hand or by a
+ * regeneration, moves one from one count to another; a regeneration
+ * updates these counts in its commit, which then says which rows moved. */
+static void test_meaning_tally(void **state)
+{
+	(void)state;
+	static const unsigned want[LOG_SRC_COUNT][3] = {
+		[LOG_SRC_UCX] = {583, 148, 212}, [LOG_SRC_NIXL] = {433, 117, 10},
+		[LOG_SRC_NCCL] = {151, 35, 4},   [LOG_SRC_OFI] = {701, 88, 10},
+		[LOG_SRC_EFA] = {306, 199, 5},
+	};
+	for (int s = 0; s < LOG_SRC_COUNT; s++) {
+		const struct log_source *ls = &log_sources_table[s];
+		unsigned got[3] = {0, 0, 0};
+		for (size_t i = 0; i < ls->n; i++)
+			got[ls->rows[i].meaning]++;
+		for (int m = 0; m < 3; m++)
+			if (got[m] != want[s][m])
+				fail_msg("%s: %u rows mean %s, the tally says %u", ls->name, got[m],
+					 m == LOG_MEAN_FAIL   ? "fail"
+					 : m == LOG_MEAN_WARN ? "warn"
+							      : "info",
+					 want[s][m]);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -270,6 +418,8 @@ int main(void)
 		cmocka_unit_test(test_fragments),
 		cmocka_unit_test(test_meaning_from_the_code_path),
 		cmocka_unit_test(test_teardown_is_informational),
+		cmocka_unit_test(test_real_lines_pin_their_rows),
+		cmocka_unit_test(test_meaning_tally),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
